@@ -1,0 +1,27 @@
+"""kernelext: build pycsp3 models step by step in Jupyter, one cell per modelling step."""
+
+__version__ = "0.1.0"
+
+
+def load_ipython_extension(ipython):
+    """Register the %puzzle / %%puzzle / %%puzzle+ magics (`%load_ext kernelext`)."""
+    from kernelext.magics import PuzzleMagics
+
+    magics = PuzzleMagics(shell=ipython)
+    ipython.register_magics(magics)
+    ipython.events.register("pre_run_cell", magics.remember_cell_id)
+
+
+def unload_ipython_extension(ipython):
+    """Remove the magics and stop the solver worker (`%unload_ext kernelext`)."""
+    from kernelext.magics import PuzzleMagics
+
+    magics = ipython.magics_manager.registry.get(PuzzleMagics.__name__)
+    if magics is None:
+        return
+    ipython.events.unregister("pre_run_cell", magics.remember_cell_id)
+    magics.close()
+    for kind in ("line", "cell"):
+        for name in ("puzzle", "puzzle+"):
+            ipython.magics_manager.magics[kind].pop(name, None)
+    del ipython.magics_manager.registry[PuzzleMagics.__name__]

@@ -1,0 +1,13 @@
+"""The exceptions kernelext raises; each message says what to fix in one or two lines."""
+
+
+class KernelextError(Exception):
+    """Root of kernelext's errors."""
+
+
+class StepError(KernelextError):
+    """A step could not be added; the model is as it was before it."""
+
+
+class PuzzleUsageError(KernelextError):
+    """A command was used the wrong way (no puzzle started, unknown array, bad option)."""

@@ -1,0 +1,181 @@
+"""The %%puzzle / %%puzzle+ cell magics and the %puzzle line commands: parse, delegate, display."""
+
+from __future__ import annotations
+
+from IPython.core.error import UsageError
+from IPython.core.magic import Magics, cell_magic, line_cell_magic, magics_class
+from IPython.core.magic_arguments import argument, magic_arguments, parse_argstring
+from IPython.display import display
+from traitlets import Float, Unicode
+
+from kernelext.errors import KernelextError, PuzzleUsageError
+
+COMMANDS = {
+    "steps": "list the steps of the current puzzle",
+    "undo": "drop the last step and solve again",
+    "solve": "solve again, e.g. `%puzzle solve --sols all` or `--timeout 60`",
+    "export FILE": "write the model (FILE.xml, XCSP3) or the current solution (FILE.json)",
+    "help": "show this summary",
+}
+
+
+def _step_options(func):
+    """The options every step (and `%puzzle solve`) accepts."""
+    for option in reversed([
+        argument("--show", metavar="VAR", help="the array to draw (default: the first 2-D array declared)"),
+        argument("--timeout", metavar="S", type=float, help="seconds before the search stops (default: %%config PuzzleMagics.timeout)"),
+        argument("--sols", metavar="N|all", help="how many solutions to find: a number or `all` (default 1)"),
+        argument("--solver", metavar="NAME", help="ace (warm JVM), ace-cold or choco (default: %%config PuzzleMagics.solver)"),
+        argument("--no-solve", action="store_true", help="add the step without solving"),
+        argument("--step", metavar="KEY", help="name this step: a cell run again with the same KEY replaces it"),
+    ]):
+        func = option(func)
+    return func
+
+
+@magics_class
+class PuzzleMagics(Magics):
+    """Build a pycsp3 model one cell at a time, solving and drawing it after each step."""
+
+    timeout = Float(10.0, help="Default time limit of a solve, in seconds.").tag(config=True)
+    solver = Unicode("ace", help="Default solver: ace (kept warm), ace-cold or choco.").tag(config=True)
+
+    def __init__(self, shell=None, **kwargs):
+        super().__init__(shell=shell, **kwargs)
+        self.session = None
+        self._solver = None
+        self._cell_id = None
+
+    def remember_cell_id(self, info=None):
+        """pre_run_cell hook: keep the id of the cell about to run (front ends that send one)."""
+        self._cell_id = getattr(info, "cell_id", None)
+
+    # -- magics ---------------------------------------------------------------------------------
+
+    @magic_arguments()
+    @argument("words", nargs="*", help="cell form: the puzzle's NAME; line form: a command (steps, undo, solve, export FILE, help)")
+    @_step_options
+    @line_cell_magic
+    def puzzle(self, line, cell=None):
+        """Start a puzzle (`%%puzzle NAME`, the cell declares its variables) or run a command (`%puzzle steps`).
+
+        Commands: steps, undo, solve [options], export FILE (.xml model / .json solution), help.
+        Running a `%%puzzle NAME` cell again starts that puzzle afresh.
+        """
+        args = self._parse(self.puzzle, line)
+        if cell is not None:
+            return self._guarded(self._start, args, cell)
+        return self._guarded(self._command, args)
+
+    @magic_arguments()
+    @_step_options
+    @cell_magic("puzzle+")
+    def puzzle_step(self, line, cell):
+        """Add the cell as a step of the current puzzle; show what it posted, the status and the grid.
+
+        Running the same cell again (or with the same --step KEY) replaces its earlier version.
+        A step that fails is rolled back: the model stays as it was before the cell.
+        """
+        args = self._parse(self.puzzle_step, line)
+        return self._guarded(self._add, args, cell)
+
+    # -- actions --------------------------------------------------------------------------------
+
+    def _start(self, args, cell):
+        from kernelext.session import PuzzleSession
+
+        if len(args.words) != 1:
+            raise PuzzleUsageError("Name the puzzle: %%puzzle NAME [options], e.g. %%puzzle amaze.")
+        if self.session is not None:
+            self.session.close()
+        self.session = None
+        session = PuzzleSession(args.words[0], self.shell.user_ns, solver=self._shared_solver(),
+                                timeout=self.timeout, backend=self.solver)
+        self._show_step(session, args, cell)
+        self.session = session
+
+    def _add(self, args, cell):
+        if self.session is None:
+            raise PuzzleUsageError("No puzzle started: run a `%%puzzle NAME` cell first (it declares the variables).")
+        self._show_step(self.session, args, cell)
+
+    def _show_step(self, session, args, cell):
+        from kernelext.render import ReportOutput
+
+        report = session.add_step(cell, self._step_key(args), solve=not args.no_solve, sols=_sols(args.sols),
+                                  timeout=args.timeout, show=args.show, backend=args.solver)
+        display(ReportOutput(report))
+
+    def _command(self, args):
+        from kernelext.render import ReportOutput, help_text
+
+        command, *rest = args.words or ["help"]
+        if command == "help":
+            print(help_text(COMMANDS))
+            return
+        session = self._require_session()
+        if command == "steps":
+            print(session.steps_text())
+        elif command == "undo":
+            removed = session.undo()
+            print(f"Removed step {len(session.steps) + 1}: {removed.source.strip().splitlines()[0]}")
+            if session.steps:
+                display(ReportOutput(session.state_report(sols=_sols(args.sols), timeout=args.timeout)))
+        elif command == "solve":
+            if args.show:
+                session.set_show(args.show)
+            display(ReportOutput(session.state_report(sols=_sols(args.sols), timeout=args.timeout, backend=args.solver)))
+        elif command == "export":
+            if len(rest) != 1:
+                raise PuzzleUsageError("Say where to write: %puzzle export FILE.xml (model) or FILE.json (solution).")
+            print(f"Wrote {session.export(rest[0]).name}")
+        else:
+            raise PuzzleUsageError(f"Unknown command {command!r}: use one of {', '.join(c.split()[0] for c in COMMANDS)}.")
+
+    # -- helpers --------------------------------------------------------------------------------
+
+    def _parse(self, magic, line):
+        try:
+            return parse_argstring(magic, line)
+        except UsageError as error:
+            raise UsageError(f"{error} (see %%puzzle? for the options)") from None
+
+    def _guarded(self, action, *args):
+        try:
+            return action(*args)
+        except KernelextError as error:
+            raise UsageError(str(error)) from None
+
+    def _require_session(self):
+        if self.session is None:
+            raise PuzzleUsageError("No puzzle started: run a `%%puzzle NAME` cell first.")
+        return self.session
+
+    def _step_key(self, args):
+        if args.step:
+            return "step:" + args.step
+        return "cell:" + self._cell_id if self._cell_id else None
+
+    def _shared_solver(self):
+        from kernelext.solver.engine import Solver
+
+        if self._solver is None:
+            self._solver = Solver(self.solver)
+        return self._solver
+
+    def close(self):
+        """Release the puzzle's files and the solver's worker."""
+        if self.session is not None:
+            self.session.close()
+        if self._solver is not None:
+            self._solver.close()
+
+
+def _sols(text: str | None) -> int | str:
+    if text is None:
+        return 1
+    if text == "all":
+        return "all"
+    if text.isdigit() and int(text) > 0:
+        return int(text)
+    raise PuzzleUsageError(f"--sols {text}: give a positive number or `all`.")

@@ -1,0 +1,267 @@
+"""PuzzleSession: a pycsp3 model built step by step, with re-run safety and rollback."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import shutil
+import tempfile
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+
+from kernelext import model_state
+from kernelext.cell_code import run_source
+from kernelext.errors import PuzzleUsageError, StepError
+from kernelext.grid import Grid, build_grid, drawable
+from kernelext.model_state import ArrayInfo
+from kernelext.solver.engine import Solver
+from kernelext.solver.result import SolveResult
+
+DEFAULT_TIMEOUT = 10.0
+
+
+@dataclass(frozen=True)
+class Step:
+    """One modelling step: its source and the key that identifies its cell."""
+
+    key: str
+    source: str
+
+
+@dataclass(frozen=True)
+class StepReport:
+    """What a step did: what it declared and posted, and the model's state after it."""
+
+    puzzle: str
+    number: int
+    declared: tuple[str, ...] = ()
+    posted: tuple[str, ...] = ()
+    objective: str | None = None
+    replaced: bool = False
+    result: SolveResult | None = None
+    grid: Grid | None = None
+    note: str = ""
+    all_grids: tuple[Grid, ...] = field(default=(), repr=False)
+
+
+class PuzzleSession:
+    """A puzzle's model, built one step (cell) at a time.
+
+    Arguments:
+        name: the puzzle's name (shown in outputs).
+        namespace: where the steps run (a notebook's user namespace); a fresh one with pycsp3 imported by default.
+        solver: the Solver to use (shared between sessions to keep the JVM warm); a new one by default.
+        show: the array to draw; by default the first 2-D array declared (else the first 1-D one).
+    """
+
+    def __init__(self, name: str, namespace: dict | None = None, *, solver: Solver | None = None,
+                 show: str | None = None, timeout: float = DEFAULT_TIMEOUT, backend: str | None = None):
+        self.name = name
+        self.namespace = namespace if namespace is not None else _pycsp3_namespace()
+        self.solver = solver or Solver()
+        self.show = show
+        self.timeout = timeout
+        self.backend = backend
+        self.steps: list[Step] = []
+        self.last_result: SolveResult | None = None
+        self.last_grid: Grid | None = None
+        self._workdir = tempfile.TemporaryDirectory(prefix="kernelext-")
+        model_state.reset()
+
+    # -- building -------------------------------------------------------------------------------
+
+    def add_step(self, source: str, key: str | None = None, *, solve: bool = True, sols: int | str = 1,
+                 timeout: float | None = None, show: str | None = None, backend: str | None = None) -> StepReport:
+        """Add a step, or replace the step with the same key; then solve (unless `solve` is False).
+
+        Raises StepError (model unchanged) when the source fails.
+        """
+        if not source.strip():
+            raise StepError("This step is empty: write variables, constraints or an objective below the magic line.")
+        key = key or "source:" + hashlib.sha1(source.encode()).hexdigest()
+        step = Step(key, source)
+        position = next((i for i, s in enumerate(self.steps) if s.key == key), None)
+        old_steps = list(self.steps)
+        try:
+            if position is None:
+                before = model_state.mark()
+                self._run(source, echo=True)
+                self.steps = old_steps + [step]
+                report = self._report(len(self.steps), before, replaced=False)
+            else:
+                new_steps = old_steps[:position] + [step] + old_steps[position + 1:]
+                marks = self._replay(new_steps)
+                self.steps = new_steps
+                report = self._report(position + 1, marks[position], replaced=True, end=marks[position + 1])
+            if show is not None:
+                self.set_show(show)
+            model = self._compile() if solve and model_state.has_constraints_or_objective() else None
+        except BaseException:
+            self.steps = old_steps
+            self._replay(old_steps)
+            raise
+        if model is None:
+            note = "" if solve else "Not solved (--no-solve)."
+            return replace(report, grid=self._remember(self.grid(None)), note=note or "No constraints yet: nothing to solve.")
+        return self._solved(report, sols, timeout, backend, model)
+
+    def undo(self) -> Step:
+        """Drop the last step and rebuild the model without it."""
+        if not self.steps:
+            raise PuzzleUsageError("Nothing to undo: this puzzle has no steps.")
+        removed = self.steps[-1]
+        self._replay(self.steps[:-1])
+        self.steps = self.steps[:-1]
+        self.last_result = None
+        return removed
+
+    def _replay(self, steps: list[Step]) -> list[model_state.Mark]:
+        """Rebuild the model from scratch by re-running `steps`; return the mark before each and after the last."""
+        model_state.reset()
+        marks = []
+        for number, step in enumerate(steps, start=1):
+            marks.append(model_state.mark())
+            try:
+                self._run(step.source, echo=False)
+            except StepError as error:
+                model_state.reset()
+                raise StepError(f"Step {number} fails when the steps are run again in order:\n{error}") from None
+        marks.append(model_state.mark())
+        return marks
+
+    def _run(self, source: str, echo: bool) -> None:
+        run_source(source, self.namespace, echo=echo)
+        if model_state.error_flagged():
+            raise StepError("pycsp3 reported an error in this step; the model is as it was before it.")
+
+    def _report(self, number: int, before: model_state.Mark, *, replaced: bool,
+                end: model_state.Mark | None = None) -> StepReport:
+        return StepReport(self.name, number, tuple(model_state.declared_since(before, end)),
+                          tuple(model_state.posted_since(before, end)), model_state.objective_since(before, end),
+                          replaced)
+
+    # -- solving --------------------------------------------------------------------------------
+
+    def solve(self, *, sols: int | str = 1, timeout: float | None = None, backend: str | None = None,
+              model: Path | None = None) -> SolveResult:
+        """Compile the current model (unless `model` is given) and solve it; kept as `last_result`."""
+        if not self.steps:
+            raise PuzzleUsageError("This puzzle has no steps yet: start it with %%puzzle NAME.")
+        model = model or self._compile()
+        cells = {info.name: info.cells for info in model_state.arrays()}
+        self.last_result = self.solver.solve(model, cells, sols=sols, timeout=timeout or self.timeout,
+                                             backend=backend or self.backend)
+        return self.last_result
+
+    def _compile(self) -> Path:
+        path = Path(self._workdir.name) / "model.xml"
+        try:
+            model_state.compile_to(path)
+        except Exception:
+            raise StepError("pycsp3 could not compile the model: check this step's constraints.") from None
+        return path
+
+    def state_report(self, *, sols: int | str = 1, timeout: float | None = None,
+                     backend: str | None = None) -> StepReport:
+        """Solve the model as it stands and report it as of the last step (nothing posted)."""
+        if not self.steps:
+            raise PuzzleUsageError("This puzzle has no steps yet: start it with %%puzzle NAME.")
+        report = StepReport(self.name, len(self.steps))
+        if not model_state.has_constraints_or_objective():
+            return replace(report, grid=self._remember(self.grid(None)), note="No constraints yet: nothing to solve.")
+        return self._solved(report, sols, timeout, backend, self._compile())
+
+    def _solved(self, report: StepReport, sols: int | str, timeout: float | None, backend: str | None,
+                model: Path) -> StepReport:
+        result = self.solve(sols=sols, timeout=timeout, backend=backend, model=model)
+        grids = tuple(self.grid(result, index=i) for i in range(len(result.solutions))) if sols != 1 else ()
+        return replace(report, result=result, grid=self._remember(self.grid(result)), all_grids=grids)
+
+    def _remember(self, grid: Grid | None) -> Grid | None:
+        if grid is not None:
+            self.last_grid = grid
+        return grid
+
+    # -- looking at the model -------------------------------------------------------------------
+
+    def shown_array(self) -> ArrayInfo | None:
+        """The array drawn as the grid: `show`, else the first 2-D array, else the first 1-D one."""
+        infos = model_state.arrays()
+        if self.show is not None:
+            return next((info for info in infos if info.name == self.show), None)
+        for dims in (2, 1):
+            found = next((info for info in infos if len(info.shape) == dims), None)
+            if found:
+                return found
+        return None
+
+    def grid(self, result: SolveResult | None, index: int = -1) -> Grid | None:
+        """The grid of the shown array for solution `index` of `result` (all `*` without a solution)."""
+        info = self.shown_array()
+        if info is None:
+            return None
+        if result is not None and not result.solutions:
+            return None
+        solution = result.solutions[index] if result is not None else None
+        return build_grid(info, solution, self.last_grid)
+
+    def set_show(self, name: str) -> None:
+        """Draw the array `name` from now on; PuzzleUsageError if it is not a declared 1-D or 2-D array."""
+        infos = {info.name: info for info in model_state.arrays()}
+        if name not in infos:
+            names = ", ".join(n for n, i in infos.items() if drawable(i)) or "none yet"
+            raise PuzzleUsageError(f"--show {name}: no variable array has that name (arrays you can draw: {names}).")
+        if not drawable(infos[name]):
+            raise PuzzleUsageError(f"--show {name}: {name} has {len(infos[name].shape)} dimensions;"
+                                   " only 1-D and 2-D arrays can be drawn.")
+        self.show = name
+
+    def steps_text(self) -> str:
+        """One line per step: its number and first line."""
+        if not self.steps:
+            return f"{self.name}: no steps."
+        lines = [f"{self.name}: {len(self.steps)} step(s)"]
+        for number, step in enumerate(self.steps, start=1):
+            source_lines = step.source.strip().splitlines()
+            more = f"  (+{len(source_lines) - 1} lines)" if len(source_lines) > 1 else ""
+            lines.append(f"  {number}. {source_lines[0]}{more}")
+        return "\n".join(lines)
+
+    def export(self, path: str | Path) -> Path:
+        """Write the model (`.xml`, XCSP3) or the last solution (`.json`) to `path`."""
+        path = Path(path)
+        if path.suffix == ".xml":
+            scratch = Path(self._workdir.name) / "export.xml"
+            model_state.compile_to(scratch)
+            shutil.copyfile(scratch, path)
+        elif path.suffix == ".json":
+            if self.last_result is None or self.last_result.solution is None:
+                raise PuzzleUsageError("No solution to export yet: solve the puzzle first.")
+            path.write_text(json.dumps(solution_as_arrays(self.last_result.solution), indent=1) + "\n")
+        else:
+            raise PuzzleUsageError(f"Cannot export to {path.name}: use a .xml (model) or .json (solution) file.")
+        return path
+
+    def close(self) -> None:
+        self._workdir.cleanup()
+
+
+def solution_as_arrays(solution) -> dict:
+    """A solution as {array name: nested lists of values (None for `*`)}."""
+    out = {}
+    for info in model_state.arrays():
+        grid = build_grid(info, solution) if drawable(info) else None
+        if not info.shape:
+            out[info.name] = solution.get(info.name)
+        elif grid is not None:
+            rows = [list(row) for row in grid.values]
+            out[info.name] = rows[0] if len(info.shape) == 1 else rows
+        else:
+            out[info.name] = {vid: solution.get(vid) for _, vid in info.cells}
+    return out
+
+
+def _pycsp3_namespace() -> dict:
+    namespace: dict = {}
+    exec("from pycsp3 import *", namespace)
+    return namespace

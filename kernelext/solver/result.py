@@ -1,0 +1,47 @@
+"""What a solve returns: a status and the solutions, as plain frozen data."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import Enum
+from types import MappingProxyType
+from typing import Mapping
+
+Solution = Mapping[str, "int | None"]  # variable id -> value; None for a variable no constraint involves
+
+
+class Status(Enum):
+    SAT = "SAT"
+    UNSAT = "UNSAT"
+    OPTIMUM = "OPTIMUM"
+    UNKNOWN = "UNKNOWN"
+
+
+@dataclass(frozen=True)
+class SolveResult:
+    """The outcome of one solve.
+
+    Attributes:
+        status: SAT, UNSAT, OPTIMUM or UNKNOWN.
+        solutions: the solutions found, in order (the last is the best when optimising).
+        bound: the objective value of the best solution, when optimising.
+        progress: (seconds, bound) for each improving solution, when optimising.
+        time: wall-clock seconds of the solve.
+        backend: which solver answered ("ace-warm", "ace-cold", "choco", "ortools").
+        stats: the solver's own figures (decisions, failures...), as text.
+        stopped: why the search stopped early ("timeout", "interrupted"), or "".
+    """
+
+    status: Status
+    solutions: tuple[Solution, ...] = ()
+    bound: int | None = None
+    progress: tuple[tuple[float, int], ...] = ()
+    time: float = 0.0
+    backend: str = ""
+    stats: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
+    stopped: str = ""
+
+    @property
+    def solution(self) -> Solution | None:
+        """The last (best) solution, or None."""
+        return self.solutions[-1] if self.solutions else None
