@@ -11,3 +11,7 @@ class StepError(KernelextError):
 
 class PuzzleUsageError(KernelextError):
     """A command was used the wrong way (no puzzle started, unknown array, bad option)."""
+
+
+class ModelRejected(KernelextError):
+    """The solver refused the compiled model (its error, not a time-out)."""

@@ -1,16 +1,18 @@
-"""Deterministic text and HTML forms of a step's report and of grids (no timings, ids or paths)."""
+"""A step's report in every form: the grid widget's state, deterministic text and static HTML
+(no timings, ids or paths outside the live widget), and ReportOutput, which shows them all."""
 
 from __future__ import annotations
 
-import html
+from collections.abc import Mapping
 
 from kernelext.grid import Grid
 from kernelext.session import StepReport
 from kernelext.solver.result import SolveResult, Status
+from kernelext.views import view_for
+from kernelext.widgets import fallback
 
 MAX_LINE = 160
-MAX_TEXT_GRIDS = 6
-CHANGED_BG = "#fff3b0"
+MAX_WIDGET_GRIDS = 50
 
 
 def status_text(result: SolveResult | None, note: str = "") -> str:
@@ -35,96 +37,41 @@ def _clip(line: str) -> str:
     return line if len(line) <= MAX_LINE else line[: MAX_LINE - 1] + "…"
 
 
-def cell_text(grid: Grid, r: int, c: int) -> str:
-    if (r, c) in grid.holes:
-        return " "
-    value = grid.values[r][c]
-    return "*" if value is None else str(value)
+def grid_text(grid: Grid, kind: str = "generic", data: Mapping | None = None) -> str:
+    """The grid as aligned text (generic: `*` for free cells, `[v]` around values changed by this step)."""
+    return fallback.grid_text(view_for(kind).describe(grid, data or {}))
 
 
-def grid_text(grid: Grid) -> str:
-    """The grid as aligned text: `*` for free cells, `[v]` around values changed by this step."""
-    rows, cols = grid.shape
-    width = max(len(cell_text(grid, r, c)) for r in range(rows) for c in range(cols)) if rows and cols else 1
-    lines = []
-    for r in range(rows):
-        cells = []
-        for c in range(cols):
-            text = cell_text(grid, r, c).rjust(width)
-            cells.append(f"[{text}]" if (r, c) in grid.changed else f" {text} ")
-        lines.append("".join(cells).rstrip())
-    return "\n".join(lines)
+def report_state(report: StepReport, kind: str = "generic", data: Mapping | None = None, *,
+                 plot: bool = True) -> dict:
+    """The grid widget's state for `report`, its grids drawn by the view `kind` from `data`."""
+    from kernelext.widgets.plot import bound_plot
 
-
-def report_text(report: StepReport) -> str:
-    """The whole report as plain text."""
+    view = view_for(kind)
     title = f"{report.puzzle} · step {report.number}" + (" (replaced)" if report.replaced else "")
-    lines = [title]
-    lines += [_clip(f"declared: {d}") for d in report.declared]
+    lines = [_clip(f"declared: {d}") for d in report.declared]
     if report.posted:
         lines.append("posted:")
         lines += [_clip(f"  {p}") for p in report.posted]
     if report.objective:
         lines.append(_clip(f"objective: {report.objective}"))
     lines.append(f"status: {status_text(report.result, report.note)}")
-    lines += grids_text(report.grid, report.all_grids)
-    return "\n".join(lines)
+    grids = report.all_grids if len(report.all_grids) > 1 else (report.grid,) if report.grid else ()
+    result = report.result
+    bounds = [bound for _, bound in result.progress] if result else []
+    return {"title": title, "lines": lines, "grids": [view.describe(g, data or {}) for g in grids[:MAX_WIDGET_GRIDS]],
+            "total": len(grids), "plot": bound_plot(bounds) if plot and len(bounds) > 1 else "",
+            "timing": f"solved in {result.time:.2f} s ({result.backend})" if result and result.backend else ""}
 
 
-def grids_text(grid: Grid | None, all_grids: tuple[Grid, ...]) -> list[str]:
-    if len(all_grids) > 1:
-        lines = []
-        for k, each in enumerate(all_grids[:MAX_TEXT_GRIDS], start=1):
-            lines += [f"{each.name}, solution {k} of {len(all_grids)}:", grid_text(each)]
-        if len(all_grids) > MAX_TEXT_GRIDS:
-            lines.append(f"... {len(all_grids) - MAX_TEXT_GRIDS} more solutions")
-        return lines
-    if grid is None:
-        return []
-    legend = " (* = no constraint on it yet, [v] = changed by this step)"
-    return [f"{grid.name}{legend}:", grid_text(grid)]
+def report_text(report: StepReport, kind: str = "generic", data: Mapping | None = None) -> str:
+    """The whole report as plain text."""
+    return fallback.state_text(report_state(report, kind, data, plot=False))
 
 
-def grid_html(grid: Grid, caption: str = "") -> str:
-    """A static, inline-styled HTML table of the grid (no scripts)."""
-    rows, cols = grid.shape
-    out = ['<table style="border-collapse:collapse;font-family:monospace;margin:4px 12px 4px 0;display:inline-table">']
-    if caption:
-        out.append(f'<caption style="caption-side:top;text-align:left">{html.escape(caption)}</caption>')
-    for r in range(rows):
-        out.append("<tr>")
-        for c in range(cols):
-            style = "border:1px solid #999;width:1.8em;height:1.8em;text-align:center;padding:0"
-            if (r, c) in grid.holes:
-                style += ";background:#ddd;border-color:#ddd"
-            elif (r, c) in grid.changed:
-                style += f";background:{CHANGED_BG};font-weight:bold"
-            elif grid.values[r][c] is None:
-                style += ";color:#aaa"
-            out.append(f'<td style="{style}">{html.escape(cell_text(grid, r, c).strip())}</td>')
-        out.append("</tr>")
-    out.append("</table>")
-    return "".join(out)
-
-
-def report_html(report: StepReport) -> str:
-    """The whole report as static HTML."""
-    title = f"{report.puzzle} · step {report.number}" + (" (replaced)" if report.replaced else "")
-    parts = [f"<div><b>{html.escape(title)}</b>"]
-    if report.declared:
-        parts.append("<div>declared: " + "; ".join(html.escape(d) for d in report.declared) + "</div>")
-    if report.posted:
-        items = "".join(f"<li><code>{html.escape(_clip(p))}</code></li>" for p in report.posted)
-        parts.append(f"<div>posted:<ul style='margin:2px 0'>{items}</ul></div>")
-    if report.objective:
-        parts.append(f"<div>objective: <code>{html.escape(_clip(report.objective))}</code></div>")
-    parts.append(f"<div>status: <b>{html.escape(status_text(report.result, report.note))}</b></div>")
-    if len(report.all_grids) > 1:
-        parts += [grid_html(g, f"solution {k} of {len(report.all_grids)}") for k, g in enumerate(report.all_grids, 1)]
-    elif report.grid is not None:
-        parts.append(grid_html(report.grid, report.grid.name))
-    parts.append("</div>")
-    return "".join(parts)
+def report_html(report: StepReport, kind: str = "generic", data: Mapping | None = None) -> str:
+    """The whole report as static HTML (inline SVG grids, the bound plot as a PNG data URI)."""
+    return fallback.state_html(report_state(report, kind, data))
 
 
 def help_text(commands: dict[str, str]) -> str:
@@ -137,14 +84,36 @@ def help_text(commands: dict[str, str]) -> str:
     return "\n".join(lines)
 
 
-class ReportOutput:
-    """A step's report as a rich output: text/plain and text/html."""
+def in_kernel() -> bool:
+    """True inside a Jupyter kernel, where widgets have a comm to their front end."""
+    from IPython import get_ipython
 
-    def __init__(self, report: StepReport):
-        self.report = report
+    return getattr(get_ipython(), "kernel", None) is not None
+
+
+class ReportOutput:
+    """A step's report as a rich output: the grid widget (in a kernel), static HTML and text.
+
+    Arguments:
+        report: the step's report.
+        kind: the view drawing the grid (see kernelext.views; PuzzleUsageError if unknown).
+        data: the puzzle data the view reads (see `kernelext.views.view_data`).
+    """
+
+    def __init__(self, report: StepReport, kind: str = "generic", data: Mapping | None = None):
+        view_for(kind)
+        self.report, self.kind, self.data = report, kind, dict(data or {})
+        self.widget = None
 
     def _repr_mimebundle_(self, include=None, exclude=None):
-        return {"text/plain": report_text(self.report), "text/html": report_html(self.report)}
+        state = report_state(self.report, self.kind, self.data)
+        if not in_kernel():
+            return {"text/plain": fallback.state_text(state), "text/html": fallback.state_html(state)}
+        if self.widget is None:
+            from kernelext.widgets.grid_widget import GridWidget
+
+            self.widget = GridWidget(description=state)
+        return self.widget._repr_mimebundle_()
 
     def __repr__(self) -> str:
-        return report_text(self.report)
+        return report_text(self.report, self.kind, self.data)

@@ -11,7 +11,7 @@ from pathlib import Path
 
 from kernelext import model_state
 from kernelext.cell_code import run_source
-from kernelext.errors import PuzzleUsageError, StepError
+from kernelext.errors import ModelRejected, PuzzleUsageError, StepError
 from kernelext.grid import Grid, build_grid, drawable
 from kernelext.model_state import ArrayInfo
 from kernelext.solver.engine import Solver
@@ -95,15 +95,16 @@ class PuzzleSession:
                 report = self._report(position + 1, marks[position], replaced=True, end=marks[position + 1])
             if show is not None:
                 self.set_show(show)
-            model = self._compile() if solve and model_state.has_constraints_or_objective() else None
-        except BaseException:
+            if not solve:
+                return replace(report, grid=self._remember(self.grid(None)), note="Not solved (--no-solve).")
+            if not model_state.has_constraints_or_objective():
+                return replace(report, grid=self._remember(self.grid(None)), note="No constraints yet: nothing to solve.")
+            return self._solved(report, sols, timeout, backend, self._compile())
+        except (StepError, PuzzleUsageError, ModelRejected, KeyboardInterrupt):
+            # the step is at fault: roll it back (a solver that fails for its own reasons keeps the step)
             self.steps = old_steps
             self._replay(old_steps)
             raise
-        if model is None:
-            note = "" if solve else "Not solved (--no-solve)."
-            return replace(report, grid=self._remember(self.grid(None)), note=note or "No constraints yet: nothing to solve.")
-        return self._solved(report, sols, timeout, backend, model)
 
     def undo(self) -> Step:
         """Drop the last step and rebuild the model without it."""

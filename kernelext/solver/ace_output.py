@@ -46,6 +46,10 @@ def parse(output: str, cells: Cells, *, backend: str, time: float, stopped: str 
     return SolveResult(status, tuple(solutions), bound, progress, time, backend, MappingProxyType(stats), stopped)
 
 
+def strip_colours(output: str) -> str:
+    return _ANSI.sub("", output)
+
+
 def _int(text: str) -> int:
     return int(text.strip().replace(",", ""))
 

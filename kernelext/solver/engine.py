@@ -6,9 +6,10 @@ import re
 import time
 from pathlib import Path
 
+from kernelext.errors import ModelRejected
 from kernelext.solver import ace_output
 from kernelext.solver.cold import run_java
-from kernelext.solver.errors import SolverError
+from kernelext.solver.errors import SolverError, WorkerCrashed
 from kernelext.solver.result import SolveResult
 
 BACKENDS = ("ace", "ace-cold", "choco")
@@ -55,9 +56,13 @@ class Solver:
             return self._solve_choco(model, cells, sols, timeout)
         args = [str(model), f"-t={max(1, int(timeout * 1000))}", *_ace_solution_args(sols)]
         if backend == "ace":
-            return self._solve_warm(args, cells, timeout)
+            try:
+                return self._solve_warm(args, cells, timeout)
+            except WorkerCrashed:
+                pass  # the cold run below tells a rejected model from a worker that died
         start = time.perf_counter()
         run = run_java(str(self._java_runtime().java_executable), ["-jar", ace_jar()], args, timeout=timeout + 5)
+        _check_accepted(run.output, run.stopped)
         return ace_output.parse(run.output, cells, backend="ace-cold", time=time.perf_counter() - start,
                                 stopped=run.stopped or _timed_out(run.output))
 
@@ -112,6 +117,17 @@ def _ace_solution_args(sols: int | str) -> list[str]:
     if sols > 1:
         return [f"-s={sols}", "-xe", "-xc=false"]
     return []
+
+
+def _check_accepted(output: str, stopped: str) -> None:
+    """Raise ModelRejected when the solver stopped on an error of its own, with no verdict."""
+    if stopped or re.search(r"^\s*s [A-Z]", ace_output.strip_colours(output), re.M):
+        return
+    errors = [line.strip() for line in ace_output.strip_colours(output).splitlines()
+              if "Exception" in line or "ERROR" in line.upper()]
+    detail = errors[0] if errors else "no answer"
+    raise ModelRejected(f"The solver rejected the model ({detail[:150]}).\n"
+                        "Check the types and values in this step's constraints, then run it again.")
 
 
 def _timed_out(output: str) -> str:

@@ -1,0 +1,57 @@
+"""Check a model in progress on an exercise's public instances (what `%puzzle check` runs)."""
+
+from __future__ import annotations
+
+import inspect
+import types
+from pathlib import Path
+
+from kernelext.grading.exercise import load_exercise
+from kernelext.grading.notebook import Submission
+from kernelext.grading.results import CheckReport
+from kernelext.grading.runner import jobs_for, run_jobs
+
+
+def check_public(model, exercise_dir: str | Path = ".", *, namespace: dict | None = None,
+                 executor=None) -> CheckReport:
+    """Run a model on the public instances of the exercise in `exercise_dir`, each in its own process.
+
+    Arguments:
+        model: a PuzzleSession, its `steps`, or the steps' sources (strings), in order.
+        namespace: where to find the functions, classes and imports the steps use (a notebook's user
+            namespace); a PuzzleSession's own namespace by default.
+        executor: runs the instances instead of a local thread pool.
+    Returns:
+        a CheckReport: one row per public instance (passed, failed, error, timed out, crashed).
+    """
+    if namespace is None:
+        namespace = getattr(model, "namespace", None) or {}
+    steps = getattr(model, "steps", model)
+    sources = tuple(getattr(step, "source", step) for step in steps)
+    exercise = load_exercise(exercise_dir, public_only=True)
+    submission = Submission("you", sources, helper_sources(namespace))
+    if not sources:
+        return CheckReport(exercise.name, (), ("no steps yet: start the puzzle with a %%puzzle NAME cell",))
+    return CheckReport(exercise.name, tuple(run_jobs(jobs_for(exercise, submission), executor=executor)))
+
+
+def helper_sources(namespace: dict) -> tuple[str, ...]:
+    """Sources that recreate the namespace's notebook-defined functions and classes, and its imported modules."""
+    sources = []
+    for name, value in namespace.items():
+        if isinstance(value, types.ModuleType) and not name.startswith("_"):
+            sources.append(f"import {value.__name__} as {name}")
+        elif _defined_in_notebook(value):
+            sources.append(inspect.getsource(value))
+    return tuple(sources)
+
+
+def _defined_in_notebook(value) -> bool:
+    if not (inspect.isfunction(value) or inspect.isclass(value)) or value.__module__ != "__main__":
+        return False
+    try:
+        filename = inspect.getsourcefile(value) or ""
+        inspect.getsource(value)
+    except (OSError, TypeError):
+        return False
+    return not filename.startswith("<puzzle-step-")

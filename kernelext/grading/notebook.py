@@ -1,0 +1,127 @@
+"""Notebooks in and out: extract a student's model from a submission; write the student version of an exercise."""
+
+from __future__ import annotations
+
+import ast
+import re
+import shutil
+from dataclasses import dataclass
+from pathlib import Path
+
+BEGIN, END = "### BEGIN SOLUTION", "### END SOLUTION"
+PLACEHOLDER = {"code": "# YOUR CODE HERE", "markdown": "YOUR ANSWER HERE"}
+QUESTION_TAG = "question"
+_SOLUTION = re.compile(rf"^([ \t]*){re.escape(BEGIN)}.*?^[ \t]*{re.escape(END)}[^\n]*$", re.M | re.S)
+_HELPER_NODES = (ast.Import, ast.ImportFrom, ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
+
+
+@dataclass(frozen=True)
+class Submission:
+    """A student's model, as read from their notebook.
+
+    Attributes:
+        student: who submitted it (the notebook's file name without `.ipynb`).
+        steps: the bodies of the last `%%puzzle` cell and the `%%puzzle+` cells after it, in order.
+        helpers: the imports, functions and classes of the other code cells, in order.
+        problem: why the model cannot be run at all ("" when it can).
+        notes: cells that were left out, and why.
+    """
+
+    student: str
+    steps: tuple[str, ...] = ()
+    helpers: tuple[str, ...] = ()
+    problem: str = ""
+    notes: tuple[str, ...] = ()
+
+
+def read_submission(path: str | Path) -> Submission:
+    """Extract the model of the notebook at `path`; a notebook that cannot be read gives a `problem`."""
+    import nbformat
+
+    path = Path(path)
+    try:
+        notebook = nbformat.read(path, as_version=4)
+    except Exception as error:
+        reason = str(error).splitlines()[0] if str(error) else type(error).__name__
+        return Submission(path.stem, problem=f"the notebook could not be read ({reason[:120]})")
+    return extract_model(path.stem, [c.source for c in notebook.cells if c.cell_type == "code"])
+
+
+def extract_model(student: str, code_cells: list[str]) -> Submission:
+    """Split code cells into the puzzle's steps (magic lines stripped) and helper definitions."""
+    starts = [i for i, source in enumerate(code_cells) if _magic(source) == "%%puzzle"]
+    if not starts:
+        return Submission(student, problem="the notebook has no `%%puzzle NAME` cell, so there is no model to run")
+    steps = [_body(code_cells[starts[-1]])]
+    steps += [_body(s) for s in code_cells[starts[-1] + 1:] if _magic(s) == "%%puzzle+"]
+    helpers, notes = [], []
+    for number, source in enumerate(code_cells, start=1):
+        if _magic(source):
+            continue
+        try:
+            helper = _definitions(source)
+        except SyntaxError as error:
+            notes.append(f"code cell {number} was left out: line {error.lineno}: SyntaxError: {error.msg}")
+            continue
+        if helper:
+            helpers.append(helper)
+    return Submission(student, tuple(steps), tuple(helpers), notes=tuple(notes))
+
+
+def release(*, exercise_dir: str | Path, out_dir: str | Path) -> Path:
+    """Write the student version of an exercise into `out_dir`; return the notebook's path.
+
+    The notebook loses its solutions (replaced by a placeholder) and its outputs; `exercise.json`
+    and the public instances are copied; the hidden instances are not.
+    """
+    import nbformat
+
+    exercise_dir, out_dir = Path(exercise_dir), Path(out_dir)
+    notebook = nbformat.read(exercise_dir / "instructor.ipynb", as_version=4)
+    for cell in notebook.cells:
+        cell.source = strip_solutions(cell.source, cell.cell_type)
+        if cell.cell_type == "code":
+            cell.outputs, cell.execution_count = [], None
+    out_dir.mkdir(parents=True, exist_ok=True)
+    target = out_dir / f"{exercise_dir.resolve().name}.ipynb"
+    nbformat.write(notebook, target)
+    shutil.copyfile(exercise_dir / "exercise.json", out_dir / "exercise.json")
+    shutil.copytree(exercise_dir / "public", out_dir / "public", dirs_exist_ok=True)
+    return target
+
+
+def strip_solutions(source: str, cell_type: str = "code") -> str:
+    """Replace each BEGIN/END SOLUTION region (markers included) by the placeholder, keeping its indent."""
+    placeholder = PLACEHOLDER.get(cell_type, PLACEHOLDER["code"])
+    return _SOLUTION.sub(lambda match: match.group(1) + placeholder, source)
+
+
+def question_names(path: str | Path) -> tuple[str, ...]:
+    """Q1, Q2... one per markdown cell tagged `question` in the notebook at `path`."""
+    import nbformat
+
+    notebook = nbformat.read(path, as_version=4)
+    tagged = [c for c in notebook.cells
+              if c.cell_type == "markdown" and QUESTION_TAG in c.get("metadata", {}).get("tags", [])]
+    return tuple(f"Q{number}" for number in range(1, len(tagged) + 1))
+
+
+def _magic(source: str) -> str:
+    """The cell magic a cell starts with ("%%puzzle", "%%puzzle+", "%%time"...), or ""."""
+    first = source.lstrip().split("\n", 1)[0]
+    return first.split()[0] if first.startswith("%%") else ""
+
+
+def _body(source: str) -> str:
+    return source.lstrip().split("\n", 1)[1] if "\n" in source.lstrip() else ""
+
+
+def _definitions(source: str) -> str:
+    """The top-level imports, functions and classes of a cell (IPython `%` and `!` lines dropped)."""
+    lines = [line for line in source.splitlines() if not line.lstrip().startswith(("%", "!"))]
+    kept = [node for node in ast.parse("\n".join(lines)).body if isinstance(node, _HELPER_NODES)]
+    blocks = []
+    for node in kept:
+        first = min([node.lineno] + [d.lineno for d in getattr(node, "decorator_list", [])])
+        blocks.append("\n".join(lines[first - 1:node.end_lineno]))
+    return "\n\n".join(blocks)

@@ -1,0 +1,88 @@
+"""Run one model on one instance, in a process of its own: `python -m kernelext.grading.run_instance`.
+
+Reads `job.json` from the working directory and writes `result.json` beside it: the solver's status
+and the answer array's values, or the first line of the error that stopped the model. Checking the
+answer is left to the caller, outside this process.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import resource
+import sys
+import time
+from pathlib import Path
+
+JVM_START = 1.5  # seconds kept back from the time limit for the solver's JVM to start and print its answer
+
+
+def main() -> None:
+    started = time.monotonic()
+    job = json.loads(Path("job.json").read_text())
+    limit = int(job["memory_mb"]) * 2 ** 20
+    resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+    sys.stdout = open(os.devnull, "w")
+    try:
+        result = run(job, deadline=started + job["time_limit"])
+    except BaseException as error:  # whatever the student's code throws (MemoryError, RecursionError...)
+        result = {"error": first_line(f"{type(error).__name__}: {error}")}
+    Path("result.json").write_text(json.dumps(result))
+    os._exit(0)  # skip exit hooks the model may have registered
+
+
+def run(job: dict, *, deadline: float) -> dict:
+    """Build the model from the job's helpers and steps with `data` bound, solve it, read the answer."""
+    from kernelext import model_state
+    from kernelext.cell_code import run_source
+    from kernelext.errors import KernelextError
+    from kernelext.session import PuzzleSession
+    from kernelext.solver.engine import Solver
+
+    session = PuzzleSession("grading", solver=Solver("ace-cold"))
+    session.namespace["data"] = job["data"]
+    for number, source in enumerate(job["helpers"], start=1):
+        try:
+            run_source(source, session.namespace, echo=False)
+        except KernelextError as error:
+            return {"error": f"helper cell {number}: {first_line(error)}"}
+    for number, source in enumerate(job["steps"], start=1):
+        try:
+            session.add_step(source, key=f"step-{number}", solve=False)
+        except KernelextError as error:
+            return {"error": f"step {number}: {first_line(error)}"}
+    info = next((i for i in model_state.arrays() if i.name == job["answer"]), None)
+    if info is None:
+        return {"error": f"the model declares no variable array named {job['answer']!r} (the answer asked for)"}
+    result = session.solve(sols=job["sols"], timeout=max(1.0, deadline - time.monotonic() - JVM_START))
+    solutions = result.solutions if job["sols"] == "all" else result.solutions[-1:]
+    return {"status": result.status.value, "stopped": result.stopped,
+            "answers": [nested_values(info, solution) for solution in solutions]}
+
+
+def nested_values(info, solution) -> object:
+    """The values of array `info` in `solution`, as nested lists of its shape (None for holes)."""
+    if not info.shape:
+        return solution.get(info.cells[0][1])
+    values = _empty(info.shape)
+    for index, variable in info.cells:
+        row = values
+        for i in index[:-1]:
+            row = row[i]
+        row[index[-1]] = solution.get(variable)
+    return values
+
+
+def _empty(shape: tuple[int, ...]) -> list:
+    if len(shape) == 1:
+        return [None] * shape[0]
+    return [_empty(shape[1:]) for _ in range(shape[0])]
+
+
+def first_line(error: object) -> str:
+    lines = [line.strip() for line in str(error).splitlines() if line.strip()]
+    return (lines[0] if lines else type(error).__name__)[:300]
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,258 @@
+"""ACE kept warm: one long-lived JVM in a worker process, reused from solve to solve.
+
+The JVM never lives in the calling process: ACE calls System.exit on malformed input, which
+would end the caller (a Jupyter kernel). A dead or stuck worker is replaced on the next solve.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import queue
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import weakref
+from dataclasses import dataclass
+from importlib.util import find_spec
+from pathlib import Path
+
+from kernelext.solver.errors import JavaNotFound, SolverError, WorkerCrashed
+from kernelext.solver.java import JavaRuntime, find_java
+
+GRACE = 3.0  # seconds a worker gets beyond its time limit, or after a stop request, before it is killed
+START_TIMEOUT = 60.0  # seconds for a new worker to start its JVM and load ACE
+_CRASHED = ("The solver process stopped unexpectedly (the model file may be malformed); "
+            "it will restart on the next solve.")
+
+
+@dataclass(frozen=True)
+class AceRun:
+    """What one warm solve gave.
+
+    Attributes:
+        output: everything ACE printed to System.out during the solve ('s SATISFIABLE', 'v <instantiation ...>'...).
+        interrupted: the solve was cut short by KeyboardInterrupt, or killed for overrunning timeout + GRACE
+            (when ACE's own time limit stops it, its output says so: `stop:EXCEEDED_TIME`).
+        restarted: a new worker had to be started for this solve, the previous one having died or been killed.
+    """
+
+    output: str
+    interrupted: bool
+    restarted: bool
+
+
+class WarmAce:
+    """Runs ACE in one long-lived worker JVM; the worker starts on the first `run`.
+
+    Arguments:
+        java: the Java runtime to use; found with `find_java()` when None.
+    """
+
+    def __init__(self, java: JavaRuntime | None = None):
+        self._java = java
+        self._worker: _Worker | None = None
+        self._lost_worker = False  # a worker died or was killed, so the next start is a restart
+
+    @property
+    def pid(self) -> int | None:
+        """The worker's process id, or None when no worker runs."""
+        return self._worker.process.pid if self._worker is not None else None
+
+    def run(self, args: list[str], timeout: float) -> AceRun:
+        """Solve with ACE's command-line `args` (the XCSP3 file first), stopping after `timeout` seconds.
+
+        A `-t=` limit is added to `args` unless one is there. KeyboardInterrupt stops the search
+        and returns what ACE printed so far, with `interrupted` set.
+
+        Raises:
+            WorkerCrashed: the worker died during the solve (its `run` attribute holds the output captured).
+            JavaNotFound: no Java runtime to start the worker with.
+        """
+        if not any(arg.startswith("-t=") for arg in args):
+            args = [*args, f"-t={max(1, round(timeout * 1000))}"]
+        restarted = False
+        if self._worker is not None and self._worker.process.poll() is not None:
+            self._discard_worker()  # it died while idle
+        if self._worker is None:
+            restarted = self._lost_worker
+            try:
+                self._worker = self._start_worker()
+            except KeyboardInterrupt:
+                return AceRun("", interrupted=True, restarted=restarted)
+            self._lost_worker = False
+        worker = self._worker
+        interrupted = False
+        try:
+            worker.clear_output()
+            worker.send({"op": "solve", "args": [str(arg) for arg in args]})
+            reply = worker.receive(time.monotonic() + timeout + GRACE)
+        except KeyboardInterrupt:
+            interrupted = True
+            reply = self._stop_search(worker)
+        except TimeoutError:
+            interrupted, reply = True, None
+        output = worker.output(with_errors=reply is None and not interrupted)
+        if reply is None:
+            self._discard_worker()
+            if not interrupted:
+                raise WorkerCrashed(_CRASHED, AceRun(output, interrupted=False, restarted=restarted))
+        elif reply.get("error"):
+            raise SolverError(reply["error"])
+        return AceRun(output, interrupted=interrupted, restarted=restarted)
+
+    def heap_used(self) -> int | None:
+        """Bytes of Java heap in use in the worker after a garbage collection, or None when no worker runs."""
+        if self._worker is None:
+            return None
+        self._worker.send({"op": "heap"})
+        reply = self._worker.receive(time.monotonic() + START_TIMEOUT)
+        return None if reply is None else reply["bytes"]
+
+    def close(self) -> None:
+        """Stop the worker, if one runs."""
+        if self._worker is not None:
+            self._worker.close()
+            self._worker = None
+
+    def __enter__(self) -> WarmAce:
+        return self
+
+    def __exit__(self, *exc_info) -> None:
+        self.close()
+
+    def _start_worker(self) -> _Worker:
+        java = self._java if self._java is not None else find_java()
+        self._java = java
+        version = java.major_version() or 11
+        if version < 11:
+            raise JavaNotFound(f"Java {version} found at {java.home}, but ACE needs Java 11+: install a newer Java "
+                               f"or set JAVA_HOME to one.")
+        return _Worker(java, version)
+
+    @staticmethod
+    def _stop_search(worker: _Worker) -> dict | None:
+        """Ask ACE to end its search: its reply, or None if it did not within GRACE (or on a second interrupt)."""
+        try:
+            worker.send({"op": "stop"})
+            return worker.receive(time.monotonic() + GRACE)
+        except (KeyboardInterrupt, TimeoutError):
+            return None
+
+    def _discard_worker(self) -> None:
+        if self._worker is not None:
+            self._worker.kill()
+            self._worker = None
+            self._lost_worker = True
+
+
+class _Worker:
+    """One worker process: its pipes, the files its JVM writes to, and how to end it."""
+
+    def __init__(self, java: JavaRuntime, java_version: int):
+        self.directory = Path(tempfile.mkdtemp(prefix="kernelext-ace-"))
+        self.stdout_path = self.directory / "stdout.txt"
+        self.stderr_path = self.directory / "stderr.txt"
+        self.stdout_path.touch()
+        config = {"libjvm": str(java.libjvm), "java_version": java_version, "jar": str(ace_jar()),
+                  "stdout": str(self.stdout_path), "stack": "64m"}
+        env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [str(_package_root()),
+                                                                         os.environ.get("PYTHONPATH")])))
+        with open(self.stderr_path, "ab") as stderr:  # appending, so that truncating it works
+            self.process = subprocess.Popen(
+                [sys.executable, "-m", "kernelext.solver._warm_worker", json.dumps(config)],
+                stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=stderr, env=env, cwd=self.directory,
+                start_new_session=(os.name == "posix"))
+        self.replies: queue.Queue = queue.Queue()
+        threading.Thread(target=_read_replies, args=(self.process.stdout, self.replies), daemon=True).start()
+        self._finalizer = weakref.finalize(self, _end_process, self.process, self.directory)
+        try:
+            ready = self.receive(time.monotonic() + START_TIMEOUT)
+        except BaseException:
+            self.kill()
+            raise
+        if ready is None:
+            errors = self.output(with_errors=True).strip().splitlines()
+            self.kill()
+            raise SolverError("The Java VM for ACE could not start" + (f": {errors[-1]}" if errors else "."))
+
+    def send(self, message: dict) -> None:
+        try:
+            self.process.stdin.write((json.dumps(message) + "\n").encode())
+            self.process.stdin.flush()
+        except (BrokenPipeError, OSError):
+            pass  # the worker is gone; receive() reports it
+
+    def receive(self, deadline: float) -> dict | None:
+        """The worker's next reply, or None if it died; TimeoutError at `deadline`."""
+        try:
+            return self.replies.get(timeout=max(0.0, deadline - time.monotonic()))
+        except queue.Empty:
+            raise TimeoutError from None
+
+    def clear_output(self) -> None:
+        os.truncate(self.stdout_path, 0)
+        os.truncate(self.stderr_path, 0)
+
+    def output(self, with_errors: bool = False) -> str:
+        """What the JVM printed since the last `clear_output()` (stdout, then stderr if asked)."""
+        paths = [self.stdout_path, self.stderr_path] if with_errors else [self.stdout_path]
+        return "".join(path.read_bytes().decode("utf-8", errors="replace") for path in paths if path.exists())
+
+    def kill(self) -> None:
+        self._finalizer()
+
+    def close(self) -> None:
+        """Let the worker exit on its own (its stdin closes), killing it if it lingers."""
+        try:
+            self.process.stdin.close()
+            self.process.wait(timeout=GRACE)
+        except (OSError, subprocess.TimeoutExpired):
+            pass
+        self._finalizer()
+
+
+def _read_replies(stream, replies: queue.Queue) -> None:
+    """Queue each reply of the worker, then None when its stdout closes."""
+    with stream:
+        for line in stream:
+            replies.put(json.loads(line))
+    replies.put(None)
+
+
+def _end_process(process: subprocess.Popen, directory: Path) -> None:
+    """Kill the worker's whole process group and remove its files."""
+    if process.poll() is None:
+        try:
+            if os.name == "posix":
+                os.killpg(process.pid, signal.SIGKILL)
+            else:
+                process.kill()
+        except (ProcessLookupError, PermissionError):
+            pass
+        process.wait()
+    try:
+        process.stdin.close()
+    except OSError:
+        pass
+    shutil.rmtree(directory, ignore_errors=True)
+
+
+def ace_jar() -> Path:
+    """ACE's jar, as shipped inside pycsp3 (found without importing pycsp3, whose import has side effects)."""
+    spec = find_spec("pycsp3")
+    if spec is None or not spec.submodule_search_locations:
+        raise SolverError("pycsp3 is not installed: `pip install pycsp3` (it ships the ACE solver).")
+    jars = sorted(Path(next(iter(spec.submodule_search_locations)), "solvers", "ace").glob("ACE-*.jar"))
+    if not jars:
+        raise SolverError("ACE's jar is missing from pycsp3: reinstall it with `pip install --force-reinstall pycsp3`.")
+    return jars[-1]
+
+
+def _package_root() -> Path:
+    """The directory holding the `kernelext` package, so the worker can import it."""
+    return Path(__file__).resolve().parents[2]

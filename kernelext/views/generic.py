@@ -1,0 +1,17 @@
+"""Generic view: each cell shows its value, `*` where no constraint involves the variable yet.
+
+Data: none.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from kernelext.grid import Grid
+from kernelext.views._common import base_cells, description
+
+DATA_NAMES: tuple[str, ...] = ()
+
+
+def describe(grid: Grid, data: Mapping) -> dict:
+    return description("generic", grid, base_cells(grid))

@@ -1,0 +1,72 @@
+"""Save a grid description as a picture (PNG, SVG or PDF) with matplotlib."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from kernelext.widgets.fallback import (CHANGED, CHANGED_LINE, CONFLICT, CONFLICT_BG, FREE_TEXT, HOLE, LINE,
+                                         SOLVED_TEXT, TEXT, THICK, WHITE)
+
+UNIT = 0.32  # inches per cell
+
+
+def save_grid(description: dict, path: str | Path) -> Path:
+    """Draw the grid `description` (see kernelext.views) into `path`; the suffix picks the format."""
+    import matplotlib
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
+
+    cells = description["cells"]
+    rows, cols = len(cells), len(cells[0]) if cells else 0
+    row_clues, col_clues = description.get("row_clues") or [], description.get("col_clues") or []
+    left = max((len(" ".join(map(str, c))) for c in row_clues), default=0) * 0.35
+    top = max((len(c) for c in col_clues), default=0) * 0.6
+    figure = Figure(figsize=((cols + left + 0.2) * UNIT, (rows + top + 0.2) * UNIT))
+    FigureCanvasAgg(figure)
+    axes = figure.add_axes((0, 0, 1, 1))
+    axes.set_xlim(-left - 0.1, cols + 0.1)
+    axes.set_ylim(rows + 0.1, -top - 0.1)
+    axes.set_axis_off()
+    points = 72 * UNIT
+    for r, row in enumerate(cells):
+        for c, cell in enumerate(row):
+            _draw_cell(axes, cell, r, c, points)
+    for sign in description.get("signs", ()):
+        (r1, c1), (r2, c2) = sign["cells"]
+        axes.text((c1 + c2 + 1) / 2, (r1 + r2 + 1) / 2, sign["text"], ha="center", va="center", weight="bold",
+                  fontsize=points * 0.5, bbox={"boxstyle": "round,pad=0.05", "fc": "white", "ec": "none"})
+    for r, numbers in enumerate(row_clues):
+        axes.text(-0.15, r + 0.5, " ".join(map(str, numbers)), ha="right", va="center", fontsize=points * 0.45)
+    for c, numbers in enumerate(col_clues):
+        axes.text(c + 0.5, -0.15, "\n".join(map(str, numbers)), ha="center", va="bottom", fontsize=points * 0.45,
+                  linespacing=1.1)
+    path = Path(path)
+    with matplotlib.rc_context({"svg.hashsalt": "kernelext", "svg.fonttype": "none"}):
+        figure.savefig(path, metadata={"Date": None} if path.suffix in (".svg", ".pdf") else {"Software": None})
+    return path
+
+
+def _draw_cell(axes, cell: dict, r: int, c: int, points: float) -> None:
+    from matplotlib.patches import Circle, Rectangle
+
+    classes = set(cell.get("classes", ()))
+    if "hole" in classes:
+        axes.add_patch(Rectangle((c, r), 1, 1, facecolor=HOLE, edgecolor="none"))
+        return
+    fill = cell.get("fill") or (CONFLICT_BG if "conflict" in classes else CHANGED if "changed" in classes else WHITE)
+    axes.add_patch(Rectangle((c, r), 1, 1, facecolor=fill, edgecolor=LINE, linewidth=0.6))
+    for name, colour in (("changed", CHANGED_LINE), ("conflict", CONFLICT)):
+        if name in classes and (cell.get("fill") or name == "conflict"):
+            axes.add_patch(Rectangle((c + 0.08, r + 0.08), 0.84, 0.84, facecolor="none", edgecolor=colour, linewidth=1.5))
+    if "endpoint" in classes:
+        axes.add_patch(Circle((c + 0.5, r + 0.5), 0.4, facecolor="none", edgecolor=THICK, linewidth=1.5))
+    sides = {"t": ((c, c + 1), (r, r)), "r": ((c + 1, c + 1), (r, r + 1)), "b": ((c, c + 1), (r + 1, r + 1)),
+             "l": ((c, c), (r, r + 1))}
+    for side in cell.get("borders", ""):
+        axes.plot(*sides[side], color=THICK, linewidth=2, solid_capstyle="projecting")
+    if cell["text"]:
+        colour = (CONFLICT if "conflict" in classes else FREE_TEXT if "free" in classes
+                  else SOLVED_TEXT if "solved" in classes else TEXT)
+        axes.text(c + 0.5, r + 0.5, cell["text"], ha="center", va="center", color=colour,
+                  fontsize=points * (0.6 if "queen" in classes else 0.45),
+                  weight="bold" if classes & {"given", "endpoint"} else "normal")

@@ -1,0 +1,47 @@
+"""GridWidget: a step's report and grid(s) in one anywidget, with a stepper over the solutions."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import anywidget
+import traitlets
+from ipywidgets import Layout, widget_serialization
+
+from kernelext.widgets.fallback import state_html, state_text
+
+STATIC = Path(__file__).parent / "static"
+WIDGET_MIME = "application/vnd.jupyter.widget-view+json"
+
+
+class GridWidget(anywidget.AnyWidget):
+    """One widget (one comm) per report.
+
+    Traits:
+        description: the state, {"title", "lines", "grids" (grid descriptions, see kernelext.views),
+            "total" (solutions found), "plot" (a data URI or ""), "timing" (shown only live)}.
+        index: the solution shown; the front end sets it, one message per change.
+    """
+
+    _esm = STATIC / "grid.js"
+    _css = STATIC / "grid.css"
+    description = traitlets.Dict().tag(sync=True)
+    index = traitlets.Int(0).tag(sync=True, echo_update=False)  # no echo: one message per change
+    layout = traitlets.Instance(Layout, allow_none=True).tag(sync=True, **widget_serialization)  # no layout comm
+
+    @traitlets.validate("description")
+    def _check_description(self, proposal):
+        state = dict(proposal["value"])
+        missing = {"title", "lines", "grids"} - state.keys()
+        if missing:
+            raise traitlets.TraitError(f"a grid widget's description needs {', '.join(sorted(missing))}")
+        return {"total": len(state["grids"]), "plot": "", "timing": "", **state}
+
+    @traitlets.validate("index")
+    def _check_index(self, proposal):
+        return min(max(proposal["value"], 0), max(len(self.description.get("grids", ())) - 1, 0))
+
+    def _repr_mimebundle_(self, **kwargs):
+        data, metadata = super()._repr_mimebundle_(**kwargs)
+        return {WIDGET_MIME: data[WIDGET_MIME], "text/html": state_html(self.description),
+                "text/plain": state_text(self.description)}, metadata

