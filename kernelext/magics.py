@@ -43,6 +43,7 @@ class PuzzleMagics(Magics):
     def __init__(self, shell=None, **kwargs):
         super().__init__(shell=shell, **kwargs)
         self.session = None
+        self.view = None
         self._solver = None
         self._cell_id = None
 
@@ -53,7 +54,9 @@ class PuzzleMagics(Magics):
     # -- magics ---------------------------------------------------------------------------------
 
     @magic_arguments()
-    @argument("words", nargs="*", help="cell form: the puzzle's NAME; line form: a command (steps, undo, solve, export FILE, help)")
+    @argument("words", nargs="*", help="cell form: the puzzle's NAME; line form: a command (steps, undo, solve, export FILE, save FILE, help)")
+    @argument("--view", metavar="KIND", help="how to draw the grid: generic, sudoku, futoshiki, nonogram (picross), "
+              "numberlink (amaze), layout, queens (default: guessed from NAME and the data)")
     @_step_options
     @line_cell_magic
     def puzzle(self, line, cell=None):
@@ -84,8 +87,13 @@ class PuzzleMagics(Magics):
     def _start(self, args, cell):
         from kernelext.session import PuzzleSession
 
+        from kernelext.views import view_for
+
         if len(args.words) != 1:
             raise PuzzleUsageError("Name the puzzle: %%puzzle NAME [options], e.g. %%puzzle amaze.")
+        if args.view:
+            view_for(args.view)
+        self.view = args.view
         if self.session is not None:
             self.session.close()
         self.session = None
@@ -100,14 +108,20 @@ class PuzzleMagics(Magics):
         self._show_step(self.session, args, cell)
 
     def _show_step(self, session, args, cell):
-        from kernelext.render import ReportOutput
-
         report = session.add_step(cell, self._step_key(args), solve=not args.no_solve, sols=_sols(args.sols),
                                   timeout=args.timeout, show=args.show, backend=args.solver)
-        display(ReportOutput(report))
+        self._display(session, report)
+
+    def _display(self, session, report):
+        """Show a report with the puzzle's view: `--view`, else the kind its name or data suggest."""
+        from kernelext.render import ReportOutput
+        from kernelext.views import detect_kind, view_data
+
+        kind = self.view or detect_kind(session.name, report.grid, self.shell.user_ns)
+        display(ReportOutput(report, kind=kind, data=view_data(kind, self.shell.user_ns)))
 
     def _command(self, args):
-        from kernelext.render import ReportOutput, help_text
+        from kernelext.render import help_text
 
         command, *rest = args.words or ["help"]
         if command == "help":
@@ -120,11 +134,11 @@ class PuzzleMagics(Magics):
             removed = session.undo()
             print(f"Removed step {len(session.steps) + 1}: {removed.source.strip().splitlines()[0]}")
             if session.steps:
-                display(ReportOutput(session.state_report(sols=_sols(args.sols), timeout=args.timeout)))
+                self._display(session, session.state_report(sols=_sols(args.sols), timeout=args.timeout))
         elif command == "solve":
             if args.show:
                 session.set_show(args.show)
-            display(ReportOutput(session.state_report(sols=_sols(args.sols), timeout=args.timeout, backend=args.solver)))
+            self._display(session, session.state_report(sols=_sols(args.sols), timeout=args.timeout, backend=args.solver))
         elif command == "export":
             if len(rest) != 1:
                 raise PuzzleUsageError("Say where to write: %puzzle export FILE.xml (model) or FILE.json (solution).")

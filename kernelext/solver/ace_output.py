@@ -32,7 +32,7 @@ def parse(output: str, cells: Cells, *, backend: str, time: float, stopped: str 
         if line.startswith("s "):
             status = _STATUS.get(line[2:].strip(), Status.UNKNOWN)
         elif line.startswith("o "):
-            bounds.append(_int(line[2:].split()[0]))
+            bounds.append(_bound_and_time(line[2:].split()))
         elif line.startswith("d "):
             key, _, value = line[2:].strip().partition("  ")
             if key.strip() in _STAT_KEYS:
@@ -41,13 +41,19 @@ def parse(output: str, cells: Cells, *, backend: str, time: float, stopped: str 
         solutions.append(_solution(match.group(1).split(), match.group(2).split(), cells))
     if status is Status.UNKNOWN and solutions:
         status = Status.SAT
-    bound = bounds[-1] if bounds else None
-    progress = tuple((0.0, b) for b in bounds)
+    bound = bounds[-1][0] if bounds else None
+    progress = tuple((seconds, b) for b, seconds in bounds)
     return SolveResult(status, tuple(solutions), bound, progress, time, backend, MappingProxyType(stats), stopped)
 
 
 def strip_colours(output: str) -> str:
     return _ANSI.sub("", output)
+
+
+def _bound_and_time(tokens: list[str]) -> tuple[int, float]:
+    """`o 11718   0.37 ...` -> (11718, 0.37): an improving bound and when it was found."""
+    seconds = float(tokens[1]) if len(tokens) > 1 and re.fullmatch(r"[\d.]+", tokens[1]) else 0.0
+    return _int(tokens[0]), seconds
 
 
 def _int(text: str) -> int:
