@@ -25,7 +25,7 @@ def _step_options(func):
         argument("--show", metavar="VAR", help="the array to draw (default: the first 2-D array declared)"),
         argument("--timeout", metavar="S", type=float, help="seconds before the search stops (default: %%config PuzzleMagics.timeout)"),
         argument("--sols", metavar="N|all", help="how many solutions to find: a number or `all` (default 1)"),
-        argument("--solver", metavar="NAME", help="ace (warm JVM), ace-cold or choco (default: %%config PuzzleMagics.solver)"),
+        argument("--solver", metavar="NAME", help="ace (warm JVM), ace-cold, choco, ortools or auto (default: %%config PuzzleMagics.solver)"),
         argument("--no-solve", action="store_true", help="add the step without solving"),
         argument("--step", metavar="KEY", help="name this step: a cell run again with the same KEY replaces it"),
     ]):
@@ -38,7 +38,7 @@ class PuzzleMagics(Magics):
     """Build a pycsp3 model one cell at a time, solving and drawing it after each step."""
 
     timeout = Float(10.0, help="Default time limit of a solve, in seconds.").tag(config=True)
-    solver = Unicode("ace", help="Default solver: ace (kept warm), ace-cold or choco.").tag(config=True)
+    solver = Unicode("ace", help="Default solver: ace (kept warm), ace-cold, choco, ortools or auto.").tag(config=True)
 
     def __init__(self, shell=None, **kwargs):
         super().__init__(shell=shell, **kwargs)

@@ -55,12 +55,14 @@ def report_state(report: StepReport, kind: str = "generic", data: Mapping | None
         lines += [_clip(f"  {p}") for p in report.posted]
     if report.objective:
         lines.append(_clip(f"objective: {report.objective}"))
+    lines += [_clip(f"warning: {w}") for w in report.warnings]
     lines.append(f"status: {status_text(report.result, report.note)}")
     grids = report.all_grids if len(report.all_grids) > 1 else (report.grid,) if report.grid else ()
     result = report.result
     bounds = [bound for _, bound in result.progress] if result else []
-    return {"title": title, "lines": lines, "grids": [view.describe(g, data or {}) for g in grids[:MAX_WIDGET_GRIDS]],
-            "total": len(grids), "plot": bound_plot(bounds) if plot and len(bounds) > 1 else "",
+    described = [view.describe(g, data or {}) for g in grids[:MAX_WIDGET_GRIDS]]
+    return {"title": title, "lines": lines, "grids": described, "total": len(grids),
+            "plot": bound_plot(bounds) if plot and len(bounds) > 1 else "",
             "timing": f"solved in {result.time:.2f} s ({result.backend})" if result and result.backend else ""}
 
 

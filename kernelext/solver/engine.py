@@ -12,7 +12,7 @@ from kernelext.solver.cold import run_java
 from kernelext.solver.errors import SolverError, WorkerCrashed
 from kernelext.solver.result import SolveResult
 
-BACKENDS = ("ace", "ace-cold", "choco")
+BACKENDS = ("ace", "ace-cold", "choco", "ortools", "auto")
 ALL = "all"
 
 
@@ -30,6 +30,9 @@ def choco_jar() -> str:
 
 class Solver:
     """Solves XCSP3 files; keeps ACE warm in a worker JVM between solves.
+
+    Backends: "ace" (warm worker JVM), "ace-cold" (a new JVM per solve), "choco" (cold), "ortools"
+    (CP-SAT in this process), "auto" (OR-Tools when it can read the model, else warm ACE).
 
     Arguments:
         backend: the default backend, one of BACKENDS.
@@ -52,6 +55,15 @@ class Solver:
             a SolveResult.
         """
         backend = check_backend(backend or self.backend)
+        if backend in ("ortools", "auto"):
+            from kernelext.solver.ortools_backend import BackendUnsupported, solve_ortools
+
+            try:
+                return solve_ortools(model, cells, sols=sols, timeout=timeout)
+            except BackendUnsupported:
+                if backend == "ortools":
+                    raise
+            backend = "ace"  # auto: ACE takes what OR-Tools cannot
         if backend == "choco":
             return self._solve_choco(model, cells, sols, timeout)
         args = [str(model), f"-t={max(1, int(timeout * 1000))}", *_ace_solution_args(sols)]
@@ -65,6 +77,25 @@ class Solver:
         _check_accepted(run.output, run.stopped)
         return ace_output.parse(run.output, cells, backend="ace-cold", time=time.perf_counter() - start,
                                 stopped=run.stopped or _timed_out(run.output))
+
+    def domains(self, model: Path, timeout: float = 10.0) -> dict[str, tuple[int, ...]]:
+        """Each variable's values after ACE's propagation at the root of `model` (no search), by variable id.
+
+        An empty tuple is a wiped-out domain; variables in no constraint may be missing. Always warm ACE.
+        """
+        return self._warm_ace().domains([str(model)], timeout)
+
+    def search_tree(self, model: Path, *, nodes: int, sols: int | str = ALL, timeout: float = 10.0):
+        """Solve `model` with warm ACE (no restarts) recording its first `nodes` decisions: an AceTree."""
+        args = [str(model), f"-t={max(1, int(timeout * 1000))}", "-r_n=1", *_ace_solution_args(sols)]
+        return self._warm_ace().tree(args, nodes, timeout)
+
+    def _warm_ace(self):
+        from kernelext.solver.warm import WarmAce
+
+        if self._warm is None:
+            self._warm = WarmAce(self._java_runtime())
+        return self._warm
 
     def _solve_warm(self, args: list[str], cells: ace_output.Cells, timeout: float) -> SolveResult:
         from kernelext.solver.warm import WarmAce

@@ -15,6 +15,7 @@ from collections.abc import Mapping
 from types import ModuleType
 
 from kernelext.errors import PuzzleUsageError
+from kernelext.grid import Grid
 
 ALIASES = {"picross": "nonogram", "amaze": "numberlink", "polyomino": "layout"}
 
@@ -32,19 +33,22 @@ def view_for(kind: str) -> ModuleType:
     return importlib.import_module(f"{__name__}.{name}")
 
 
-def detect_kind(puzzle_name: str, grid=None, data: Mapping | None = None) -> str:
+def detect_kind(puzzle_name: str, grid: Grid | None = None, data: Mapping | None = None) -> str:
     """The view a puzzle probably wants: a kind (or alias) named in `puzzle_name`, else guessed from `data`
-    (view data or the user's namespace: clue lists `rows` and `cols` mean nonogram, `points` numberlink)."""
+    (view data or the user's namespace): clue lists `rows` and `cols` (one per line of `grid`, when given)
+    mean nonogram, a list of `points` numberlink."""
     lowered = puzzle_name.lower()
     for name in kinds() + sorted(ALIASES):
         if name != "generic" and name in lowered:
             return ALIASES.get(name, name)
     data = data or {}
+    rows, cols = grid.shape if grid is not None else (None, None)
 
-    def has_list(name: str) -> bool:
-        return isinstance(data.get(name), (list, tuple))
+    def has_list(name: str, length: int | None = None) -> bool:
+        value = data.get(name)
+        return isinstance(value, (list, tuple)) and length in (None, len(value))
 
-    if has_list("rows") and (has_list("cols") or has_list("columns")):
+    if has_list("rows", rows) and (has_list("cols", cols) or has_list("columns", cols)):
         return "nonogram"
     if has_list("points"):
         return "numberlink"
@@ -66,6 +70,8 @@ def plain(value, depth: int = 0):
     """`value` as JSON-able lists, dicts and scalars; ValueError for anything else (functions, variables)."""
     if value is None or isinstance(value, (bool, int, float, str)):
         return value
+    if hasattr(value, "tolist") and hasattr(value, "dtype"):  # numpy arrays and numbers
+        return plain(value.tolist(), depth)
     if depth < 6 and isinstance(value, (list, tuple)):
         return [plain(item, depth + 1) for item in value]
     if depth < 6 and isinstance(value, dict):

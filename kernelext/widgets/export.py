@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from kernelext.widgets.fallback import (CHANGED, CHANGED_LINE, CONFLICT, CONFLICT_BG, FREE_TEXT, HOLE, LINE,
-                                         SOLVED_TEXT, TEXT, THICK, WHITE)
+                                         SIGN_GLYPHS, SOLVED_TEXT, TEXT, THICK, WHITE)
 
 UNIT = 0.32  # inches per cell
 
@@ -33,7 +33,8 @@ def save_grid(description: dict, path: str | Path) -> Path:
             _draw_cell(axes, cell, r, c, points)
     for sign in description.get("signs", ()):
         (r1, c1), (r2, c2) = sign["cells"]
-        axes.text((c1 + c2 + 1) / 2, (r1 + r2 + 1) / 2, sign["text"], ha="center", va="center", weight="bold",
+        glyph = SIGN_GLYPHS.get(sign["text"], sign["text"])
+        axes.text((c1 + c2 + 1) / 2, (r1 + r2 + 1) / 2, glyph, ha="center", va="center", weight="bold",
                   fontsize=points * 0.5, bbox={"boxstyle": "round,pad=0.05", "fc": "white", "ec": "none"})
     for r, numbers in enumerate(row_clues):
         axes.text(-0.15, r + 0.5, " ".join(map(str, numbers)), ha="right", va="center", fontsize=points * 0.45)
@@ -49,17 +50,18 @@ def save_grid(description: dict, path: str | Path) -> Path:
 def _draw_cell(axes, cell: dict, r: int, c: int, points: float) -> None:
     from matplotlib.patches import Circle, Rectangle
 
-    classes = set(cell.get("classes", ()))
+    classes = set(cell.get("classes", ()))  # add_artist, not add_patch: the limits are fixed, no updates needed
     if "hole" in classes:
-        axes.add_patch(Rectangle((c, r), 1, 1, facecolor=HOLE, edgecolor="none"))
+        axes.add_artist(Rectangle((c, r), 1, 1, facecolor=HOLE, edgecolor="none"))
         return
     fill = cell.get("fill") or (CONFLICT_BG if "conflict" in classes else CHANGED if "changed" in classes else WHITE)
-    axes.add_patch(Rectangle((c, r), 1, 1, facecolor=fill, edgecolor=LINE, linewidth=0.6))
+    axes.add_artist(Rectangle((c, r), 1, 1, facecolor=fill, edgecolor=LINE, linewidth=0.6))
     for name, colour in (("changed", CHANGED_LINE), ("conflict", CONFLICT)):
         if name in classes and (cell.get("fill") or name == "conflict"):
-            axes.add_patch(Rectangle((c + 0.08, r + 0.08), 0.84, 0.84, facecolor="none", edgecolor=colour, linewidth=1.5))
+            axes.add_artist(Rectangle((c + 0.08, r + 0.08), 0.84, 0.84, facecolor="none", edgecolor=colour,
+                                     linewidth=1.5))
     if "endpoint" in classes:
-        axes.add_patch(Circle((c + 0.5, r + 0.5), 0.4, facecolor="none", edgecolor=THICK, linewidth=1.5))
+        axes.add_artist(Circle((c + 0.5, r + 0.5), 0.4, facecolor="none", edgecolor=THICK, linewidth=1.5))
     sides = {"t": ((c, c + 1), (r, r)), "r": ((c + 1, c + 1), (r, r + 1)), "b": ((c, c + 1), (r + 1, r + 1)),
              "l": ((c, c), (r, r + 1))}
     for side in cell.get("borders", ""):

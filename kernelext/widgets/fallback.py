@@ -14,6 +14,7 @@ WHITE, LINE, THICK, TEXT = "#ffffff", "#999999", "#333333", "#222222"
 HOLE, FREE_TEXT, SOLVED_TEXT = "#f2f2f2", "#aaaaaa", "#1f5fbf"
 CHANGED, CHANGED_LINE = "#fff3b0", "#f0a000"
 CONFLICT, CONFLICT_BG = "#d62728", "#ffd6d6"
+SIGN_GLYPHS = {"^": "∧", "v": "∨"}  # how the column signs `^` and `v` are drawn
 
 
 def cell_size(rows: int, cols: int) -> int:
@@ -120,7 +121,8 @@ def grid_svg(description: dict) -> str:
     s = cell_size(rows, cols)
     clue = s * 0.5
     row_clues, col_clues = description.get("row_clues") or [], description.get("col_clues") or []
-    left = math.ceil(max((len(" ".join(map(str, c))) for c in row_clues), default=0) * clue * 0.62) + (6 if row_clues else 0)
+    widest = max((len(" ".join(map(str, c))) for c in row_clues), default=0)
+    left = math.ceil(widest * clue * 0.62) + (6 if row_clues else 0)
     top = math.ceil(max((len(c) for c in col_clues), default=0) * (clue + 2)) + (6 if col_clues else 0)
     width, height = left + cols * s + 2, top + rows * s + 2
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
@@ -134,8 +136,8 @@ def grid_svg(description: dict) -> str:
     halo = ' font-weight="bold" stroke="#fff" stroke-width="3" paint-order="stroke"'
     for sign in description.get("signs", ()):
         (r1, c1), (r2, c2) = sign["cells"]
-        out.append(_text(left + (c1 + c2 + 1) * s / 2 + 1, top + (r1 + r2 + 1) * s / 2 + 1, sign["text"], s * 0.6,
-                         TEXT, halo))
+        glyph = SIGN_GLYPHS.get(sign["text"], sign["text"])
+        out.append(_text(left + (c1 + c2 + 1) * s / 2 + 1, top + (r1 + r2 + 1) * s / 2 + 1, glyph, s * 0.6, TEXT, halo))
     for r, numbers in enumerate(row_clues):
         out.append(_text(left - 4, top + (r + 0.5) * s + 1, " ".join(map(str, numbers)), clue, TEXT,
                          ' text-anchor="end"'))

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 
 
 def bound_plot(bounds: Sequence[int]) -> str:
-    """A PNG data URI plotting `bounds` against the solution number (no timings: the same bounds give the same bytes)."""
+    """A PNG data URI of `bounds` against the solution number (no timings: same bounds, same bytes)."""
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
 

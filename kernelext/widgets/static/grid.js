@@ -1,6 +1,8 @@
 // The grid widget's view: report lines, a stepper over the solutions, the grid, the bound plot.
 // The state is one trait, "description" (see kernelext/widgets/grid_widget.py), plus "index".
 
+const SIGN_GLYPHS = { "^": "∧", v: "∨" };
+
 function cellSize(rows, cols) {
   const side = Math.max(rows, cols);
   return side <= 12 ? 28 : side <= 20 ? 22 : 16;
@@ -44,7 +46,7 @@ function drawGrid(grid) {
   for (const sign of grid.signs || []) {
     const [[r1, c1], [r2, c2]] = sign.cells;
     const side = r1 === r2 ? "kx-sign-right" : "kx-sign-down";
-    cells[r1][c1].appendChild(element("span", "kx-sign " + side, sign.text));
+    cells[r1][c1].appendChild(element("span", "kx-sign " + side, SIGN_GLYPHS[sign.text] || sign.text));
   }
   return box;
 }

@@ -1,0 +1,96 @@
+"""OR-Tools CP-SAT, in the kernel's own process, on the compiled XCSP3 file (read through CPMpy)."""
+
+from __future__ import annotations
+
+import time
+import warnings
+from pathlib import Path
+from types import MappingProxyType
+
+from kernelext.solver import ace_output
+from kernelext.solver.errors import SolverError
+from kernelext.solver.result import SolveResult, Status
+
+
+class BackendUnsupported(SolverError):
+    """OR-Tools cannot take this model (a constraint CPMpy's XCSP3 reader does not know, or a missing package)."""
+
+
+def solve_ortools(model: Path, cells: ace_output.Cells, *, sols: int | str, timeout: float) -> SolveResult:
+    """Solve `model` with CP-SAT (one worker, so that answers are the same from run to run)."""
+    cp_model = _read(model)
+    start = time.perf_counter()
+    variables = _variables(cp_model)
+    found = []
+
+    def keep():
+        found.append(_solution(variables, cells))
+
+    try:
+        if sols == 1 or cp_model.has_objective():
+            solved = cp_model.solve(solver="ortools", time_limit=timeout, num_workers=1)
+            if solved:
+                keep()
+        else:
+            limit = None if sols == "all" else int(sols)
+            cp_model.solveAll(solver="ortools", time_limit=timeout, solution_limit=limit, display=keep, num_workers=1)
+    except KeyboardInterrupt:
+        return SolveResult(Status.UNKNOWN, tuple(found), time=time.perf_counter() - start, backend="ortools",
+                           stopped="interrupted")
+    elapsed = time.perf_counter() - start
+    status, stopped = _status(cp_model, bool(found))
+    bound = int(cp_model.objective_value()) if cp_model.has_objective() and found else None
+    progress = ((elapsed, bound),) if bound is not None else ()
+    stats = MappingProxyType({"solutions": str(len(found))})
+    return SolveResult(status, tuple(found), bound, progress, elapsed, "ortools", stats, stopped)
+
+
+def _read(model: Path):
+    """The model as CPMpy objects. pycsp3's XCSP3 parser needs pycsp3's operator overloading off:
+    it is switched off while reading and restored after, so that the next step's constraints still build."""
+    from pycsp3.tools.curser import OpOverrider
+
+    overloading = OpOverrider.activated
+    OpOverrider.disable()
+    try:
+        from cpmpy.tools.xcsp3 import read_xcsp3
+
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            return read_xcsp3(str(model))
+    except ImportError:
+        raise BackendUnsupported("OR-Tools is not installed: pip install cpmpy ortools (or use --solver ace).") from None
+    except Exception as error:
+        raise BackendUnsupported(f"OR-Tools cannot read this model ({type(error).__name__}: {error})"[:200]) from None
+    finally:
+        if overloading:
+            OpOverrider.enable()
+
+
+def _variables(cp_model) -> dict:
+    from cpmpy.transformations.get_variables import get_variables_model
+
+    return {v.name: v for v in get_variables_model(cp_model)}
+
+
+def _solution(variables: dict, cells: ace_output.Cells):
+    values = {}
+    for array in cells.values():
+        for _, vid in array:
+            variable = variables.get(vid)
+            value = variable.value() if variable is not None else None
+            values[vid] = None if value is None else int(value)
+    return MappingProxyType(values)
+
+
+def _status(cp_model, found: bool) -> tuple[Status, str]:
+    from cpmpy.solvers.solver_interface import ExitStatus
+
+    exit_status = cp_model.status().exitstatus
+    if exit_status == ExitStatus.UNSATISFIABLE:
+        return Status.UNSAT, ""
+    if exit_status == ExitStatus.OPTIMAL:
+        return (Status.OPTIMUM if cp_model.has_objective() else Status.SAT), ""
+    if found:
+        return Status.SAT, ("timeout" if cp_model.has_objective() else "")
+    return Status.UNKNOWN, "timeout"

@@ -1,0 +1,256 @@
+"""The grid widget in a real browser: JupyterLab, a 30x30 nonogram built step by step, Debian's chromium.
+
+Counts the kernel's comm messages per step and per click, times the grid's appearance and saves
+screenshots to test-artifacts/. Fails (never skips) when chromium or Playwright is missing.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import secrets
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+CHROMIUM = Path("/usr/bin/chromium")
+ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
+MSG_TYPE = re.compile(rb'"msg_type":\s*"(\w+)"')
+
+SETUP = '''\
+n = 30
+picture = [[int((r - 14) ** 2 + (c - 15) ** 2 <= 100 or (7 * r + 3 * c) % 11 == 0) for c in range(n)] for r in range(n)]
+
+def runs(line):
+    found, length = [], 0
+    for value in list(line) + [0]:
+        if value:
+            length += 1
+        elif length:
+            found, length = found + [length], 0
+    return found
+
+def automaton(clue):
+    q = Automaton.q
+    if not clue:
+        return Automaton(start=q(0), final=q(0), transitions=[(q(0), 0, q(0))])
+    transitions, state = [], 0
+    for i, size in enumerate(clue):
+        transitions.append((q(state), 0, q(state)))
+        transitions += [(q(state + j), 1, q(state + j + 1)) for j in range(size)]
+        transitions.append((q(state + size), 0, q(state + size + (i < len(clue) - 1))))
+        state += size + 1
+    return Automaton(start=q(0), final=q(state - 1), transitions=transitions)
+
+rows = [runs(row) for row in picture]
+cols = [runs(col) for col in zip(*picture)]
+'''
+CELLS = [
+    "%load_ext kernelext\nfrom pycsp3 import *",
+    SETUP,
+    "%%puzzle nonogram\nx = VarArray(size=[n, n], dom={0, 1})",
+    "%%puzzle+\nsatisfy(x[i] in automaton(rows[i]) for i in range(n))",
+    "%puzzle solve --sols 3",
+    "%%puzzle+\nsatisfy(x[:, j] in automaton(cols[j]) for j in range(n))",
+]
+GRID_CELLS = (2, 3, 4, 5)
+
+# Timestamps (page clock) of widget outputs arriving and of grids appearing, taken inside the page.
+PAGE_HOOK = """
+window.__kx = { outputs: [], grids: [] };
+const NativeWebSocket = window.WebSocket;
+window.WebSocket = class extends NativeWebSocket {
+  constructor(...args) {
+    super(...args);
+    this.addEventListener("message", (event) => {
+      const t = performance.now();
+      const text = typeof event.data === "string" ? event.data
+        : event.data instanceof ArrayBuffer ? new TextDecoder().decode(event.data) : "";
+      if (/"msg_type":\\s*"display_data"/.test(text) && text.includes("widget-view+json")) window.__kx.outputs.push(t);
+    });
+  }
+};
+new MutationObserver((records) => {
+  for (const record of records)
+    for (const node of record.addedNodes)
+      if (node.nodeType === 1 && (node.matches(".kx-grid") || node.querySelector(".kx-grid")))
+        requestAnimationFrame(() => window.__kx.grids.push(performance.now()));
+}).observe(document, { childList: true, subtree: true });
+"""
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def notebook() -> dict:
+    cells = [{"cell_type": "code", "id": f"cell-{i}", "metadata": {}, "execution_count": None, "outputs": [],
+              "source": source} for i, source in enumerate(CELLS)]
+    return {"nbformat": 4, "nbformat_minor": 5, "cells": cells,
+            "metadata": {"kernelspec": {"name": "python3", "display_name": "Python 3", "language": "python"}}}
+
+
+@pytest.fixture
+def lab(tmp_path):
+    """A JupyterLab server on 127.0.0.1 serving a temp folder with the notebook; yields its base URL and token."""
+    root = tmp_path / "root"
+    root.mkdir()
+    (root / "grid.ipynb").write_text(json.dumps(notebook()))
+    notifications = tmp_path / "settings" / "@jupyterlab" / "apputils-extension" / "notification.jupyterlab-settings"
+    notifications.parent.mkdir(parents=True)
+    notifications.write_text(json.dumps({"fetchNews": "false", "checkForUpdates": False}))
+    port, token = free_port(), secrets.token_hex(16)
+    env = dict(os.environ, JUPYTER_CONFIG_DIR=str(tmp_path / "config"), JUPYTER_RUNTIME_DIR=str(tmp_path / "runtime"),
+               JUPYTERLAB_SETTINGS_DIR=str(tmp_path / "settings"), JUPYTERLAB_WORKSPACES_DIR=str(tmp_path / "ws"))
+    log = open(tmp_path / "lab.log", "wb")
+    server = subprocess.Popen(
+        [sys.executable, "-m", "jupyter", "lab", "--no-browser", "--allow-root", "--ServerApp.ip=127.0.0.1",
+         f"--ServerApp.port={port}", f"--IdentityProvider.token={token}", f"--ServerApp.root_dir={root}",
+         "--ServerApp.terminals_enabled=False", "--LabApp.expose_app_in_browser=True",
+         "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate"],
+        cwd=root, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                urllib.request.urlopen(f"{base}/api/status?token={token}", timeout=2)
+                break
+            except OSError:
+                if server.poll() is not None or time.monotonic() > deadline:
+                    pytest.fail("JupyterLab did not start:\n" + (tmp_path / "lab.log").read_text()[-2000:])
+                time.sleep(0.2)
+        yield base, token
+    finally:
+        try:
+            urllib.request.urlopen(urllib.request.Request(f"{base}/api/shutdown?token={token}", method="POST"),
+                                   timeout=5)
+            server.wait(timeout=10)
+        except (OSError, subprocess.TimeoutExpired):
+            if server.poll() is None:
+                os.killpg(server.pid, signal.SIGKILL)
+                server.wait()
+        log.close()
+
+
+class Frames:
+    """The kernel websocket's messages, as (direction, msg_type), in order."""
+
+    def __init__(self):
+        self.seen: list[tuple[str, str]] = []
+
+    def watch(self, ws) -> None:
+        if "/channels" in ws.url:
+            ws.on("framereceived", lambda payload: self._add("received", payload))
+            ws.on("framesent", lambda payload: self._add("sent", payload))
+
+    def _add(self, direction: str, payload) -> None:
+        data = payload.encode() if isinstance(payload, str) else payload
+        found = MSG_TYPE.search(data)  # the first msg_type is the message's own (its header comes first)
+        if found:
+            self.seen.append((direction, found.group(1).decode()))
+
+    def count(self, start: int, direction: str, msg_type: str) -> int:
+        return sum(1 for d, t in self.seen[start:] if (d, t) == (direction, msg_type))
+
+
+def run_cell(page, index: int, timeout: float = 60) -> None:
+    page.evaluate("""(index) => {
+        const panel = window.jupyterapp.shell.currentWidget;
+        panel.content.activeCellIndex = index;
+        return window.jupyterapp.commands.execute("notebook:run-cell");
+    }""", index)
+    page.wait_for_function("""(index) => {
+        const cell = window.jupyterapp.shell.currentWidget.content.widgets[index];
+        const prompt = cell.node.querySelector(".jp-InputPrompt").textContent;
+        return cell.model.executionCount !== null && !prompt.includes("*");
+    }""", arg=index, timeout=timeout * 1000)
+    stderr = page.locator(".jp-Cell").nth(index).locator(".jp-OutputArea-output[data-mime-type*='stderr']")
+    text = " ".join(stderr.all_inner_texts())
+    if "Error" in text:
+        pytest.fail(f"cell {index} failed: {text[-1500:]}")
+
+
+def test_grid_widgets_in_jupyterlab(lab):
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        pytest.fail("Playwright is missing: pip install playwright (it drives Debian's chromium, no download)")
+    if not CHROMIUM.exists():
+        pytest.fail(f"{CHROMIUM} is missing: install Debian's chromium (apt-get install -y chromium)")
+    ARTIFACTS.mkdir(exist_ok=True)
+    base, token = lab
+    namespace: dict = {}
+    exec(SETUP, namespace)
+    filled = sum(map(sum, namespace["rows"]))
+    frames, figures = Frames(), {}
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=str(CHROMIUM), headless=True, args=[
+            "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+            "--disable-sync", "--no-first-run"])
+        try:
+            page = browser.new_page(viewport={"width": 1400, "height": 1000})
+            page.set_default_timeout(30_000)
+            page.add_init_script(PAGE_HOOK)
+            page.on("websocket", frames.watch)
+            page.goto(f"{base}/lab/tree/grid.ipynb?token={token}")
+            page.wait_for_function("""() => {
+                const panel = window.jupyterapp && window.jupyterapp.shell.currentWidget;
+                const kernel = panel && panel.sessionContext && panel.sessionContext.session
+                    && panel.sessionContext.session.kernel;
+                return kernel && kernel.connectionStatus === "connected" && kernel.status === "idle";
+            }""", timeout=45_000)
+            cells = page.locator(".jp-Notebook .jp-Cell")
+            for index in range(len(CELLS)):
+                start = len(frames.seen)
+                before = page.evaluate("window.__kx.outputs.length")
+                run_cell(page, index)
+                if index not in GRID_CELLS:
+                    continue
+                grid = cells.nth(index).locator(".kx-grid")
+                grid.wait_for(state="visible")
+                page.wait_for_timeout(300)  # let any straggling message arrive
+                opens = frames.count(start, "received", "comm_open")
+                assert opens == 1, f"cell {index}: {opens} comm_open messages, want one per grid"
+                shown = page.evaluate("(k) => window.__kx.grids.filter((t) => t > window.__kx.outputs[k]).length"
+                                      " ? Math.min(...window.__kx.grids.filter((t) => t > window.__kx.outputs[k]))"
+                                      " - window.__kx.outputs[k] : null", before)
+                figures[f"cell {index}"] = {"comm_open": opens, "comm_msg": frames.count(start, "received", "comm_msg"),
+                                            "visible_ms": round(shown, 1) if shown is not None else None}
+                cells.nth(index).screenshot(path=str(ARTIFACTS / f"grid-cell-{index}.png"))
+
+            final = cells.nth(5).locator(".kx-grid")
+            assert final.is_visible()
+            assert final.locator(".kx-cell").count() == 30 * 30
+            assert final.locator(".kx-cell.kx-filled").count() == filled
+            assert final.locator(".kx-conflict").count() == 0
+
+            stepper = cells.nth(4)
+            assert stepper.locator(".kx-count").inner_text() == "1 of 3"
+            first = stepper.locator(".kx-grid").inner_html()
+            start = len(frames.seen)
+            stepper.locator(".kx-next").click()
+            page.wait_for_function("(node) => node.textContent === '2 of 3'",
+                                   arg=stepper.locator(".kx-count").element_handle())
+            page.wait_for_timeout(500)
+            sent, echoed = frames.count(start, "sent", "comm_msg"), frames.count(start, "received", "comm_msg")
+            assert (sent, echoed) == (1, 0), f"a click sent {sent} and received {echoed} comm messages, want 1 and 0"
+            assert stepper.locator(".kx-grid").inner_html() != first
+            figures["click"] = {"comm_msg sent": sent, "comm_msg received": echoed}
+            stepper.screenshot(path=str(ARTIFACTS / "grid-stepper.png"))
+            page.screenshot(path=str(ARTIFACTS / "grid-notebook.png"), full_page=True)
+        finally:
+            browser.close()
+    print("grid widget in JupyterLab:", json.dumps(figures))
+    (ARTIFACTS / "grid-browser-figures.json").write_text(json.dumps(figures, indent=1) + "\n")
+    late = [cell for cell, f in figures.items() if (f.get("visible_ms") or 0) > 300]
+    assert not late, f"grids took over 0.3 s to appear after their output message: {figures}"

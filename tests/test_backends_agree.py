@@ -1,0 +1,52 @@
+"""Warm ACE, cold ACE and OR-Tools give the same status, optimum and solution count."""
+
+from __future__ import annotations
+
+import pytest
+
+from instances import AMAZE, FUTOSHIKI, INSTANCES, Instance
+from kernelext.session import PuzzleSession
+from kernelext.solver.engine import Solver
+
+BACKENDS = ("ace", "ace-cold", "ortools")
+
+
+@pytest.fixture(scope="module")
+def solver():
+    solver = Solver()
+    yield solver
+    solver.close()
+
+
+def outcomes(solver: Solver, steps, sols=1):
+    session = PuzzleSession("agree", solver=solver)
+    for source in steps:
+        session.add_step(source, solve=False)
+    results = {backend: session.solve(sols=sols, backend=backend) for backend in BACKENDS}
+    session.close()
+    return results
+
+
+@pytest.mark.parametrize("instance", INSTANCES, ids=lambda i: i.name)
+def test_backends_agree_on_external_instances(solver, instance: Instance):
+    results = outcomes(solver, instance.steps, sols="all" if instance.count else 1)
+    for backend, result in results.items():
+        assert result.status.value == instance.status, backend
+        assert result.bound == instance.bound, backend
+        if instance.count is not None:
+            assert len(result.solutions) == instance.count, backend
+
+
+@pytest.mark.parametrize("steps", [AMAZE, FUTOSHIKI], ids=["amaze", "futoshiki"])
+def test_backends_agree_on_every_walkthrough_step(solver, steps):
+    for k in range(2, len(steps) + 1):
+        results = outcomes(solver, steps[:k])
+        assert len({(r.status, r.bound) for r in results.values()}) == 1, {b: (r.status, r.bound) for b, r in results.items()}
+
+
+def test_auto_uses_ortools_and_falls_back_to_ace(solver, tmp_path):
+    session = PuzzleSession("auto", solver=solver)
+    for source in FUTOSHIKI:
+        session.add_step(source, solve=False)
+    assert session.solve(backend="auto").backend == "ortools"
+    session.close()

@@ -1,0 +1,170 @@
+"""Views and checkers as pure data: hand-made grids in, grid descriptions out (no widget, no solver)."""
+
+import json
+
+import pytest
+
+from kernelext.checkers import futoshiki as futoshiki_rules
+from kernelext.checkers import nonogram as nonogram_rules
+from kernelext.checkers import queens as queens_rules
+from kernelext.checkers import sudoku as sudoku_rules
+from kernelext.errors import PuzzleUsageError
+from kernelext.grid import Grid
+from kernelext.views import detect_kind, kinds, view_data, view_for
+from kernelext.widgets.fallback import grid_text
+
+
+def grid(values, holes=(), changed=(), name="x"):
+    return Grid(name, tuple(tuple(row) for row in values), frozenset(holes), frozenset(changed))
+
+
+def cells_with(description, name):
+    return {(r, c) for r, row in enumerate(description["cells"]) for c, cell in enumerate(row)
+            if name in cell.get("classes", ())}
+
+
+SUDOKU_4 = [[1, 2, 3, 4], [3, 4, 1, 2], [2, 1, 4, 3], [4, 3, 2, 1]]
+
+
+def test_sudoku_duplicate_is_a_conflict():
+    values = [row[:] for row in SUDOKU_4]
+    values[3][3] = 2  # 2 twice in the last row and in the last block; the last column lacks 1
+    assert sudoku_rules.conflicts(values) == {(3, 2), (3, 3), (1, 3)}
+    described = view_for("sudoku").describe(grid(values), {})
+    assert cells_with(described, "conflict") == {(3, 2), (3, 3), (1, 3)}
+
+
+def test_solved_sudoku_has_no_conflict_and_ignores_free_cells():
+    assert sudoku_rules.conflicts(SUDOKU_4) == set()
+    assert sudoku_rules.conflicts([[1, None], [None, None]]) == set()
+
+
+def test_sudoku_blocks_have_thick_borders_and_givens_are_marked():
+    described = view_for("sudoku").describe(grid(SUDOKU_4), {"clues": [[1, 0, 0, 0]] + [[0] * 4] * 3})
+    cells = described["cells"]
+    assert cells[0][0]["borders"] == "tl" and cells[0][2]["borders"] == "tl" and cells[0][1]["borders"] == "t"
+    assert cells[1][1].get("borders", "") == "" and cells[3][3]["borders"] == "rb"
+    assert cells_with(described, "given") == {(0, 0)}
+    assert (0, 1) in cells_with(described, "solved")
+
+
+def test_futoshiki_signs_sit_between_adjacent_cells():
+    values = [[1, 2, 3], [2, 3, 1], [3, 1, 2]]
+    less_than = [((0, 0), (0, 1)), ((0, 2), (0, 1)), ((1, 2), (0, 2)), ((0, 0), (1, 0)), ((0, 0), (2, 2))]
+    described = view_for("futoshiki").describe(grid(values), {"less_than": less_than})
+    assert described["signs"] == [
+        {"cells": [[0, 0], [0, 1]], "text": "<"},
+        {"cells": [[0, 1], [0, 2]], "text": ">"},
+        {"cells": [[0, 2], [1, 2]], "text": "v"},
+        {"cells": [[0, 0], [1, 0]], "text": "^"},
+    ]
+    assert cells_with(described, "conflict") == {(0, 1), (0, 2)}  # 3 < 2 is broken
+
+
+def test_futoshiki_checker_finds_repeats_and_broken_inequalities():
+    assert futoshiki_rules.conflicts([[1, 1], [2, 2]]) == {(0, 0), (0, 1), (1, 0), (1, 1)}
+    assert futoshiki_rules.conflicts([[1, 2], [2, 1]], [((0, 0), (0, 1))]) == set()
+    assert futoshiki_rules.conflicts([[1, 2], [2, 1]], [((1, 0), (1, 1))]) == {(1, 0), (1, 1)}
+
+
+def test_nonogram_shows_clues_filled_cells_and_text_squares():
+    values = [[1, 1, 0], [0, 1, 0], [1, None, 1]]
+    data = {"rows": [[2], [1], [1, 1]], "cols": [[1, 1], [2], [1]]}
+    described = view_for("picross").describe(grid(values, changed={(0, 0)}), data)
+    assert described["kind"] == "nonogram"
+    assert described["row_clues"] == [[2], [1], [1, 1]] and described["col_clues"] == [[1, 1], [2], [1]]
+    assert cells_with(described, "filled") == {(0, 0), (0, 1), (1, 1), (2, 0), (2, 2)}
+    assert grid_text(described) == "[■] ■  ·\n ·  ■  ·\n ■  *  ■"
+
+
+def test_nonogram_line_not_matching_its_clue_is_a_conflict():
+    assert nonogram_rules.runs([1, 1, 0, 1, 0]) == [2, 1]
+    values = [[1, 1], [1, 0]]
+    assert nonogram_rules.conflicts(values, [[2], [1]], [[2], [1]]) == set()
+    assert nonogram_rules.conflicts(values, [[1], [1]], [[2], [1]]) == {(0, 0), (0, 1)}
+    described = view_for("nonogram").describe(grid(values), {"rows": [[2], [0]], "cols": [[2], [1]]})
+    assert cells_with(described, "conflict") == {(1, 0), (1, 1)}  # row 1 should be empty
+
+
+def test_numberlink_colours_paths_and_circles_endpoints():
+    values = [[1, 1, 1], [2, 0, 1], [2, 2, 2]]
+    described = view_for("amaze").describe(grid(values), {"points": [[(0, 0), (1, 2)], [(1, 0), (2, 2)]]})
+    cells = described["cells"]
+    assert cells[0][0]["fill"] == cells[1][2]["fill"] != cells[1][0]["fill"] == cells[2][1]["fill"]
+    assert "fill" not in cells[1][1] and cells[1][1]["text"] == ""
+    assert cells_with(described, "endpoint") == {(0, 0), (1, 2), (1, 0), (2, 2)}
+
+
+def test_layout_gives_each_piece_a_colour_and_leaves_unused_cells_blank():
+    values = [[1, 1, 2], [1, 2, 2], [0, 3, 3]]
+    described = view_for("polyomino").describe(grid(values), {"grid": [[1, 1, 1], [1, 1, 0], [1, 1, 1]]})
+    cells = described["cells"]
+    fills = {cells[r][c].get("fill") for r, c in [(0, 0), (0, 1), (1, 0)]}
+    assert len(fills) == 1 and None not in fills
+    assert cells[0][2]["fill"] != cells[0][0]["fill"] != cells[2][1]["fill"]
+    assert cells_with(described, "hole") == {(2, 0), (1, 2)}  # value 0 and board 0
+    assert cells[0][0]["borders"] == "tl" and cells[0][1]["borders"] == "trb"
+
+
+def test_queens_from_a_row_of_columns_or_a_board():
+    from_row = view_for("queens").describe(grid([[1, 3, 0, 2]], changed={(0, 1)}), {})
+    assert cells_with(from_row, "queen") == {(0, 1), (1, 3), (2, 0), (3, 2)}
+    assert cells_with(from_row, "changed") == {(1, 3)} and cells_with(from_row, "conflict") == set()
+    assert from_row["cells"][0][0]["fill"] != from_row["cells"][0][1]["fill"]  # checkered
+    from_board = view_for("queens").describe(grid([[1, 0], [0, 1]]), {})
+    assert cells_with(from_board, "conflict") == {(0, 0), (1, 1)}
+    assert grid_text(from_board) == " ♛  ·\n ·  ♛"
+    assert queens_rules.conflicts([(0, 1), (1, 3), (2, 0), (3, 2)]) == set()
+
+
+def test_generic_shows_values_stars_and_changes():
+    described = view_for("generic").describe(grid([[1, None, 3], [4, 5, None]], holes={(1, 2)},
+                                                  changed={(0, 0)}), {})
+    assert grid_text(described) == "[1] *  3\n 4  5"
+    assert cells_with(described, "free") == {(0, 1)}
+
+
+@pytest.mark.parametrize("kind", kinds())
+def test_descriptions_are_plain_json(kind):
+    described = view_for(kind).describe(grid([[1, 0, None], [2, 1, 1], [0, 3, 1]], changed={(1, 1)}), {})
+    assert json.loads(json.dumps(described)) == described
+    assert {"kind", "name", "legend", "cells"} <= described.keys()
+
+
+@pytest.mark.parametrize("kind", kinds())
+def test_each_view_documents_the_names_it_reads(kind):
+    module = view_for(kind)
+    assert all(f"`{name}`" in module.__doc__ for name in module.DATA_NAMES)
+
+
+def test_detect_kind_from_the_puzzle_name_or_the_data():
+    assert detect_kind("sudoku9") == "sudoku"
+    assert detect_kind("My_Futoshiki") == "futoshiki"
+    assert detect_kind("picross-cat") == "nonogram"
+    assert detect_kind("amaze") == "numberlink"
+    assert detect_kind("n_queens") == "queens"
+    assert detect_kind("warehouse") == "generic"
+    assert detect_kind("art", data={"rows": [[1]], "cols": [[1]]}) == "nonogram"
+    assert detect_kind("paths", data={"points": [[(0, 0), (1, 1)]]}) == "numberlink"
+    three_rows = grid([[0, 1], [1, 1], [1, 0]])
+    assert detect_kind("art", three_rows, {"rows": [[1], [2], [1]], "cols": [[2], [2]]}) == "nonogram"
+    assert detect_kind("art", three_rows, {"rows": [[1]], "cols": [[2], [2]]}) == "generic"
+
+
+def test_detect_kind_ignores_functions_in_a_namespace():
+    namespace = {}
+    exec("from pycsp3 import *", namespace)  # binds functions named rows and columns
+    assert detect_kind("art", data=namespace) == "generic"
+
+
+def test_unknown_view_lists_the_views_there_are():
+    with pytest.raises(PuzzleUsageError, match="sudoku"):
+        view_for("crossword")
+
+
+def test_view_data_takes_plain_data_from_the_namespace():
+    namespace = {}
+    exec("from pycsp3 import *", namespace)
+    namespace.update(rows=((1, 2), (3,)), cols=[[1]], unrelated=[1])
+    assert view_data("nonogram", namespace) == {"rows": [[1, 2], [3]], "cols": [[1]]}
+    assert view_data("generic", namespace) == {}
