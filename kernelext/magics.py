@@ -15,6 +15,7 @@ COMMANDS = {
     "undo": "drop the last step and solve again",
     "solve": "solve again, e.g. `%puzzle solve --sols all` or `--timeout 60`",
     "export FILE": "write the model (FILE.xml, XCSP3) or the current solution (FILE.json)",
+    "save FILE": "draw the current grid into FILE.png, FILE.svg or FILE.pdf",
     "help": "show this summary",
 }
 
@@ -118,7 +119,23 @@ class PuzzleMagics(Magics):
         from kernelext.views import detect_kind, view_data
 
         kind = self.view or detect_kind(session.name, report.grid, self.shell.user_ns)
-        display(ReportOutput(report, kind=kind, data=view_data(kind, self.shell.user_ns)))
+        try:
+            display(ReportOutput(report, kind=kind, data=view_data(kind, self.shell.user_ns)))
+        except KeyboardInterrupt:
+            raise PuzzleUsageError("Interrupted while drawing: the step is kept; `%puzzle solve` shows it again.") from None
+
+    def _save(self, session, path):
+        from kernelext.views import detect_kind, view_data, view_for
+        from kernelext.widgets.export import save_grid
+
+        if not path.lower().endswith((".png", ".svg", ".pdf")):
+            raise PuzzleUsageError(f"Cannot draw into {path}: use a .png, .svg or .pdf file.")
+        grid = session.last_grid
+        if grid is None:
+            raise PuzzleUsageError("No grid to save yet: add a step that declares a 1-D or 2-D array.")
+        kind = self.view or detect_kind(session.name, grid, self.shell.user_ns)
+        description = view_for(kind).describe(grid, view_data(kind, self.shell.user_ns))
+        print(f"Wrote {save_grid(description, path).name}")
 
     def _command(self, args):
         from kernelext.render import help_text
@@ -143,6 +160,10 @@ class PuzzleMagics(Magics):
             if len(rest) != 1:
                 raise PuzzleUsageError("Say where to write: %puzzle export FILE.xml (model) or FILE.json (solution).")
             print(f"Wrote {session.export(rest[0]).name}")
+        elif command == "save":
+            if len(rest) != 1:
+                raise PuzzleUsageError("Say where to draw the grid: %puzzle save FILE.png (or .svg, .pdf).")
+            self._save(session, rest[0])
         else:
             raise PuzzleUsageError(f"Unknown command {command!r}: use one of {', '.join(c.split()[0] for c in COMMANDS)}.")
 

@@ -295,3 +295,13 @@ def test_exit_hook_of_pycsp3_writes_nothing(tmp_path):
     script = "from kernelext.session import PuzzleSession\ns = PuzzleSession('t')\ns.add_step('x = VarArray(size=2, dom={0, 1})\\n', solve=False)\n"
     subprocess.run([sys.executable, "-c", script], cwd=tmp_path, check=True, capture_output=True, timeout=120)
     assert list(Path(tmp_path).iterdir()) == []
+
+
+def test_save_draws_the_current_grid(shell, tmp_path):
+    shell.ok(AMAZE_BOARD)
+    shell.ok(AMAZE_CLUES)
+    shell.ok(f"%puzzle save {tmp_path / 'grid.svg'}")
+    shell.ok(f"%puzzle save {tmp_path / 'grid.png'}")
+    assert (tmp_path / "grid.svg").read_text().lstrip().startswith("<?xml")
+    assert (tmp_path / "grid.png").read_bytes()[:4] == b"\x89PNG"
+    assert "use a .png, .svg or .pdf file" in shell.fails(f"%puzzle save {tmp_path / 'grid.txt'}")
