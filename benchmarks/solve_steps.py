@@ -1,7 +1,14 @@
-"""Time each step of the Amaze walkthrough: stock pycsp3 `solve()` versus kernelext's backends.
+"""Step times of the seed walkthroughs: stock pycsp3 `solve()`, kernelext's backends, CPMpy + OR-Tools.
 
 Run: python benchmarks/solve_steps.py [--rounds N]
-Prints, per step, the median seconds of each way of solving and the ratio to stock pycsp3.
+
+For each walkthrough notebook (Amaze, Futoshiki, Layout, Picross) the linear sequence of `%%puzzle` /
+`%%puzzle+` cells is run (up to the first step that replaces another) and each step cell is timed:
+- "pycsp3 solve()": the cell's code, then pycsp3's own `solve()` (a new JVM each time);
+- "ace-warm", "ace-cold", "ortools": the whole `%%puzzle+` cell in an IPython shell (build, compile,
+  solve, render), with that backend;
+- "cpmpy+ortools": the same model read into CPMpy (from its XCSP3 file) and solved with OR-Tools.
+All columns are measured side by side in one run; ratios are "pycsp3 solve() / column".
 """
 
 from __future__ import annotations
@@ -10,60 +17,104 @@ import argparse
 import contextlib
 import io
 import os
+import shutil
 import statistics
+import sys
 import tempfile
 import time
+import warnings
+from pathlib import Path
 
-from kernelext.session import PuzzleSession
-from kernelext.solver.engine import Solver
+import nbformat
 
-STEPS = [
-    "n, m = 5, 5\npoints = [[(3, 4), (5, 1)], [(2, 2), (5, 5)]]\n"
-    "x = VarArray(size=[n + 2, m + 2], dom=lambda i, j: {0} if i in {0, n + 1} or j in {0, m + 1} else range(len(points) + 1))\n",
-    "satisfy(x[i][j] == v + 1 for v in range(len(points)) for i, j in points[v])\n",
-    "satisfy(Count(x[i - 1][j], x[i + 1][j], x[i][j - 1], x[i][j + 1], value=v + 1) == 1\n"
-    "        for v in range(len(points)) for i, j in points[v])\n",
-    "ends = {p for pair in points for p in pair}\n"
-    "T = {(0, ANY, ANY, ANY, ANY)} | {tuple([v] + [v if d in (a, b) else ne(v) for d in range(4)])\n"
-    "     for v in range(1, len(points) + 1) for a, b in combinations(range(4), 2)}\n"
-    "satisfy((x[i][j], x[i - 1][j], x[i + 1][j], x[i][j - 1], x[i][j + 1]) in T\n"
-    "        for i in range(1, n + 1) for j in range(1, m + 1) if (i, j) not in ends)\n",
-    "minimize(Sum(x))\n",
-]
+ROOT = Path(__file__).resolve().parent.parent
+WALKTHROUGHS = ("amaze", "futoshiki", "layout", "picross")
+COLUMNS = ("pycsp3 solve()", "ace-warm", "ace-cold", "ortools", "cpmpy+ortools")
 
 
-def time_kernelext(backend: str, solver: Solver) -> list[float]:
-    """Seconds of each solving step (add + compile + solve) through a PuzzleSession."""
-    session = PuzzleSession("amaze", solver=solver, backend=backend)
-    session.add_step(STEPS[0])
-    times = []
-    for source in STEPS[1:]:
+def linear_cells(name: str) -> list[str]:
+    """The notebook's code cells up to the first step that replaces an earlier one or re-solves."""
+    cells, keys = [], set()
+    for cell in nbformat.read(ROOT / "notebooks" / f"{name}.ipynb", 4).cells:
+        if cell.cell_type != "code":
+            continue
+        first = cell.source.split("\n", 1)[0]
+        if first.startswith("%puzzle") or (first.startswith("%%puzzle") and "--sols" in first):
+            break
+        key = first.split("--step", 1)[1].split()[0] if "--step" in first else None
+        if key is not None and key in keys:
+            break
+        keys.add(key)
+        cells.append(cell.source)
+    return cells
+
+
+def is_step(cell: str) -> bool:
+    return cell.startswith("%%puzzle+")
+
+
+def time_shell(cells: list[str], backend: str) -> tuple[list[float], list[float]]:
+    """Seconds of each step cell in an IPython shell; and of CPMpy + OR-Tools on each step's model."""
+    from IPython.core.interactiveshell import InteractiveShell
+    from IPython.utils.capture import capture_output
+
+    ip = InteractiveShell.instance()
+    ip.run_cell("%load_ext kernelext")
+    ip.run_cell(f"%config PuzzleMagics.solver = '{backend}'")
+    steps, direct = [], []
+    for cell in cells:
         start = time.perf_counter()
-        session.add_step(source)
-        times.append(time.perf_counter() - start)
-    session.close()
-    return times
+        with capture_output():
+            result = ip.run_cell(cell)
+        if result.error_in_exec or result.error_before_exec:
+            raise RuntimeError(f"cell failed: {cell[:60]}")
+        if is_step(cell):
+            steps.append(time.perf_counter() - start)
+            direct.append(time_cpmpy(ip.magics_manager.registry["PuzzleMagics"].session))
+    ip.run_cell("%unload_ext kernelext")
+    ip.reset(new_session=True)
+    return steps, direct
 
 
-def time_stock_pycsp3() -> list[float]:
-    """Seconds of each step with pycsp3's own `solve()` (a new JVM each time), in a scratch folder."""
+def time_cpmpy(session) -> float:
+    """Seconds to read the session's compiled model into CPMpy and solve it with OR-Tools."""
+    from cpmpy.tools.xcsp3 import read_xcsp3
+    from pycsp3.tools.curser import OpOverrider
+
+    path = session._compile()
+    OpOverrider.disable()
+    try:
+        start = time.perf_counter()
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            read_xcsp3(str(path)).solve(solver="ortools", num_workers=1)
+        return time.perf_counter() - start
+    finally:
+        OpOverrider.enable()
+
+
+def time_stock(cells: list[str]) -> list[float]:
+    """Seconds of each step with the cell's code then pycsp3's `solve()`, in a scratch copy of notebooks/."""
     from kernelext import model_state
     from kernelext.cell_code import run_source
 
     namespace: dict = {}
     exec("from pycsp3 import *", namespace)
-    model_state.reset()
     times = []
     with tempfile.TemporaryDirectory() as folder, contextlib.redirect_stdout(io.StringIO()):
+        shutil.copytree(ROOT / "notebooks" / "data", Path(folder) / "data", dirs_exist_ok=True)
         here = os.getcwd()
         os.chdir(folder)
         try:
-            run_source(STEPS[0], namespace, echo=False)
-            for source in STEPS[1:]:
+            for cell in cells:
+                body = "\n".join(line for line in cell.splitlines() if not line.lstrip().startswith("%"))
+                if cell.startswith("%%puzzle "):
+                    model_state.reset()
                 start = time.perf_counter()
-                run_source(source, namespace, echo=False)
-                namespace["solve"]()
-                times.append(time.perf_counter() - start)
+                run_source(body, namespace, echo=False)
+                if is_step(cell):
+                    namespace["solve"]()
+                    times.append(time.perf_counter() - start)
         finally:
             os.chdir(here)
             model_state.reset()
@@ -72,26 +123,32 @@ def time_stock_pycsp3() -> list[float]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--rounds", type=int, default=3)
     rounds = parser.parse_args().rounds
-    solver = Solver()
-    time_kernelext("ace", solver)  # start and warm the JVM once, as a kernel does on its first step
-    columns = {"pycsp3 solve()": [], "kernelext ace-warm": [], "kernelext ace-cold": []}
-    for _ in range(rounds):
-        columns["pycsp3 solve()"].append(time_stock_pycsp3())
-        columns["kernelext ace-warm"].append(time_kernelext("ace", solver))
-        columns["kernelext ace-cold"].append(time_kernelext("ace-cold", solver))
-    solver.close()
-    medians = {name: [statistics.median(r[k] for r in runs) for k in range(len(STEPS) - 1)] for name, runs in columns.items()}
-    stock = medians["pycsp3 solve()"]
-    print(f"Amaze walkthrough, median of {rounds} rounds, seconds per step (ratio = stock / this)")
-    print("step  " + "".join(f"{name:>22}" for name in medians))
-    for k in range(len(STEPS) - 1):
-        cells = "".join(f"{m[k]:>14.3f} ({stock[k] / m[k]:4.1f}x)" for m in medians.values())
-        print(f"{k + 2:>4}  {cells}")
-    overall = {name: statistics.median(m) for name, m in medians.items()}
-    print("median" + "".join(f"{v:>14.3f} ({overall['pycsp3 solve()'] / v:4.1f}x)" for v in overall.values()))
+    os.chdir(ROOT / "notebooks")
+    rows = []  # (walkthrough, step, {column: median})
+    for name in WALKTHROUGHS:
+        cells = linear_cells(name)
+        time_shell(cells, "ace")  # first run starts the worker JVM, as a kernel's first step does
+        runs = {column: [] for column in COLUMNS}
+        for _ in range(rounds):
+            runs["pycsp3 solve()"].append(time_stock(cells))
+            for backend in ("ace-warm", "ace-cold", "ortools"):
+                steps, direct = time_shell(cells, "ace" if backend == "ace-warm" else backend)
+                runs[backend].append(steps)
+                if backend == "ortools":
+                    runs["cpmpy+ortools"].append(direct)
+        for k in range(len(runs["ace-warm"][0])):
+            rows.append((name, k + 2, {c: statistics.median(r[k] for r in runs[c]) for c in COLUMNS}))
+    print(f"Seconds per step, median of {rounds} rounds (ratio: pycsp3 solve() / column)")
+    print(f"{'walkthrough':<12}{'step':>5}" + "".join(f"{c:>22}" for c in COLUMNS))
+    for name, step, medians in rows:
+        stock = medians["pycsp3 solve()"]
+        print(f"{name:<12}{step:>5}" + "".join(f"{medians[c]:>13.3f} ({stock / medians[c]:5.1f}x)" for c in COLUMNS))
+    overall = {c: statistics.median(m[c] for _, _, m in rows) for c in COLUMNS}
+    stock = overall["pycsp3 solve()"]
+    print(f"{'median':<17}" + "".join(f"{overall[c]:>13.3f} ({stock / overall[c]:5.1f}x)" for c in COLUMNS))
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())
