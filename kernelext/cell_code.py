@@ -13,6 +13,7 @@ import traceback
 from kernelext.errors import StepError
 
 _ANSI = re.compile(r"\x1b\[[0-9;]*m")
+MAX_MESSAGE = 200
 
 
 def register_source(source: str) -> str:
@@ -56,13 +57,21 @@ def _syntax_message(error: SyntaxError) -> str:
 
 def _exception_message(error: BaseException, filename: str) -> str:
     frames = [f for f in traceback.extract_tb(error.__traceback__) if f.filename == filename]
-    text = f"{type(error).__name__}: {error}".rstrip(": ")
+    text = _clip(f"{type(error).__name__}: {error}".rstrip(": "))
     if isinstance(error, AssertionError) and not str(error):
         text = "pycsp3 rejected this constraint (an internal check failed): check the arguments' types"
     if not frames:
         return text
     frame = frames[-1]
     return f"Line {frame.lineno}: {text}\n    {(frame.line or '').strip()}"
+
+
+def _clip(text: str) -> str:
+    """The first line of an error's text, at most MAX_MESSAGE characters."""
+    lines = text.strip().splitlines() or [""]
+    if len(lines) == 1 and len(lines[0]) <= MAX_MESSAGE:
+        return lines[0]
+    return lines[0][:MAX_MESSAGE].rstrip() + " ..."
 
 
 def _pycsp3_message(printed: str) -> str:

@@ -16,6 +16,11 @@ COMMANDS = {
     "solve": "solve again, e.g. `%puzzle solve --sols all` or `--timeout 60`",
     "export FILE": "write the model (FILE.xml, XCSP3) or the current solution (FILE.json)",
     "save FILE": "draw the current grid into FILE.png, FILE.svg or FILE.pdf",
+    "check [DIR]": "run the model on an exercise's public instances (DIR holds exercise.json; default: here)",
+    "explain": "after UNSAT: a minimal set of constraints that cannot hold together",
+    "why CELL": "why a cell has its value (e.g. `%puzzle why x[3][4]`): the constraints that force it",
+    "hint": "the next cell that follows from the fewest constraints",
+    "hints [N]": "hints one after the other, up to N (default: until the grid is solved)",
     "help": "show this summary",
 }
 
@@ -94,13 +99,19 @@ class PuzzleMagics(Magics):
             raise PuzzleUsageError("Name the puzzle: %%puzzle NAME [options], e.g. %%puzzle amaze.")
         if args.view:
             view_for(args.view)
-        self.view = args.view
-        if self.session is not None:
-            self.session.close()
-        self.session = None
         session = PuzzleSession(args.words[0], self.shell.user_ns, solver=self._shared_solver(),
                                 timeout=self.timeout, backend=self.solver)
-        self._show_step(session, args, cell)
+        previous_view, self.view = self.view, args.view
+        try:
+            self._show_step(session, args, cell)
+        except BaseException:
+            session.close()
+            self.view = previous_view
+            if self.session is not None:
+                self.session.rebuild()  # a puzzle that fails to start leaves the previous one as it was
+            raise
+        if self.session is not None:
+            self.session.close()
         self.session = session
 
     def _add(self, args, cell):
@@ -123,6 +134,32 @@ class PuzzleMagics(Magics):
             display(ReportOutput(report, kind=kind, data=view_data(kind, self.shell.user_ns)))
         except KeyboardInterrupt:
             raise PuzzleUsageError("Interrupted while drawing: the step is kept; `%puzzle solve` shows it again.") from None
+
+    def _explain(self, session, command, rest, timeout):
+        from kernelext import explain
+        from kernelext.views import detect_kind, view_data
+
+        limit = {"timeout": timeout or self.timeout * 3}
+        if command == "why":
+            if len(rest) != 1:
+                raise PuzzleUsageError("Name the cell: %puzzle why x[3][4].")
+            result = explain.why(session, rest[0], **limit)
+        elif rest and command != "hints":
+            raise PuzzleUsageError(f"%puzzle {command} takes no argument.")
+        elif command == "explain":
+            result = explain.explain(session, **limit)
+        elif command == "hint":
+            result = explain.hint(session, **limit)
+        else:
+            if rest and not (len(rest) == 1 and rest[0].isdigit()):
+                raise PuzzleUsageError("%puzzle hints [N]: N is how many hints at most.")
+            result = explain.hint_sequence(session, int(rest[0]) if rest else None, **limit)
+        if result is None:
+            print("Every cell of the grid is already known.")
+            return
+        kind = self.view or detect_kind(session.name, session.last_grid, self.shell.user_ns)
+        data = view_data(kind, self.shell.user_ns)
+        display({"text/plain": result.text(), "text/html": result.html(kind, data)}, raw=True)
 
     def _save(self, session, path):
         from kernelext.views import detect_kind, view_data, view_for
@@ -160,6 +197,14 @@ class PuzzleMagics(Magics):
             if len(rest) != 1:
                 raise PuzzleUsageError("Say where to write: %puzzle export FILE.xml (model) or FILE.json (solution).")
             print(f"Wrote {session.export(rest[0]).name}")
+        elif command == "check":
+            from kernelext.grading import check_public
+
+            if len(rest) > 1:
+                raise PuzzleUsageError("%puzzle check [DIR]: DIR is the exercise folder (default: this one).")
+            display(check_public(session, rest[0] if rest else "."))
+        elif command in ("explain", "why", "hint", "hints"):
+            self._explain(session, command, rest, args.timeout)
         elif command == "save":
             if len(rest) != 1:
                 raise PuzzleUsageError("Say where to draw the grid: %puzzle save FILE.png (or .svg, .pdf).")

@@ -13,8 +13,9 @@ from kernelext import model_state
 from kernelext.cell_code import run_source
 from kernelext.errors import ModelRejected, PuzzleUsageError, StepError
 from kernelext.grid import Grid, build_grid, drawable
+from kernelext.lint import check_source
 from kernelext.model_state import ArrayInfo
-from kernelext.solver.engine import Solver
+from kernelext.solver.engine import Solver, check_backend
 from kernelext.solver.result import SolveResult
 
 DEFAULT_TIMEOUT = 10.0
@@ -41,6 +42,7 @@ class StepReport:
     result: SolveResult | None = None
     grid: Grid | None = None
     note: str = ""
+    warnings: tuple[str, ...] = ()
     all_grids: tuple[Grid, ...] = field(default=(), repr=False)
 
 
@@ -65,7 +67,11 @@ class PuzzleSession:
         self.steps: list[Step] = []
         self.last_result: SolveResult | None = None
         self.last_grid: Grid | None = None
-        self._workdir = tempfile.TemporaryDirectory(prefix="kernelext-")
+        try:
+            self._workdir = tempfile.TemporaryDirectory(prefix="kernelext-")
+        except OSError as error:
+            raise PuzzleUsageError(f"Cannot create a temporary folder in {tempfile.gettempdir()} ({error.strerror}): "
+                                   "set TMPDIR to a folder you can write to.") from None
         model_state.reset()
 
     # -- building -------------------------------------------------------------------------------
@@ -78,6 +84,12 @@ class PuzzleSession:
         """
         if not source.strip():
             raise StepError("This step is empty: write variables, constraints or an objective below the magic line.")
+        if backend is not None:
+            check_backend(backend)  # a wrong option must not leave the step half-added
+        findings = check_source(source, self.namespace)
+        if findings and findings[0].error:
+            raise StepError(_finding_message(source, findings[0]))
+        warnings = tuple(str(f) for f in findings)
         key = key or "source:" + hashlib.sha1(source.encode()).hexdigest()
         step = Step(key, source)
         position = next((i for i, s in enumerate(self.steps) if s.key == key), None)
@@ -93,6 +105,7 @@ class PuzzleSession:
                 marks = self._replay(new_steps)
                 self.steps = new_steps
                 report = self._report(position + 1, marks[position], replaced=True, end=marks[position + 1])
+            report = replace(report, warnings=warnings)
             if show is not None:
                 self.set_show(show)
             if not solve:
@@ -100,10 +113,12 @@ class PuzzleSession:
             if not model_state.has_constraints_or_objective():
                 return replace(report, grid=self._remember(self.grid(None)), note="No constraints yet: nothing to solve.")
             return self._solved(report, sols, timeout, backend, self._compile())
-        except (StepError, PuzzleUsageError, ModelRejected, KeyboardInterrupt):
+        except (StepError, PuzzleUsageError, ModelRejected, KeyboardInterrupt) as error:
             # the step is at fault: roll it back (a solver that fails for its own reasons keeps the step)
             self.steps = old_steps
             self._replay(old_steps)
+            if isinstance(error, KeyboardInterrupt):
+                raise StepError("Interrupted: the step was not added (the model is as it was before this cell).") from None
             raise
 
     def undo(self) -> Step:
@@ -115,6 +130,10 @@ class PuzzleSession:
         self.steps = self.steps[:-1]
         self.last_result = None
         return removed
+
+    def rebuild(self) -> None:
+        """Rebuild pycsp3's model from this session's steps (after another session used it)."""
+        self._replay(self.steps)
 
     def _replay(self, steps: list[Step]) -> list[model_state.Mark]:
         """Rebuild the model from scratch by re-running `steps`; return the mark before each and after the last."""
@@ -231,16 +250,19 @@ class PuzzleSession:
     def export(self, path: str | Path) -> Path:
         """Write the model (`.xml`, XCSP3) or the last solution (`.json`) to `path`."""
         path = Path(path)
-        if path.suffix == ".xml":
-            scratch = Path(self._workdir.name) / "export.xml"
-            model_state.compile_to(scratch)
-            shutil.copyfile(scratch, path)
-        elif path.suffix == ".json":
-            if self.last_result is None or self.last_result.solution is None:
-                raise PuzzleUsageError("No solution to export yet: solve the puzzle first.")
-            path.write_text(json.dumps(solution_as_arrays(self.last_result.solution), indent=1) + "\n")
-        else:
+        if path.suffix not in (".xml", ".json"):
             raise PuzzleUsageError(f"Cannot export to {path.name}: use a .xml (model) or .json (solution) file.")
+        try:
+            if path.suffix == ".xml":
+                scratch = Path(self._workdir.name) / "export.xml"
+                model_state.compile_to(scratch)
+                shutil.copyfile(scratch, path)
+            else:
+                if self.last_result is None or self.last_result.solution is None:
+                    raise PuzzleUsageError("No solution to export yet: solve the puzzle first.")
+                path.write_text(json.dumps(solution_as_arrays(self.last_result.solution), indent=1) + "\n")
+        except OSError as error:
+            raise PuzzleUsageError(f"Cannot write {path}: {error.strerror or error}. Give a path in a folder you can write to.") from None
         return path
 
     def close(self) -> None:
@@ -260,6 +282,11 @@ def solution_as_arrays(solution) -> dict:
         else:
             out[info.name] = {vid: solution.get(vid) for _, vid in info.cells}
     return out
+
+
+def _finding_message(source: str, finding) -> str:
+    line = source.splitlines()[finding.line - 1].strip()
+    return f"Line {finding.line}: {finding.message}\n    {line}"
 
 
 def _pycsp3_namespace() -> dict:

@@ -305,3 +305,16 @@ def test_save_draws_the_current_grid(shell, tmp_path):
     assert (tmp_path / "grid.svg").read_text().lstrip().startswith("<?xml")
     assert (tmp_path / "grid.png").read_bytes()[:4] == b"\x89PNG"
     assert "use a .png, .svg or .pdf file" in shell.fails(f"%puzzle save {tmp_path / 'grid.txt'}")
+
+
+def test_explain_why_and_hint_commands(shell):
+    shell.ok("%%puzzle futoshiki\nF = VarArray(size=[3, 3], dom=range(1, 4))\n")
+    shell.ok("%%puzzle+\nsatisfy([AllDifferent(r) for r in F], [AllDifferent(c) for c in columns(F)])\n")
+    shell.ok("%%puzzle+\nsatisfy(F[0][0] < F[0][1], F[0][1] < F[0][2])\n")
+    assert "status: UNSAT" in shell.ok("%%puzzle+\nsatisfy(F[0][2] == 2)\n")
+    text = shell.ok("%puzzle explain")
+    assert "eq(F[0][2],2)" in text and "lt(F[0][1],F[0][2])" in text and "allDifferent" not in text
+    shell.ok("%puzzle undo")
+    assert "F[0][2] = 3 in every solution" in shell.ok("%puzzle why F[0][2]")
+    assert "hint:" in shell.ok("%puzzle hint")
+    assert "Name the cell" in shell.fails("%puzzle why")

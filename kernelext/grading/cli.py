@@ -10,7 +10,8 @@ from kernelext.grading.notebook import release
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="kernelext-grade", description="Release an exercise to students, or grade their submissions.")
+    parser = argparse.ArgumentParser(prog="kernelext-grade",
+                                     description="Release an exercise to students, or grade their submissions.")
     commands = parser.add_subparsers(dest="command", required=True)
     out = commands.add_parser("release", help="write the student notebook (no solutions) and the public instances")
     out.add_argument("exercise_dir")
@@ -24,11 +25,14 @@ def main(argv: list[str] | None = None) -> int:
     marks.add_argument("--memory", type=int, metavar="MB", help="memory per instance (overrides exercise.json)")
     marks.add_argument("--workers", type=int, metavar="N", help="instances run at once (default: one per core)")
     args = parser.parse_args(argv)
-    if args.command == "release":
-        print(f"Wrote {release(exercise_dir=args.exercise_dir, out_dir=args.out_dir)}")
-        return 0
-    results = grade(exercise_dir=args.exercise_dir, submissions_dir=args.submissions_dir, out_dir=args.out_dir,
-                    only=args.only, time_limit=args.time_limit, memory_mb=args.memory, workers=args.workers)
+    try:
+        if args.command == "release":
+            print(f"Wrote {release(exercise_dir=args.exercise_dir, out_dir=args.out_dir)}")
+            return 0
+        results = grade(exercise_dir=args.exercise_dir, submissions_dir=args.submissions_dir, out_dir=args.out_dir,
+                        only=args.only, time_limit=args.time_limit, memory_mb=args.memory, workers=args.workers)
+    except (OSError, ValueError) as error:
+        parser.error(str(error))
     for result in results:
         print(result.summary())
     print(f"Graded {len(results)} submission(s): {args.out_dir}/grades.csv, {args.out_dir}/feedback/")

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
+from types import MappingProxyType
 
 from kernelext.grading.checkers import CHECKERS
+from kernelext.grading.notebook import question_names
 
-DEFAULTS = {"sols": 1, "points": {"public": 1, "hidden": 1}, "time_limit": 30.0, "memory_mb": 2048}
+DEFAULTS = MappingProxyType({"sols": 1, "points": {"public": 1, "hidden": 1}, "time_limit": 30.0, "memory_mb": 2048})
 
 
 @dataclass(frozen=True)
@@ -61,8 +63,6 @@ def load_exercise(folder: str | Path, *, only: list[str] | None = None, public_o
         public_only: leave the hidden instances out.
         time_limit, memory_mb: override the configured limits.
     """
-    from kernelext.grading.notebook import question_names
-
     folder = Path(folder)
     config_path = folder / "exercise.json"
     if not config_path.is_file():
@@ -74,12 +74,14 @@ def load_exercise(folder: str | Path, *, only: list[str] | None = None, public_o
     instances = tuple(_instance(path, kind == "hidden", config["points"][kind])
                       for kind in kinds for path in sorted((folder / kind).glob("*.json")))
     if only is not None:
+        unknown = sorted(set(only) - {i.name for i in instances})
+        if unknown:
+            raise ValueError(f"No instance named {', '.join(unknown)} in {folder}.")
         instances = tuple(i for i in instances if i.name in only)
     instructor = folder / "instructor.ipynb"
-    exercise = Exercise(folder.resolve().name, config["answer"], config["checker"], config["sols"],
-                        float(config["time_limit"]), int(config["memory_mb"]), instances,
-                        question_names(instructor) if instructor.is_file() else ())
-    return replace(exercise, time_limit=time_limit or exercise.time_limit, memory_mb=memory_mb or exercise.memory_mb)
+    return Exercise(folder.resolve().name, config["answer"], config["checker"], config["sols"],
+                    float(time_limit or config["time_limit"]), int(memory_mb or config["memory_mb"]), instances,
+                    question_names(instructor) if instructor.is_file() else ())
 
 
 def load_instance(name: str, folder: str | Path = "public") -> dict:

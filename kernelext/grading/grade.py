@@ -25,6 +25,8 @@ def grade(*, exercise_dir: str | Path, submissions_dir: str | Path, out_dir: str
         one SubmissionResult per notebook, sorted by student.
     """
     exercise = load_exercise(exercise_dir, only=only, time_limit=time_limit, memory_mb=memory_mb)
+    if not Path(submissions_dir).is_dir():
+        raise FileNotFoundError(f"No folder {submissions_dir}: give the folder of submitted notebooks.")
     submissions = [read_submission(path) for path in sorted(Path(submissions_dir).glob("*.ipynb"))]
     results = grade_submissions(exercise, submissions, executor=executor, workers=workers)
     out_dir = Path(out_dir)
@@ -41,5 +43,5 @@ def write_grades(path: Path, exercise: Exercise, results: list[SubmissionResult]
         writer = csv.writer(file)
         writer.writerow(["student", *(i.name for i in exercise.instances), "total", *exercise.questions])
         for result in results:
-            writer.writerow([result.student, *(format_points(r.points) for r in result.results), format_points(result.points),
-                             *("" for _ in exercise.questions)])
+            points = [format_points(r.points) for r in result.results]
+            writer.writerow([result.student, *points, format_points(result.points), *("" for _ in exercise.questions)])

@@ -7,9 +7,10 @@ import re
 import shutil
 from dataclasses import dataclass
 from pathlib import Path
+from types import MappingProxyType
 
 BEGIN, END = "### BEGIN SOLUTION", "### END SOLUTION"
-PLACEHOLDER = {"code": "# YOUR CODE HERE", "markdown": "YOUR ANSWER HERE"}
+PLACEHOLDER = MappingProxyType({"code": "# YOUR CODE HERE", "markdown": "YOUR ANSWER HERE"})
 QUESTION_TAG = "question"
 _SOLUTION = re.compile(rf"^([ \t]*){re.escape(BEGIN)}.*?^[ \t]*{re.escape(END)}[^\n]*$", re.M | re.S)
 _HELPER_NODES = (ast.Import, ast.ImportFrom, ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
@@ -41,10 +42,11 @@ def read_submission(path: str | Path) -> Submission:
     path = Path(path)
     try:
         notebook = nbformat.read(path, as_version=4)
-    except Exception as error:
+        code_cells = [str(cell.get("source", "")) for cell in notebook.cells if cell.get("cell_type") == "code"]
+    except Exception as error:  # not JSON, not a notebook, unreadable file...
         reason = str(error).splitlines()[0] if str(error) else type(error).__name__
         return Submission(path.stem, problem=f"the notebook could not be read ({reason[:120]})")
-    return extract_model(path.stem, [c.source for c in notebook.cells if c.cell_type == "code"])
+    return extract_model(path.stem, code_cells)
 
 
 def extract_model(student: str, code_cells: list[str]) -> Submission:
@@ -78,8 +80,10 @@ def release(*, exercise_dir: str | Path, out_dir: str | Path) -> Path:
 
     exercise_dir, out_dir = Path(exercise_dir), Path(out_dir)
     notebook = nbformat.read(exercise_dir / "instructor.ipynb", as_version=4)
-    for cell in notebook.cells:
+    for number, cell in enumerate(notebook.cells, start=1):
         cell.source = strip_solutions(cell.source, cell.cell_type)
+        if BEGIN in cell.source or END in cell.source:
+            raise ValueError(f"Cell {number} of the instructor notebook has an unpaired solution marker.")
         if cell.cell_type == "code":
             cell.outputs, cell.execution_count = [], None
     out_dir.mkdir(parents=True, exist_ok=True)

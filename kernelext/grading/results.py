@@ -13,9 +13,10 @@ _ERROR_KIND = re.compile(r"\b([A-Z]\w*(?:Error|Exception|Exit|Interrupt))\b")
 class Outcome(Enum):
     PASSED = "passed"
     FAILED = "failed"  # no answer, or an answer the checker rejects
-    ERROR = "error"  # the student's code raised, or the notebook could not be used
+    ERROR = "error"  # the student's code raised
     TIMEOUT = "timed out"
     CRASHED = "crashed"  # the process ended without an answer
+    NOT_RUN = "not run"  # the notebook holds no model that can run
 
 
 @dataclass(frozen=True)
@@ -26,7 +27,7 @@ class InstanceResult:
         instance: the instance's name.
         hidden: a hidden instance (its name, data and details are kept from the student).
         label: what the student sees instead of a hidden instance's name ("hidden 1").
-        outcome: passed, failed, error, timed out or crashed.
+        outcome: passed, failed, error, timed out, crashed or not run.
         points, max_points: earned and possible points.
         message: one line saying why it did not pass ("" when it did).
     """
@@ -42,7 +43,7 @@ class InstanceResult:
     @property
     def student_message(self) -> str:
         """`message`, reduced for hidden instances to what reveals nothing of their contents."""
-        if not self.hidden or not self.message:
+        if not self.hidden or self.outcome is Outcome.NOT_RUN:
             return self.message
         if self.outcome is Outcome.ERROR:
             kind = _ERROR_KIND.search(self.message)

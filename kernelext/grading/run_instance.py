@@ -14,14 +14,15 @@ import sys
 import time
 from pathlib import Path
 
+from kernelext.grading.jvm import jvm_options
+
 JVM_START = 1.5  # seconds kept back from the time limit for the solver's JVM to start and print its answer
 
 
 def main() -> None:
     started = time.monotonic()
     job = json.loads(Path("job.json").read_text())
-    limit = int(job["memory_mb"]) * 2 ** 20
-    resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+    limit_memory(int(job["memory_mb"]), job.get("jvm_archive", ""))
     sys.stdout = open(os.devnull, "w")
     try:
         result = run(job, deadline=started + job["time_limit"])
@@ -31,8 +32,16 @@ def main() -> None:
     os._exit(0)  # skip exit hooks the model may have registered
 
 
+def limit_memory(megabytes: int, archive: str = "") -> None:
+    """Cap the address space of this process (and of the JVM, which inherits it); set JVM options that fit."""
+    limit = megabytes * 2 ** 20
+    resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+    os.environ["MALLOC_ARENA_MAX"] = "2"
+    os.environ["JAVA_TOOL_OPTIONS"] = jvm_options(megabytes, archive)
+
+
 def run(job: dict, *, deadline: float) -> dict:
-    """Build the model from the job's helpers and steps with `data` bound, solve it, read the answer."""
+    """Run the helpers, bind `data`, add the steps, solve, and read the answer array's values."""
     from kernelext import model_state
     from kernelext.cell_code import run_source
     from kernelext.errors import KernelextError
@@ -40,12 +49,12 @@ def run(job: dict, *, deadline: float) -> dict:
     from kernelext.solver.engine import Solver
 
     session = PuzzleSession("grading", solver=Solver("ace-cold"))
-    session.namespace["data"] = job["data"]
     for number, source in enumerate(job["helpers"], start=1):
         try:
             run_source(source, session.namespace, echo=False)
         except KernelextError as error:
             return {"error": f"helper cell {number}: {first_line(error)}"}
+    session.namespace["data"] = job["data"]  # after the helpers: `from pycsp3 import *` binds `data` too
     for number, source in enumerate(job["steps"], start=1):
         try:
             session.add_step(source, key=f"step-{number}", solve=False)

@@ -10,18 +10,17 @@ import sys
 import tempfile
 import threading
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from kernelext.grading.checkers import CHECKERS
 from kernelext.grading.exercise import Exercise, Instance
+from kernelext.grading.jvm import ace_archive
 from kernelext.grading.notebook import Submission
 from kernelext.grading.results import InstanceResult, Outcome, SubmissionResult
 
 GRACE = 3.0  # seconds a run gets beyond its time limit before its process group is killed
 OUTPUT_CAP = 64 * 1024  # bytes of a run's output kept (the rest is read and dropped)
-JVM_FLAGS = ("-XX:+UseSerialGC -XX:TieredStopAtLevel=1 -XX:ReservedCodeCacheSize=32m "
-             "-XX:CompressedClassSpaceSize=32m -XX:MaxMetaspaceSize=96m -XX:-UsePerfData")
 
 
 @dataclass(frozen=True)
@@ -38,6 +37,7 @@ class Job:
     sols: int | str
     time_limit: float
     memory_mb: int
+    jvm_archive: str = ""
 
 
 def grade_submissions(exercise: Exercise, submissions: list[Submission], *, executor=None,
@@ -56,12 +56,13 @@ def grade_submissions(exercise: Exercise, submissions: list[Submission], *, exec
     graded = []
     for s in submissions:
         instance_results = by_student.get(s.student) or tuple(
-            _result(job, Outcome.ERROR, f"not run: {s.problem}") for job in jobs_for(exercise, s))
+            _result(job, Outcome.NOT_RUN, s.problem) for job in jobs_for(exercise, s))
         graded.append(SubmissionResult(s.student, instance_results, s.notes))
     return graded
 
 
 def jobs_for(exercise: Exercise, submission: Submission) -> list[Job]:
+    """One job per instance of `exercise`, hidden instances labelled "hidden 1", "hidden 2"..."""
     hidden = [i for i in exercise.instances if i.hidden]
     return [Job(submission.student, f"hidden {hidden.index(i) + 1}" if i.hidden else i.name, i, submission.steps,
                 submission.helpers, exercise.answer, exercise.checker, exercise.sols, exercise.time_limit,
@@ -70,6 +71,9 @@ def jobs_for(exercise: Exercise, submission: Submission) -> list[Job]:
 
 def run_jobs(jobs: list[Job], *, executor=None, workers: int | None = None) -> list[InstanceResult]:
     """Run `jobs` in parallel; the results come back in the jobs' order."""
+    if jobs:
+        archive = ace_archive(jobs[0].memory_mb)
+        jobs = [replace(job, jvm_archive=archive) for job in jobs]
     if executor is not None:
         futures = [executor.submit(run_job, job) for job in jobs]
         return [future.result() for future in futures]
@@ -81,16 +85,27 @@ def run_job(job: Job) -> InstanceResult:
     """Run one job in a fresh process and judge what it gives back."""
     with tempfile.TemporaryDirectory(prefix="kernelext-grade-") as work:
         payload = {"data": job.instance.data, "steps": job.steps, "helpers": job.helpers, "answer": job.answer,
-                   "sols": job.sols, "time_limit": job.time_limit, "memory_mb": job.memory_mb}
+                   "sols": job.sols, "time_limit": job.time_limit, "memory_mb": job.memory_mb,
+                   "jvm_archive": job.jvm_archive}
         Path(work, "job.json").write_text(json.dumps(payload))
-        code, output = _run_process(work, job.time_limit + GRACE, job.memory_mb)
-        result_path = Path(work, "result.json")
-        reply = json.loads(result_path.read_text()) if code is not None and result_path.is_file() else None
+        code, output = _run_process(work, job.time_limit + GRACE)
+        reply = _read_reply(Path(work, "result.json"))
     if code is None:
         return _result(job, Outcome.TIMEOUT, f"no answer within the time limit ({job.time_limit:g} s)")
     if reply is None:
         return _result(job, Outcome.CRASHED, _crash_message(code, output))
-    return _judge(job, reply)
+    try:
+        return _judge(job, reply)
+    except Exception as error:  # a result file the model itself wrote or damaged
+        return _result(job, Outcome.FAILED, f"the run gave back an unreadable answer ({type(error).__name__})")
+
+
+def _read_reply(path: Path) -> dict | None:
+    try:
+        reply = json.loads(path.read_text())
+    except (OSError, ValueError):
+        return None
+    return reply if isinstance(reply, dict) else None
 
 
 def _judge(job: Job, reply: dict) -> InstanceResult:
@@ -130,11 +145,9 @@ def _result(job: Job, outcome: Outcome, message: str = "") -> InstanceResult:
                           message)
 
 
-def _run_process(cwd: str, wall: float, memory_mb: int) -> tuple[int | None, str]:
+def _run_process(cwd: str, wall: float) -> tuple[int | None, str]:
     """Run the instance runner in `cwd` in its own process group; (exit code or None on timeout, output kept)."""
-    env = {**os.environ, "MALLOC_ARENA_MAX": "2",
-           "JAVA_TOOL_OPTIONS": f"{JVM_FLAGS} -Xmx{max(64, memory_mb // 4)}m"}
-    process = subprocess.Popen([sys.executable, "-m", "kernelext.grading.run_instance"], cwd=cwd, env=env,
+    process = subprocess.Popen([sys.executable, "-m", "kernelext.grading.run_instance"], cwd=cwd,
                                stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                                start_new_session=True)
     kept = bytearray()

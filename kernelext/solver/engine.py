@@ -86,8 +86,11 @@ class Solver:
         return self._warm_ace().domains([str(model)], timeout)
 
     def search_tree(self, model: Path, *, nodes: int, sols: int | str = ALL, timeout: float = 10.0):
-        """Solve `model` with warm ACE (no restarts) recording its first `nodes` decisions: an AceTree."""
-        args = [str(model), f"-t={max(1, int(timeout * 1000))}", "-r_n=1", *_ace_solution_args(sols)]
+        """Solve `model` with warm ACE recording its first `nodes` decisions: an AceTree.
+
+        The search runs without restarts (one run, no cutoff), so that it is one tree.
+        """
+        args = [str(model), f"-t={max(1, int(timeout * 1000))}", "-r_n=1", "-r_c=1000000000", *_ace_solution_args(sols)]
         return self._warm_ace().tree(args, nodes, timeout)
 
     def _warm_ace(self):

@@ -46,6 +46,23 @@ class AceRun:
     restarted: bool
 
 
+@dataclass(frozen=True)
+class AceTree:
+    """What a recorded warm solve gave.
+
+    Attributes:
+        events: the search as the worker recorded it (see kernelext.solver._warm_worker).
+        truncated: the search was stopped at the decision limit.
+        stats: ACE's own counters: nodes, decisions, wrong_decisions, assignments, failed_assignments, solutions.
+        run: ACE's output and whether the solve was interrupted.
+    """
+
+    events: tuple[tuple, ...]
+    truncated: bool
+    stats: dict
+    run: AceRun
+
+
 class WarmAce:
     """Runs ACE in one long-lived worker JVM; the worker starts on the first `run`.
 
@@ -73,8 +90,40 @@ class WarmAce:
             WorkerCrashed: the worker died during the solve (its `run` attribute holds the output captured).
             JavaNotFound: no Java runtime to start the worker with.
         """
-        if not any(arg.startswith("-t=") for arg in args):
-            args = [*args, f"-t={max(1, round(timeout * 1000))}"]
+        args = _with_time_limit(args, timeout)
+        return self._exchange({"op": "solve", "args": [str(arg) for arg in args]}, timeout)[1]
+
+    def domains(self, args: list[str], timeout: float) -> dict[str, tuple[int, ...]]:
+        """Each variable's values after ACE's propagation at the root, without search: {variable id: values}.
+
+        An empty tuple is a wiped-out domain (the model has no solution). Variables that ACE leaves out
+        of its problem (in no constraint) are missing. KeyboardInterrupt is raised again once the worker is idle.
+
+        Raises:
+            SolverError: ACE could not build or propagate the model, or took longer than `timeout`.
+        """
+        start = time.monotonic()
+        reply, run = self._exchange({"op": "domains", "args": [str(arg) for arg in args]}, timeout)
+        if run.interrupted:
+            if time.monotonic() - start < timeout:
+                raise KeyboardInterrupt
+            raise SolverError(f"Propagation took longer than {timeout:g} s: the solver was stopped.")
+        return {name: tuple(values) for name, values in reply["domains"].items()}
+
+    def tree(self, args: list[str], nodes: int, timeout: float) -> AceTree:
+        """Solve with `args` as `run` does, recording the search's first `nodes` decisions."""
+        args = _with_time_limit(args, timeout)
+        reply, run = self._exchange({"op": "tree", "args": [str(arg) for arg in args], "nodes": nodes}, timeout)
+        if reply is None:
+            return AceTree((), False, {}, run)
+        return AceTree(tuple(tuple(event) for event in reply["events"]), reply["truncated"], reply["stats"], run)
+
+    def _exchange(self, message: dict, timeout: float) -> tuple[dict | None, AceRun]:
+        """Send `message` to the worker (started if need be) and wait for its reply, with what ACE printed.
+
+        KeyboardInterrupt asks the worker to stop its search; a reply that does not come within timeout + GRACE
+        ends the worker. Both give an interrupted run (and a None reply if the worker was ended).
+        """
         restarted = False
         if self._worker is not None and self._worker.process.poll() is not None:
             self._discard_worker()  # it died while idle
@@ -83,13 +132,13 @@ class WarmAce:
             try:
                 self._worker = self._start_worker()
             except KeyboardInterrupt:
-                return AceRun("", interrupted=True, restarted=restarted)
+                return None, AceRun("", interrupted=True, restarted=restarted)
             self._lost_worker = False
         worker = self._worker
         interrupted = False
         try:
             worker.clear_output()
-            worker.send({"op": "solve", "args": [str(arg) for arg in args]})
+            worker.send(message)
             reply = worker.receive(time.monotonic() + timeout + GRACE)
         except KeyboardInterrupt:
             interrupted = True
@@ -103,7 +152,7 @@ class WarmAce:
                 raise WorkerCrashed(_CRASHED, AceRun(output, interrupted=False, restarted=restarted))
         elif reply.get("error"):
             raise SolverError(reply["error"])
-        return AceRun(output, interrupted=interrupted, restarted=restarted)
+        return reply, AceRun(output, interrupted=interrupted, restarted=restarted)
 
     def heap_used(self) -> int | None:
         """Bytes of Java heap in use in the worker after a garbage collection, or None when no worker runs."""
@@ -214,6 +263,13 @@ class _Worker:
         except (OSError, subprocess.TimeoutExpired):
             pass
         self._finalizer()
+
+
+def _with_time_limit(args: list[str], timeout: float) -> list[str]:
+    """`args` with ACE's `-t=` time limit added, unless one is there."""
+    if any(str(arg).startswith("-t=") for arg in args):
+        return list(args)
+    return [*args, f"-t={max(1, round(timeout * 1000))}"]
 
 
 def _read_replies(stream, replies: queue.Queue) -> None:

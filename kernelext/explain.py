@@ -1,0 +1,565 @@
+"""Explanations: why a model has no solution, why a cell has the value it has, which cell to fill in next.
+
+They work on the compiled XCSP3 model, cut into single constraints (`kernelext.xcsp_subsets`): subsets are
+written to temporary files and solved with warm ACE; pycsp3's model itself is only rebuilt from the steps,
+as the session does on undo. Each call has a time limit; a set found when time ran out is reported with
+`minimal=False`.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+import tempfile
+import time
+from collections import Counter, defaultdict
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+from kernelext import model_state
+from kernelext.cell_code import run_source
+from kernelext.errors import PuzzleUsageError, StepError
+from kernelext.grid import Grid, build_grid
+from kernelext.pencil import declared_domains
+from kernelext.solver.result import SolveResult, Status
+from kernelext.views import view_for
+from kernelext.widgets.fallback import grid_svg, grid_text
+from kernelext.xcsp_subsets import XcspModel, read_model, rename, variable_element
+
+DEFAULT_TIMEOUT = 30.0
+MAX_LEVEL = 3  # hints look, by propagation, for forcing sets of up to this many constraints...
+MAX_SETS = 1200  # ...among at most this many sets per level...
+BATCH = 400  # ...propagated this many at a time, each on its own copy of the variables
+
+
+@dataclass(frozen=True)
+class Culprit:
+    """One constraint of an explanation.
+
+    Attributes:
+        text: the constraint, short (e.g. `lt(x[0][0],x[0][1])`).
+        step: the number of the step that posted it (1 for the first step).
+        scope: its variables' ids.
+        cells: the (row, col) cells of the drawn array among them.
+    """
+
+    text: str
+    step: int
+    scope: tuple[str, ...]
+    cells: tuple[tuple[int, int], ...]
+
+
+class _Shown:
+    """Rich display for notebooks: the result's text and HTML."""
+
+    def _repr_mimebundle_(self, include=None, exclude=None):
+        return {"text/plain": self.text(), "text/html": self.html()}
+
+
+@dataclass(frozen=True)
+class Explanation(_Shown):
+    """Why a model has no solution: a set of constraints with no solution together.
+
+    Attributes:
+        puzzle: the puzzle's name.
+        steps: the numbers of the steps in conflict (a minimal set of steps).
+        constraints: the conflicting constraints; removing any one leaves a model with solutions (if minimal).
+        minimal: False when time ran out before the set was shown minimal.
+        grid: the drawn array, its cells in the constraints' scopes as `changed`.
+    """
+
+    puzzle: str
+    steps: tuple[int, ...]
+    constraints: tuple[Culprit, ...]
+    minimal: bool
+    grid: Grid | None
+
+    def text(self) -> str:
+        steps = ", ".join(map(str, self.steps))
+        lines = [f"{self.puzzle}: no solution. These {len(self.constraints)} constraints (steps {steps}) "
+                 "contradict each other:", *_listed(self.constraints), _minimal_note(self.minimal, "removing any "
+                 "one of them leaves a model with solutions")]
+        return "\n".join(lines + _grid_lines(self.grid, "cells they involve"))
+
+    def html(self, kind: str = "generic", data: Mapping | None = None) -> str:
+        return _html(self.text(), self.grid, kind, data)
+
+
+@dataclass(frozen=True)
+class WhyAnswer(_Shown):
+    """Why a cell has its value: the constraints that force it, or a solution where it differs.
+
+    Attributes:
+        puzzle: the puzzle's name.
+        cell: the variable's id, e.g. `x[3][4]`.
+        value: its value in the first solution found.
+        forced: True when every solution has `value` there.
+        constraints: (forced) a set of constraints that rules out every other value; empty when the domain does.
+        minimal: False when time ran out before the set was shown minimal.
+        grid: the first solution, the constraints' cells as `changed`.
+        alternative: (not forced) a solution with another value there, the cells that differ as `changed`.
+    """
+
+    puzzle: str
+    cell: str
+    value: int | None
+    forced: bool
+    constraints: tuple[Culprit, ...] = ()
+    minimal: bool = True
+    grid: Grid | None = None
+    alternative: Grid | None = None
+
+    def text(self) -> str:
+        if not self.forced:
+            if self.value is None:
+                return f"{self.cell} is not forced: no constraint involves it."
+            lines = [f"{self.cell} is not forced: it is {self.value} in one solution; here is another one."]
+            return "\n".join(lines + _grid_lines(self.alternative, "cells that differ"))
+        if not self.constraints:
+            return f"{self.cell} = {self.value} in every solution: its domain has no other value."
+        lines = [f"{self.cell} = {self.value} in every solution, because of these {len(self.constraints)} "
+                 f"constraints ({self.cell} != {self.value} contradicts them):", *_listed(self.constraints),
+                 _minimal_note(self.minimal, "without any one of them, another value is possible")]
+        return "\n".join(lines + _grid_lines(self.grid, "cells they involve"))
+
+    def html(self, kind: str = "generic", data: Mapping | None = None) -> str:
+        return _html(self.text(), self.grid if self.forced else self.alternative, kind, data)
+
+
+@dataclass(frozen=True)
+class Hint(_Shown):
+    """A cell that can be deduced next, with the few constraints and known cells that force it.
+
+    Attributes:
+        puzzle: the puzzle's name.
+        cell: the variable's id; `position` its (row, col) in the drawn array.
+        value: the value it must take.
+        constraints: the constraints that force it (together with `known`).
+        known: (cell id, value) of the known cells used: clues, or cells deduced before.
+        minimal: True when no smaller set forces any cell (sets of up to MAX_LEVEL constraints, by propagation);
+            False for a set found by the slower fallback (subset-minimal, for the first forced cell) or late.
+        grid: the known cells and this one, the cells of the constraints as `changed`.
+    """
+
+    puzzle: str
+    cell: str
+    position: tuple[int, int]
+    value: int
+    constraints: tuple[Culprit, ...]
+    known: tuple[tuple[str, int], ...]
+    minimal: bool
+    grid: Grid
+
+    def line(self) -> str:
+        """The hint in one line."""
+        known = f"; known: {', '.join(f'{c} = {v}' for c, v in self.known)}" if self.known else ""
+        return f"{self.cell} = {self.value} by {'; '.join(c.text for c in self.constraints) or 'its domain'}{known}"
+
+    def text(self) -> str:
+        lines = [f"hint: {self.cell} = {self.value}, forced by {len(self.constraints)} constraint(s) "
+                 f"and {len(self.known)} known cell(s):", *_listed(self.constraints)]
+        if self.known:
+            lines.append("  known: " + ", ".join(f"{c} = {v}" for c, v in self.known))
+        if not self.minimal:
+            lines.append("(not shown to be the smallest such set)")
+        return "\n".join(lines + _grid_lines(self.grid, "cells the constraints involve"))
+
+    def html(self, kind: str = "generic", data: Mapping | None = None) -> str:
+        return _html(self.text(), self.grid, kind, data)
+
+
+@dataclass(frozen=True)
+class HintSequence(_Shown):
+    """Hints applied one after the other, each using the cells deduced before.
+
+    Attributes:
+        puzzle: the puzzle's name.
+        hints: the hints, in order.
+        solved: True when every cell of the drawn array is known at the end.
+        grid: the known cells at the end.
+    """
+
+    puzzle: str
+    hints: tuple[Hint, ...]
+    solved: bool
+    grid: Grid | None
+
+    def text(self) -> str:
+        ending = "every cell is deduced" if self.solved else "some cells are still unknown"
+        lines = [f"{self.puzzle}: {len(self.hints)} hint(s); {ending}."]
+        lines += [f"{n:>3}. {hint.line()}" for n, hint in enumerate(self.hints, start=1)]
+        return "\n".join(lines + _grid_lines(self.grid, "cells deduced by these hints"))
+
+    def html(self, kind: str = "generic", data: Mapping | None = None) -> str:
+        return _html(self.text(), self.grid, kind, data)
+
+
+# -- the three questions ----------------------------------------------------------------------------
+
+def explain(session, *, timeout: float = DEFAULT_TIMEOUT) -> Explanation:
+    """A minimal set of conflicting steps, then a minimal set of conflicting constraints within them.
+
+    Raises PuzzleUsageError when the model has a solution (or none was decided in `timeout` seconds).
+    """
+    with _Context(session, timeout) as context:
+        everything = tuple(range(len(context.model.constraints)))
+        _require(context.solve(everything), Status.UNSAT, "explain looks for a conflict, but the model has "
+                 "solutions: use %puzzle why CELL to ask why a cell has its value.")
+        by_step = defaultdict(list)
+        for index, step in enumerate(context.owners):
+            by_step[step].append(index)
+        steps = quickxplain(context.unsat, (), [tuple(ids) for _, ids in sorted(by_step.items())])
+        core = quickxplain(context.unsat, (), [(i,) for ids in steps for i in ids])
+        culprits = tuple(context.culprit(i) for (i,) in sorted(core))
+        return Explanation(session.name, tuple(sorted({c.step for c in culprits})), culprits,
+                           not context.expired, context.grid(None, culprits))
+
+
+def why(session, cell: str, *, timeout: float = DEFAULT_TIMEOUT) -> WhyAnswer:
+    """Why `cell` (a variable id such as `x[3][4]`) has its value: a minimal set of constraints forcing it,
+    or, when it is not forced, a solution where it differs."""
+    with _Context(session, timeout) as context:
+        variable = context.variable(cell)
+        everything = tuple(range(len(context.model.constraints)))
+        first = _require(context.solve(everything), Status.SAT, "The model has no solution: use %puzzle explain "
+                         "to see why.")
+        value = first.solution.get(variable)
+        if value is None:
+            return WhyAnswer(session.name, variable, None, False, grid=context.grid(first.solution))
+        other = context.add(f"<intension> ne({variable},{value}) </intension>")
+        second = context.solve(everything + (other,))
+        if second is not None and second.status is Status.SAT:
+            alternative = context.grid(second.solution, previous=context.grid(first.solution))
+            return WhyAnswer(session.name, variable, value, False, grid=context.grid(first.solution),
+                             alternative=alternative)
+        if second is None or second.status is not Status.UNSAT:
+            raise PuzzleUsageError(f"Could not decide within {timeout:g} s whether {variable} is forced: "
+                                   "give more time (--timeout).")
+        core = quickxplain(context.unsat, (other,), [(i,) for i in everything])
+        culprits = tuple(context.culprit(i) for (i,) in sorted(core))
+        return WhyAnswer(session.name, variable, value, True, culprits, not context.expired,
+                         context.grid(first.solution, culprits))
+
+
+def hint(session, *, timeout: float = DEFAULT_TIMEOUT) -> Hint | None:
+    """The cell of the drawn array that can be deduced with the fewest constraints (clues count as known
+    cells), or None when every cell is known or nothing more is forced."""
+    with _Context(session, timeout) as context:
+        deducer = _Deducer(context)
+        return deducer.next(dict(deducer.givens))
+
+
+def hint_sequence(session, limit: int | None = None, *, timeout: float = DEFAULT_TIMEOUT) -> HintSequence:
+    """Up to `limit` hints (all by default), each one's cell added to the known cells for the next."""
+    with _Context(session, timeout) as context:
+        deducer = _Deducer(context)
+        known = dict(deducer.givens)
+        hints: list[Hint] = []
+        while limit is None or len(hints) < limit:
+            found = deducer.next(known)
+            if found is None:
+                break
+            hints.append(found)
+            known[found.cell] = found.value
+        info = context.info
+        solved = info is not None and all(v in known for _, v in info.cells)
+        deduced = {h.position for h in hints}
+        return HintSequence(session.name, tuple(hints), solved, context.grid(known, marked=deduced))
+
+
+def quickxplain(unsat: Callable[[tuple[int, ...]], bool], background: tuple[int, ...],
+                items: Sequence[tuple[int, ...]]) -> list[tuple[int, ...]]:
+    """QuickXplain (Junker, 2004): a minimal list of `items` that, with `background`, is `unsat`.
+
+    `items` (tuples of constraint indices) together with `background` must be unsat; earlier items are
+    preferred. An `unsat` that answers False when unsure keeps items, so the result stays a conflict.
+    """
+    def flat(parts) -> tuple[int, ...]:
+        return tuple(i for part in parts for i in part)
+
+    def split(base: tuple[int, ...], grew: bool, candidates: list) -> list:
+        if grew and unsat(base):
+            return []
+        if len(candidates) == 1:
+            return candidates
+        half = len(candidates) // 2
+        first, second = candidates[:half], candidates[half:]
+        needed_second = split(base + flat(first), True, second)
+        needed_first = split(base + flat(needed_second), bool(needed_second), first)
+        return needed_first + needed_second
+
+    return split(background, False, list(items)) if items else []
+
+
+# -- the model, its constraints' steps, and the solver ------------------------------------------------
+
+class _Context:
+    """A session's model cut into constraints that know their step, and solves of subsets of them until a
+    deadline. Used as a context manager (its temporary folder is removed at the end)."""
+
+    def __init__(self, session, timeout: float):
+        if not session.steps:
+            raise PuzzleUsageError("This puzzle has no steps yet: start it with %%puzzle NAME.")
+        self.deadline = time.monotonic() + timeout
+        self.session = session
+        self.expired = False
+        self._folder = tempfile.TemporaryDirectory(prefix="kernelext-explain-")
+        self.folder = Path(self._folder.name)
+        self.model, self.owners = _rebuild(session, self.folder / "step.xml")
+        self.pool = [c.xml for c in self.model.constraints]
+        self.cells = {info.name: info.cells for info in model_state.arrays()}
+        self.info = session.shown_array()
+        self.positions = _positions(self.info)
+
+    def __enter__(self) -> _Context:
+        return self
+
+    def __exit__(self, *exc_info) -> None:
+        self._folder.cleanup()
+
+    def remaining(self) -> float:
+        return self.deadline - time.monotonic()
+
+    def add(self, xml: str) -> int:
+        """Add a constraint (an XCSP3 element) to the pool; its index."""
+        self.pool.append(xml)
+        return len(self.pool) - 1
+
+    def solve(self, ids: tuple[int, ...]) -> SolveResult | None:
+        """Solve the variables with the constraints `ids` of the pool; None once the deadline has passed."""
+        if self.remaining() <= 0.05:
+            self.expired = True
+            return None
+        if not ids:
+            return SolveResult(Status.SAT, ({},))
+        path = self.model.write(self.folder / "subset.xml", [self.pool[i] for i in ids])
+        return self.session.solver.solve(path, self.cells, timeout=self.remaining(), backend="ace")
+
+    def unsat(self, ids: tuple[int, ...]) -> bool:
+        """True when the constraints `ids` have no solution; False when they have one or time ran out."""
+        result = self.solve(ids)
+        if result is None or result.status is Status.UNKNOWN:
+            self.expired = True
+        return result is not None and result.status is Status.UNSAT
+
+    def propagate(self, variables: list[str], constraints: list[str]) -> dict[str, tuple[int, ...]]:
+        """The domains after ACE's propagation at the root of a model of its own (`<var>`s and constraints)."""
+        model = XcspModel("<variables>\n" + "\n".join(variables) + "\n</variables>", ())
+        path = model.write(self.folder / "copies.xml", constraints)
+        return self.session.solver.domains(path, timeout=max(self.remaining(), 1.0))
+
+    def variable(self, cell: str) -> str:
+        """The id of the variable `cell` names (spaces ignored); PuzzleUsageError if there is none."""
+        name = re.sub(r"\s+", "", cell)
+        if not any(name == vid for cells in self.cells.values() for _, vid in cells):
+            example = next((vid for cells in self.cells.values() for _, vid in cells), "x[0][0]")
+            raise PuzzleUsageError(f"why {cell}: no variable has that name; give one like {example}.")
+        return name
+
+    def culprit(self, index: int) -> Culprit:
+        constraint = self.model.constraints[index]
+        cells = tuple(self.positions[v] for v in constraint.scope if v in self.positions)
+        return Culprit(constraint.text, self.owners[index], constraint.scope, cells)
+
+    def grid(self, values: Mapping | None, culprits: Sequence[Culprit] = (), *, previous: Grid | None = None,
+             marked=frozenset()) -> Grid | None:
+        """The drawn array with `values`; the cells of `culprits` (and `marked`) as changed, else those
+        that differ from `previous`."""
+        if self.info is None:
+            return None
+        grid = build_grid(self.info, values, previous)
+        if previous is not None:
+            return grid
+        return replace(grid, changed=frozenset(marked) | {cell for c in culprits for cell in c.cells})
+
+
+def _rebuild(session, path: Path) -> tuple[XcspModel, tuple[int, ...]]:
+    """Run the session's steps again from scratch (as its replay does), compiling the model after each;
+    return the final model and, for each of its constraints, the number of the step that posted it."""
+    model_state.reset()
+    seen: Counter = Counter()
+    origins: dict[str, list[int]] = defaultdict(list)
+    model = None
+    for number, step in enumerate(session.steps, start=1):
+        try:
+            run_source(step.source, session.namespace, echo=False)
+        except StepError as error:
+            model_state.reset()
+            raise StepError(f"Step {number} fails when the steps are run again in order:\n{error}") from None
+        if not model_state.has_constraints_or_objective():
+            continue
+        model_state.compile_to(path)
+        model = read_model(path)
+        counts = Counter(c.xml for c in model.constraints)
+        for xml, more in (counts - seen).items():
+            origins[xml] += [number] * more
+        seen = counts
+    if model is None or not model.constraints:
+        raise PuzzleUsageError("This puzzle has no constraints yet: there is nothing to explain.")
+    taken: Counter = Counter()
+    owners = []
+    for constraint in model.constraints:
+        steps = origins[constraint.xml]
+        owners.append(steps[min(taken[constraint.xml], len(steps) - 1)])
+        taken[constraint.xml] += 1
+    return model, tuple(owners)
+
+
+def _positions(info) -> dict[str, tuple[int, int]]:
+    if info is None:
+        return {}
+    return {vid: (0, index[0]) if len(index) == 1 else tuple(index) for index, vid in info.cells}
+
+
+def _require(result: SolveResult | None, status: Status, message: str) -> SolveResult:
+    if result is not None and result.status is status:
+        return result
+    if result is not None and result.status in (Status.SAT, Status.UNSAT, Status.OPTIMUM):
+        raise PuzzleUsageError(message)
+    raise PuzzleUsageError("The solver gave no answer in time: give more time (--timeout).")
+
+
+# -- hints --------------------------------------------------------------------------------------------
+
+class _Deducer:
+    """Finds, cell after cell, the smallest sets of constraints that force a cell of the drawn array.
+
+    Small sets (up to MAX_LEVEL connected constraints) are tried by propagation, many at once, each on its
+    own copy of the variables with the known cells fixed; beyond that, QuickXplain on the first forced cell.
+    """
+
+    def __init__(self, context: _Context):
+        if context.info is None:
+            raise PuzzleUsageError("Hints need a drawn array (a 1-D or 2-D variable array).")
+        self.context = context
+        everything = tuple(range(len(context.model.constraints)))
+        first = _require(context.solve(everything), Status.SAT, "The model has no solution: use %puzzle explain "
+                         "to see why.")
+        self.solution = first.solution
+        self.domains = declared_domains()
+        constraints = context.model.constraints
+        unary = [i for i in everything if len(constraints[i].scope) == 1]
+        fixed = self._fixed_by(tuple(unary)) if unary else {}
+        self.givens = {vid: value for vid, value in fixed.items() if vid in context.positions}
+        self.rules = [i for i in everything if not (i in unary and constraints[i].scope[0] in self.givens)]
+
+    def next(self, known: dict[str, int]) -> Hint | None:
+        unknown = [vid for _, vid in self.context.info.cells if vid not in known and self.solution.get(vid) is not None]
+        if not unknown:
+            return None
+        for level in range(1, MAX_LEVEL + 1):
+            sets = list(_connected_sets(self.rules, self.context.model.constraints, level, set(unknown)))
+            for start in range(0, len(sets), BATCH):
+                if self.context.remaining() <= 0:
+                    self.context.expired = True
+                    return self._fallback(known, unknown)
+                found = self._forced(sets[start:start + BATCH], known)
+                if found:
+                    return found
+        return self._fallback(known, unknown)
+
+    def _forced(self, sets: list[tuple[int, ...]], known: dict[str, int]) -> Hint | None:
+        """The best hint some set of `sets` forces by propagation, or None."""
+        best = None
+        for ids, values in zip(sets, self._propagate_copies(sets, known)):
+            scope = {v for i in ids for v in self.context.model.constraints[i].scope}
+            used = sorted((v for v in scope if v in known), key=self._order)
+            for vid, domain in values.items():
+                if vid in known or vid not in self.context.positions or domain != (self.solution.get(vid),):
+                    continue
+                rank = (len(used), self._order(vid))
+                if best is None or rank < best[0]:
+                    best = rank, vid, ids, used
+        if best is None:
+            return None
+        _, vid, ids, used = best
+        return self._hint(vid, ids, used, known, minimal=True)
+
+    def _propagate_copies(self, sets: list[tuple[int, ...]], known: dict[str, int]) -> list[dict]:
+        """For each set, the domains of its variables after propagation (on a copy, known cells fixed)."""
+        variables, constraints, names = [], [], []
+        for n, ids in enumerate(sets):
+            scope = dict.fromkeys(v for i in ids for v in self.context.model.constraints[i].scope)
+            copy = {vid: f"k{n}_" + re.sub(r"\W", "_", vid) for vid in scope}
+            variables += [variable_element(name, self.domains[vid]) for vid, name in copy.items()]
+            constraints += [rename(self.context.pool[i], copy) for i in ids]
+            # known cells as constraints: ACE rejects an allDifferent over a variable declared with one value
+            constraints += [f"<intension> eq({name},{known[vid]}) </intension>" for vid, name in copy.items()
+                            if vid in known]
+            names.append(copy)
+        domains = self.context.propagate(variables, constraints)
+        return [{vid: domains.get(name) for vid, name in copy.items()} for copy in names]
+
+    def _fixed_by(self, ids: tuple[int, ...]) -> dict[str, int]:
+        """The variables that propagating the constraints `ids` alone fixes, with their values."""
+        values = self._propagate_copies([ids], {})[0]
+        return {vid: domain[0] for vid, domain in values.items() if domain is not None and len(domain) == 1}
+
+    def _fallback(self, known: dict[str, int], unknown: list[str]) -> Hint | None:
+        """QuickXplain on the first unknown cell that is forced (a solve per cell until one is)."""
+        context = self.context
+        facts = {context.add(f"<intension> eq({vid},{value}) </intension>"): vid for vid, value in known.items()}
+        for vid in unknown:
+            value = self.solution[vid]
+            other = context.add(f"<intension> ne({vid},{value}) </intension>")
+            if not context.unsat(tuple(facts) + tuple(self.rules) + (other,)):
+                if context.expired:
+                    return None
+                continue
+            items = [(i,) for i in facts] + [(i,) for i in self.rules]
+            core = {i for (i,) in quickxplain(context.unsat, (other,), items)}
+            used = sorted((facts[i] for i in core if i in facts), key=self._order)
+            rules = tuple(sorted(i for i in core if i not in facts))
+            return self._hint(vid, rules, used, known, minimal=False)
+        return None
+
+    def _hint(self, vid: str, ids: tuple[int, ...], used: list[str], known: dict[str, int], minimal: bool) -> Hint:
+        culprits = tuple(self.context.culprit(i) for i in sorted(ids))
+        values = {**known, vid: self.solution[vid]}
+        grid = self.context.grid(values, culprits, marked={self.context.positions[vid]})
+        return Hint(self.context.session.name, vid, self.context.positions[vid], self.solution[vid], culprits,
+                    tuple((v, known[v]) for v in used), minimal, grid)
+
+    def _order(self, vid: str) -> tuple[int, int]:
+        return self.context.positions.get(vid, (-1, -1))
+
+
+def _connected_sets(rules: list[int], constraints, size: int, targets: set[str]) -> Iterator[tuple[int, ...]]:
+    """Sets of `size` constraints among `rules` linked by shared variables, whose scopes meet `targets`
+    (at most MAX_SETS, in a deterministic order)."""
+    scopes = {i: set(constraints[i].scope) for i in rules}
+    frontier = {(i,) for i in rules}
+    for _ in range(size - 1):
+        frontier = {tuple(sorted(s + (j,))) for s in frontier for j in rules
+                    if j not in s and any(scopes[j] & scopes[i] for i in s)}
+        if len(frontier) > 20 * MAX_SETS:
+            break
+    useful = sorted(s for s in frontier if len(s) == size and set().union(*(scopes[i] for i in s)) & targets)
+    yield from useful[:MAX_SETS]
+
+
+# -- text and HTML --------------------------------------------------------------------------------------
+
+def _listed(culprits: Sequence[Culprit]) -> list[str]:
+    return [f"  step {c.step}: {c.text}" for c in culprits]
+
+
+def _minimal_note(minimal: bool, meaning: str) -> str:
+    return f"  ({meaning})" if minimal else "  (time ran out: this set may not be minimal)"
+
+
+def _grid_lines(grid: Grid | None, marked: str) -> list[str]:
+    if grid is None:
+        return []
+    return [f"{grid.name} ([v] = {marked}, * = unknown):", grid_text(view_for("generic").describe(grid, {}))]
+
+
+def _html(text: str, grid: Grid | None, kind: str, data: Mapping | None) -> str:
+    """The text (without its grid) and the grid drawn by the view `kind`, marked cells highlighted."""
+    lines = text.splitlines()
+    if grid is not None:
+        lines = lines[: len(lines) - len(_grid_lines(grid, "")[1].splitlines()) - 1]
+    picture = grid_svg(view_for(kind).describe(grid, data or {})) if grid is not None else ""
+    return (f'<div style="font-family:sans-serif;font-size:13px"><pre style="margin:2px 0;white-space:pre-wrap">'
+            f"{html.escape(chr(10).join(lines))}</pre>{picture}</div>")

@@ -1,0 +1,214 @@
+"""Beginner mistakes that pycsp3 accepts silently, found in a step's syntax tree before it runs."""
+
+from __future__ import annotations
+
+import ast
+import builtins
+import inspect
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+DECLARES = {"VarArray", "Var"}
+CONSTRAINTS = {"AllDifferent", "AllDifferentList", "AllEqual", "Increasing", "Decreasing", "LexIncreasing",
+               "LexDecreasing", "Cardinality", "Channel", "NoOverlap", "Cumulative", "BinPacking", "Circuit"}
+PLAIN_TYPES = (bool, int, float, str)
+BUILTINS = {"max": "Maximum(...)", "min": "Minimum(...)", "sum": "Sum(...)", "abs": "pycsp3's abs()"}
+BOOL_OPS = {ast.And: ("and", "&"), ast.Or: ("or", "|")}
+
+
+@dataclass(frozen=True)
+class Finding:
+    """A mistake at `line`; an `error` stops the step, else it is a warning shown with the step's report."""
+
+    line: int
+    message: str
+    error: bool = False
+
+    def __str__(self) -> str:
+        return f"line {self.line}: {self.message}"
+
+
+def check_source(source: str, namespace: Mapping) -> list[Finding]:
+    """The mistakes in a step's `source`, given the names already bound in `namespace`; errors first, by line."""
+    try:
+        tree = ast.parse(source)
+    except SyntaxError:
+        return []  # running the step reports it, with its line
+    variables = _variable_names(tree, namespace)
+    shadowed = {name for name in BUILTINS if namespace.get(name, getattr(builtins, name)) is not getattr(builtins, name)}
+    findings = _Checker(variables, _plain_names(tree, namespace), shadowed).run(tree)
+    findings += _generators_used_twice(tree, namespace)
+    return sorted(set(findings), key=lambda f: (not f.error, f.line))
+
+
+def _holds_variables(value, depth: int = 0) -> bool:
+    from pycsp3.classes.main.variables import Variable
+
+    if isinstance(value, Variable):
+        return True
+    if depth < 4 and isinstance(value, (list, tuple)):
+        return any(_holds_variables(item, depth + 1) for item in value[:3] if item is not None)
+    return False
+
+
+def _variable_names(tree: ast.AST, namespace: Mapping) -> set[str]:
+    """Names that hold model variables: in `namespace`, or assigned in the step from variables or a declaration."""
+    names = {name for name, value in namespace.items() if not name.startswith("_") and _holds_variables(value)}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Assign):
+            if _declares(node.value) or _mentions(node.value, names):
+                names.update(t.id for target in node.targets for t in ast.walk(target) if isinstance(t, ast.Name))
+    return names
+
+
+def _declares(node: ast.AST) -> bool:
+    return isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in DECLARES
+
+
+def _mentions(node: ast.AST, names: set[str]) -> bool:
+    return any(isinstance(n, ast.Name) and n.id in names for n in ast.walk(node))
+
+
+def _plain_names(tree: ast.AST, namespace: Mapping) -> set[str]:
+    """Names surely bound to plain numbers or strings: in `namespace` and not assigned in the step, or
+    comprehension variables running over `range(...)`."""
+    assigned = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
+    names = {name for name, value in namespace.items() if isinstance(value, PLAIN_TYPES) and name not in assigned}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.comprehension) and isinstance(node.target, ast.Name) and _is_range(node.iter):
+            names.add(node.target.id)
+    return names
+
+
+def _is_range(node: ast.AST) -> bool:
+    return isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "range"
+
+
+class _Checker(ast.NodeVisitor):
+    """Walks a step's tree and collects findings."""
+
+    def __init__(self, variables: set[str], plain: set[str], shadowed: set[str]):
+        self.variables, self.plain, self.shadowed = variables, plain, shadowed
+        self.findings: list[Finding] = []
+
+    def run(self, tree: ast.AST) -> list[Finding]:
+        self.visit(tree)
+        return self.findings
+
+    def add(self, node: ast.AST, message: str, error: bool = True) -> None:
+        self.findings.append(Finding(node.lineno, message, error))
+
+    def constraint_like(self, node: ast.AST) -> bool:
+        """A comparison involving model variables (or `not`, `and`, `or` of such)."""
+        if isinstance(node, ast.Compare):
+            return not all(isinstance(op, (ast.Is, ast.IsNot)) for op in node.ops) and _mentions(node, self.variables)
+        if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
+            return self.constraint_like(node.operand)
+        if isinstance(node, ast.BoolOp):
+            return any(self.constraint_like(value) for value in node.values)
+        return False
+
+    def tests_variable(self, node: ast.AST) -> bool:
+        """A test whose truth depends on a model variable's value (unknown while modelling)."""
+        if isinstance(node, (ast.Name, ast.Subscript)):
+            root = node
+            while isinstance(root, ast.Subscript):
+                root = root.value
+            return isinstance(root, ast.Name) and root.id in self.variables
+        return self.constraint_like(node)
+
+    def visit_BoolOp(self, node: ast.BoolOp) -> None:
+        if any(self.constraint_like(value) for value in node.values):
+            word, symbol = BOOL_OPS[type(node.op)]
+            self.add(node, f"`{word}` between constraints keeps only one of them: write (a) {symbol} (b), "
+                           "or give satisfy() separate arguments.")
+        else:
+            self.generic_visit(node)
+
+    def visit_UnaryOp(self, node: ast.UnaryOp) -> None:
+        if isinstance(node.op, ast.Not) and self.constraint_like(node.operand):
+            self.add(node, "`not` does not negate a constraint: write ~(a), or the opposite comparison (!= for ==).")
+        else:
+            self.generic_visit(node)
+
+    def visit_Expr(self, node: ast.Expr) -> None:
+        value = node.value
+        posts_nothing = self.constraint_like(value) or (
+            isinstance(value, ast.Call) and isinstance(value.func, ast.Name) and value.func.id in CONSTRAINTS)
+        if posts_nothing:
+            self.add(node, "this constraint is not posted: put it inside satisfy(...).")
+        self.generic_visit(node)
+
+    def visit_If(self, node: ast.If | ast.While | ast.IfExp) -> None:
+        if self.tests_variable(node.test):
+            keyword = {ast.If: "if", ast.While: "while", ast.IfExp: "if"}[type(node)]
+            self.add(node, f"`{keyword}` cannot test a model variable (its value is unknown while modelling): "
+                           "use If(test, Then=...) inside satisfy(...).")
+        self.generic_visit(node)
+
+    visit_While = visit_IfExp = visit_If
+
+    def visit_comprehension(self, node: ast.comprehension) -> None:
+        for test in node.ifs:
+            if self.tests_variable(test):
+                self.add(test, "a comprehension's `if` cannot test a model variable (its value is unknown while "
+                               "modelling): use If(test, Then=...) inside satisfy(...).")
+        self.generic_visit(node)
+
+    def visit_Call(self, node: ast.Call) -> None:
+        name = node.func.id if isinstance(node.func, ast.Name) else None
+        if name == "satisfy":
+            for argument in _constraint_arguments(node):
+                if self.evaluated_by_python(argument):
+                    self.add(argument, "Python worked this out to True/False before pycsp3 saw it (no model variable "
+                                       "in it): compare model variables, e.g. x[i] == v.")
+        if name in BUILTINS and name not in self.shadowed and any(_mentions(a, self.variables) for a in node.args):
+            self.add(node, f"Python's {name}() on model variables: use {BUILTINS[name]} instead.", error=name != "sum")
+        self.generic_visit(node)
+
+    def evaluated_by_python(self, node: ast.AST) -> bool:
+        if isinstance(node, ast.Constant):
+            return isinstance(node.value, bool)
+        if not isinstance(node, ast.Compare):
+            return False
+        allowed = (ast.Compare, ast.BinOp, ast.UnaryOp, ast.Constant, ast.Name, ast.Load, ast.cmpop, ast.operator,
+                   ast.unaryop)
+        return all(isinstance(n, allowed) and (not isinstance(n, ast.Name) or n.id in self.plain)
+                   for n in ast.walk(node))
+
+
+def _constraint_arguments(call: ast.Call) -> list[ast.AST]:
+    """The expressions a satisfy() call posts: its arguments, list items, comprehension elements."""
+    found, todo = [], list(call.args)
+    while todo:
+        node = todo.pop()
+        if isinstance(node, (ast.List, ast.Tuple, ast.Set)):
+            todo.extend(node.elts)
+        elif isinstance(node, (ast.GeneratorExp, ast.ListComp, ast.SetComp)):
+            todo.append(node.elt)
+        else:
+            found.append(node)
+    return found
+
+
+def _generators_used_twice(tree: ast.AST, namespace: Mapping) -> list[Finding]:
+    """A generator read a second time gives nothing: uses after the first of a generator the step assigns,
+    and any use of a generator an earlier cell already used up."""
+    made: dict[str, int] = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Assign) and isinstance(node.value, ast.GeneratorExp):
+            made.update((t.id, node.lineno) for t in node.targets if isinstance(t, ast.Name))
+    loads = sorted(((n.lineno, n.col_offset, n.id) for n in ast.walk(tree)
+                    if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)))
+    findings, seen = [], set()
+    for line, _, name in loads:
+        value = namespace.get(name)
+        if name not in made and inspect.isgenerator(value) and inspect.getgeneratorstate(value) == "GEN_CLOSED":
+            findings.append(Finding(line, f"the generator `{name}` was used up by an earlier cell, so it gives "
+                                          "nothing now: build it as a list [...] instead."))
+        elif name in made and line >= made[name]:
+            if name in seen:
+                findings.append(Finding(line, f"the generator `{name}` (line {made[name]}) was already used, so it "
+                                              "gives nothing here: build it as a list [...] instead."))
+            seen.add(name)
+    return findings

@@ -1,0 +1,73 @@
+"""TreeWidget: a recorded search tree; clicking a node shows the grid at that node."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+
+import anywidget
+import traitlets
+from ipywidgets import Layout, widget_serialization
+
+from kernelext.model_state import ArrayInfo
+from kernelext.search_tree import SearchTree, grid_at, tree_svg
+
+WIDGET_MIME = "application/vnd.jupyter.widget-view+json"
+
+
+class TreeWidget(anywidget.AnyWidget):
+    """One widget (one comm) per tree. The front end sets `selected` (one message per click); this side
+    then draws the tree with the path to that node and the grid of `info`'s array at it.
+
+    Arguments:
+        tree: the SearchTree.
+        info: the array to draw at the selected node (no grid when None).
+        kind: the grid's view (see kernelext.views); data: that view's data.
+    """
+
+    _esm = Path(__file__).parent / "static" / "tree.js"
+    svg = traitlets.Unicode("").tag(sync=True)
+    grid_svg = traitlets.Unicode("").tag(sync=True)
+    caption = traitlets.Unicode("").tag(sync=True)
+    selected = traitlets.Int(-1).tag(sync=True, echo_update=False)  # no echo: one message per click
+    layout = traitlets.Instance(Layout, allow_none=True).tag(sync=True, **widget_serialization)  # no layout comm
+
+    def __init__(self, tree: SearchTree, info: ArrayInfo | None = None, kind: str = "generic",
+                 data: Mapping | None = None, **kwargs):
+        self.tree, self.info, self.kind, self.data = tree, info, kind, dict(data or {})
+        super().__init__(**kwargs)
+        self._draw()
+
+    @traitlets.validate("selected")
+    def _check_selected(self, proposal):
+        value = proposal["value"]
+        return value if 0 <= value < len(self.tree.nodes) else -1
+
+    @traitlets.observe("selected")
+    def _on_selected(self, change) -> None:
+        self._draw()
+
+    def _draw(self) -> None:
+        node_id = self.selected if self.selected >= 0 else None
+        self.svg = tree_svg(self.tree, node_id)
+        if node_id is None:
+            self.caption = self.tree.summary() + "\nClick a node to see the grid there."
+            self.grid_svg = ""
+            return
+        node = self.tree.nodes[node_id]
+        path = ", ".join(f"{variable}={value}" for variable, value in node.path) or "nothing assigned"
+        self.caption = f"node {node_id}: {node.text} ({node.kind})\npath: {path}"
+        self.grid_svg = self._grid_picture(node_id)
+
+    def _grid_picture(self, node_id: int) -> str:
+        if self.info is None:
+            return ""
+        from kernelext.views import view_for
+        from kernelext.widgets.fallback import grid_svg
+
+        return grid_svg(view_for(self.kind).describe(grid_at(self.tree, node_id, self.info), self.data))
+
+    def _repr_mimebundle_(self, **kwargs):
+        data, metadata = super()._repr_mimebundle_(**kwargs)
+        return {WIDGET_MIME: data[WIDGET_MIME], "text/html": tree_svg(self.tree),
+                "text/plain": self.tree.summary()}, metadata

@@ -1,0 +1,177 @@
+"""Explanations with real ACE: conflicting constraints, forced cells, step-by-step hints."""
+
+from __future__ import annotations
+
+import pytest
+
+from kernelext.errors import PuzzleUsageError
+from kernelext.explain import explain, hint, hint_sequence, why
+from kernelext.session import PuzzleSession
+from kernelext.solver.engine import Solver
+from kernelext.solver.result import Status
+from kernelext.xcsp_subsets import read_model
+
+FUTOSHIKI_BOARD = "n = 4\nx = VarArray(size=[n, n], dom=range(1, n + 1))\n"
+LATIN = "satisfy(AllDifferent(x[i]) for i in range(n))\nsatisfy(AllDifferent(x[:, j]) for j in range(n))\n"
+# x[0][0] < x[0][1] < x[1][1] < x[1][0]: around the top-left square, x[1][0] must be 4
+SIGNS = "satisfy(x[0][0] < x[0][1], x[0][1] < x[1][1], x[1][1] < x[1][0], x[2][2] < x[2][3], x[3][1] < x[2][1])\n"
+WRONG_HINTS = "satisfy(x[1][0] == 3, x[3][3] == 1)\n"
+
+SUDOKU_BOARD = """clues = [[int(d) for d in row] for row in [
+    "530070000", "600195000", "098000060", "800060003", "400803001",
+    "700020006", "060000280", "000419005", "000080079"]]
+x = VarArray(size=[9, 9], dom=range(1, 10))
+"""
+SUDOKU_STEPS = (
+    "satisfy(x[i][j] == clues[i][j] for i in range(9) for j in range(9) if clues[i][j] > 0)",
+    "satisfy(AllDifferent(x[i]) for i in range(9))",
+    "satisfy(AllDifferent(x[:, j]) for j in range(9))",
+    "satisfy(AllDifferent(x[3 * p:3 * p + 3, 3 * q:3 * q + 3]) for p in range(3) for q in range(3))",
+)
+
+PICROSS_BOARD = """from itertools import product
+rows = [[2], [2], [1, 2], [5], [3]]
+cols = [[], [2], [1, 2], [5], [3]]  # the first column should be [2]
+n, m = len(rows), len(cols)
+x = VarArray(size=[n, m], dom={0, 1})
+"""
+PICROSS_LINES = """def blocks(line):
+    return [len(run) for run in "".join(map(str, line)).split("0") if run]
+def patterns(clue, length):
+    return [t for t in product((0, 1), repeat=length) if blocks(t) == list(clue)]
+satisfy(x[i] in patterns(rows[i], m) for i in range(n))
+satisfy(x[:, j] in patterns(cols[j], n) for j in range(m))
+"""
+
+FUTOSHIKI_PUZZLE = """n = 4
+givens = [[2, 0, 0, 0], [0, 2, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0]]
+less_than = [((0, 0), (1, 0)), ((3, 1), (2, 1)), ((2, 2), (2, 3)), ((2, 3), (3, 3))]
+x = VarArray(size=[n, n], dom=range(1, n + 1))
+"""
+FUTOSHIKI_RULES = (
+    "satisfy(x[i][j] == givens[i][j] for i in range(n) for j in range(n) if givens[i][j])",
+    LATIN,
+    "satisfy(x[a] < x[b] for a, b in less_than)",
+)
+
+
+@pytest.fixture(scope="module")
+def solver():
+    shared = Solver()
+    yield shared
+    shared.close()
+
+
+def session_with(solver: Solver, name: str, *steps: str) -> PuzzleSession:
+    session = PuzzleSession(name, solver=solver)
+    for step in steps:
+        session.add_step(step, solve=False)
+    return session
+
+
+def assert_minimal_conflict(session: PuzzleSession, culprits, tmp_path, extra: tuple[str, ...] = ()) -> None:
+    """The culprits (found in the compiled model by their text) and `extra` have no solution together,
+    and removing any one culprit leaves a set with solutions."""
+    model = read_model(session.export(tmp_path / "model.xml"))
+    unused = list(model.constraints)
+    chosen = []
+    for culprit in culprits:
+        match = next(c for c in unused if c.text == culprit.text and c.scope == culprit.scope)
+        unused.remove(match)
+        chosen.append(match.xml)
+
+    def status(constraints: list[str]) -> Status:
+        path = model.write(tmp_path / "subset.xml", constraints + list(extra))
+        return session.solver.solve(path, {}, timeout=20, backend="ace").status
+
+    assert status(chosen) is Status.UNSAT
+    for k in range(len(chosen)):
+        assert status(chosen[:k] + chosen[k + 1:]) is Status.SAT, f"{culprits[k].text} is not needed"
+
+
+def test_futoshiki_conflict_is_the_square_of_signs_and_the_wrong_hint(solver, tmp_path):
+    session = session_with(solver, "futoshiki", FUTOSHIKI_BOARD, LATIN, SIGNS, WRONG_HINTS)
+    assert session.solve().status is Status.UNSAT
+    explanation = explain(session)
+    assert explanation.minimal
+    assert [(c.step, c.text) for c in explanation.constraints] == [
+        (3, "lt(x[0][0],x[0][1])"), (3, "lt(x[0][1],x[1][1])"), (3, "lt(x[1][1],x[1][0])"), (4, "eq(x[1][0],3)")]
+    assert explanation.steps == (3, 4)
+    assert explanation.constraints[0].scope == ("x[0][0]", "x[0][1]")
+    assert explanation.grid.changed == {(0, 0), (0, 1), (1, 1), (1, 0)}
+    assert_minimal_conflict(session, explanation.constraints, tmp_path)
+    assert explanation.text() == explain(session).text()  # deterministic
+    assert "step 4: eq(x[1][0],3)" in explanation.text()
+    assert "<svg" in explanation.html("futoshiki") and "eq(x[1][0],3)" in explanation.html()
+
+
+def test_explaining_leaves_the_session_usable(solver):
+    session = session_with(solver, "futoshiki", FUTOSHIKI_BOARD, LATIN, SIGNS, WRONG_HINTS)
+    explain(session)
+    assert session.solve().status is Status.UNSAT
+    session.undo()
+    report = session.add_step("satisfy(x[1][0] == 4)")
+    assert report.result.status is Status.SAT
+    assert session.last_grid.values[1][0] == 4
+
+
+def test_sudoku_with_two_equal_clues_in_a_row(solver, tmp_path):
+    session = session_with(solver, "sudoku", SUDOKU_BOARD, *SUDOKU_STEPS, "satisfy(x[0][8] == 5)")
+    explanation = explain(session)
+    assert explanation.minimal
+    assert {c.text for c in explanation.constraints} == {"eq(x[0][0],5)", "allDifferent(x[0][])", "eq(x[0][8],5)"}
+    assert explanation.steps == (2, 3, 6)
+    assert_minimal_conflict(session, explanation.constraints, tmp_path)
+
+
+def test_picross_with_a_wrong_column_clue(solver, tmp_path):
+    session = session_with(solver, "picross", PICROSS_BOARD, PICROSS_LINES)
+    explanation = explain(session)
+    assert explanation.minimal
+    assert any((0, 0) in c.cells and c.scope[1] == "x[1][0]" for c in explanation.constraints)  # column 0
+    assert_minimal_conflict(session, explanation.constraints, tmp_path)
+
+
+def test_why_a_solved_sudoku_cell_is_forced(solver, tmp_path):
+    session = session_with(solver, "sudoku", SUDOKU_BOARD, *SUDOKU_STEPS)
+    answer = why(session, "x[4][4]")
+    assert answer.forced and answer.minimal and answer.value == 5
+    assert answer.constraints and all(c.step in (2, 3, 4, 5) for c in answer.constraints)
+    assert answer.grid.values[4][4] == 5
+    assert_minimal_conflict(session, answer.constraints, tmp_path, ("<intension> ne(x[4][4],5) </intension>",))
+    assert answer.text().startswith("x[4][4] = 5 in every solution")
+
+
+def test_why_an_open_cell_shows_another_solution(solver):
+    session = session_with(solver, "latin", FUTOSHIKI_BOARD, LATIN)
+    answer = why(session, "x[2][1]")
+    assert not answer.forced
+    assert answer.alternative.values[2][1] != answer.value
+    assert (2, 1) in answer.alternative.changed
+    assert "is not forced" in answer.text()
+
+
+def test_why_names_a_missing_cell(solver):
+    session = session_with(solver, "latin", FUTOSHIKI_BOARD, LATIN)
+    with pytest.raises(PuzzleUsageError, match="no variable"):
+        why(session, "y[0]")
+    with pytest.raises(PuzzleUsageError, match="has solutions"):
+        explain(session)
+
+
+def test_hint_sequence_solves_a_small_futoshiki(solver):
+    session = session_with(solver, "futoshiki", FUTOSHIKI_PUZZLE, *FUTOSHIKI_RULES)
+    solution = session.solve().solution
+    sequence = hint_sequence(session)
+    assert sequence.solved and len(sequence.hints) == 14
+    for found in sequence.hints:
+        assert found.value == solution[found.cell]
+    assert [[solution[f"x[{i}][{j}]"] for j in range(4)] for i in range(4)] == [list(r) for r in sequence.grid.values]
+    assert sequence.text().splitlines()[0] == "futoshiki: 14 hint(s); every cell is deduced."
+
+
+def test_hint_uses_one_line_of_a_picross(solver):
+    session = session_with(solver, "picross", PICROSS_BOARD.replace("[[], [2]", "[[2], [2]"), PICROSS_LINES)
+    found = hint(session)
+    assert found is not None and len(found.constraints) == 1 and not found.known
+    assert found.value == session.solve().solution[found.cell]

@@ -1,0 +1,156 @@
+"""Beginner mistakes that stock pycsp3 accepts silently are pointed out, with their line, before the step runs."""
+
+from __future__ import annotations
+
+import json
+import shlex
+from pathlib import Path
+
+import pytest
+
+from kernelext.errors import StepError
+from kernelext.lint import check_source
+from kernelext.render import report_text
+from kernelext.session import PuzzleSession
+
+from conftest import model_text
+
+NOTEBOOKS = sorted((Path(__file__).parent.parent / "notebooks").glob("*.ipynb"))
+# cells that show a mistake on purpose, to let the class see what goes wrong
+DEMONSTRATIONS = {"satisfy(k[A] == (k[B] == 0 and k[C] == 0))"}
+
+MISTAKES = {  # source (x: 3 variables 0..2, n = 3): (line, words of the message, stops the step)
+    "and": ("k = 1\nsatisfy(x[0] == 1 and x[1] == 2)", 2, "write (a) & (b)", True),
+    "or": ("satisfy(x[0] == 1 or x[1] == 2)", 1, "write (a) | (b)", True),
+    "not": ("satisfy(not x[0] == 1)", 1, "write ~(a)", True),
+    "and inside a comprehension": ("satisfy(x[i] == 1 and x[i] == 2 for i in range(3))", 1, "&", True),
+    "and on a variable declared in the step": ("y = VarArray(size=2, dom={0, 1})\nsatisfy(y[0] == 1 and y[1] == 0)",
+                                               2, "&", True),
+    "and on an alias of a variable": ("row = x\nsatisfy(row[0] == 1 or row[1] == 1)", 2, "|", True),
+    "comparison on its own line": ("x[0] == 1", 1, "put it inside satisfy(...)", True),
+    "global constraint on its own line": ("AllDifferent(x)", 1, "put it inside satisfy(...)", True),
+    "True reaching satisfy": ("satisfy(True)", 1, "True/False before pycsp3 saw it", True),
+    "comparison of plain numbers": ("satisfy(n == 3)", 1, "True/False before pycsp3 saw it", True),
+    "comparison of loop counters": ("satisfy(i < j for i in range(3) for j in range(3))", 1, "True/False", True),
+    "if on a comparison": ("if x[0] == 1:\n    satisfy(x[1] == 1)", 1, "use If(test, Then=...)", True),
+    "if on a variable": ("satisfy(x[1] == 1 if x[0] else x[1] == 2)", 1, "use If(test, Then=...)", True),
+    "while on a variable": ("while x[0] > 5:\n    break", 1, "use If(test, Then=...)", True),
+    "comprehension filter on a variable": ("satisfy(x[i] == 1 for i in range(3) if x[i] > 0)", 1, "If(", True),
+    "builtin sum": ("satisfy(sum(x) == 2)", 1, "use Sum(...)", False),
+    "generator used twice": ("g = (x[i] for i in range(3))\nsatisfy(AllDifferent(g))\n\nsatisfy(Sum(g) == 2)",
+                             4, "build it as a list", False),
+}
+FINE = [
+    "satisfy(x[0] == 1, x[1] == 2)",
+    "satisfy((x[0] == 1) & (x[1] == 2), ~(x[2] == 0))",
+    "satisfy(x[i] == 1 for i in range(n) if i > 0 and i < 2)",
+    "cells = [x[i] for i in range(3) if x[i] is not None]",
+    "satisfy(Maximum(x) == 2, max(x) == 2, abs(x[0] - x[1]) == 1)",
+    "total = sum([1, 2, 3])\nok = n > 2 and total == 6",
+    "g = (x[i] for i in range(3))\nsatisfy(AllDifferent(g))",
+    "dom = lambda i: {0} if i in {0, n} else range(3)",
+]
+
+
+@pytest.fixture
+def namespace():
+    session = PuzzleSession("lint")
+    session.add_step("x = VarArray(size=3, dom=range(3))\nn = 3\n", solve=False)
+    yield session.namespace
+    session.close()
+
+
+@pytest.mark.parametrize("name", MISTAKES)
+def test_mistake_is_found_at_its_line_naming_the_fix(namespace, name):
+    source, line, words, error = MISTAKES[name]
+    findings = check_source(source, namespace)
+    assert findings, name
+    assert findings[0].line == line and words in findings[0].message and findings[0].error is error
+    assert str(findings[0]).startswith(f"line {line}: ") and "\n" not in str(findings[0])
+
+
+@pytest.mark.parametrize("source", FINE)
+def test_correct_code_gives_no_finding(namespace, source):
+    assert check_source(source, namespace) == []
+
+
+def test_builtin_max_is_an_error_when_pycsp3_does_not_shadow_it():
+    findings = check_source("x = VarArray(size=3, dom=range(3))\nm = max(x)", {})
+    assert findings[0].line == 2 and "use Maximum(...)" in findings[0].message and findings[0].error
+
+
+def test_generator_used_up_by_an_earlier_cell_is_pointed_out(namespace):
+    exec("g = (v for v in x)\nlist(g)", namespace)
+    findings = check_source("satisfy(AllDifferent(g))", namespace)
+    assert "used up by an earlier cell" in findings[0].message
+
+
+def test_syntax_errors_are_left_to_the_step():
+    assert check_source("satisfy(x[0] == ", {}) == []
+
+
+def test_session_refuses_an_error_and_keeps_the_model():
+    session = PuzzleSession("lint")
+    session.add_step("x = VarArray(size=3, dom=range(3))\n", solve=False)
+    session.add_step("satisfy(x[0] == 1)\n", solve=False)
+    before = model_text()
+    with pytest.raises(StepError) as caught:
+        session.add_step("satisfy(x[1] == 0)\nsatisfy(x[1] == 1 and x[2] == 2)\n")
+    assert str(caught.value) == ("Line 2: `and` between constraints keeps only one of them: write (a) & (b), or give "
+                                 "satisfy() separate arguments.\n    satisfy(x[1] == 1 and x[2] == 2)")
+    assert model_text() == before and len(session.steps) == 2
+    session.close()
+
+
+def test_session_shows_warnings_with_the_report():
+    session = PuzzleSession("lint")
+    session.add_step("x = VarArray(size=3, dom=range(3))\n", solve=False)
+    report = session.add_step("satisfy(sum(x) == 2)\n")
+    assert report.warnings == ("line 1: Python's sum() on model variables: use Sum(...) instead.",)
+    assert report.result.status.value == "SAT"
+    assert "\nwarning: line 1: Python's sum() on model variables: use Sum(...) instead.\nstatus: SAT" in report_text(report)
+    session.close()
+
+
+def test_warning_is_shown_in_the_notebook(shell):
+    shell.ok("%%puzzle w\nx = VarArray(size=3, dom=range(3))\n")
+    assert "warning: line 1: Python's sum()" in shell.ok("%%puzzle+\nsatisfy(sum(x) == 2)\n")
+    text = shell.fails("%%puzzle+\nsatisfy(x[0] == 1 or x[1] == 1)\n")
+    assert "Line 1: `or` between constraints" in text and "Traceback" not in text
+
+
+def puzzle_cells(path: Path):
+    """Each code cell of the notebook: (magic words or None, body)."""
+    for cell in json.loads(path.read_text())["cells"]:
+        if cell["cell_type"] == "code":
+            head, _, body = "".join(cell["source"]).partition("\n")
+            yield (shlex.split(head), body) if head.startswith("%%puzzle") else (None, head + "\n" + body)
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.stem)
+def test_no_false_alarm_on_the_classroom_notebooks(path, monkeypatch):
+    monkeypatch.chdir(path.parent)
+    namespace: dict = {}
+    exec("from pycsp3 import *", namespace)
+    session = None
+    for words, body in puzzle_cells(path):
+        if words is None:
+            code = "\n".join(line for line in body.splitlines() if not line.lstrip().startswith("%"))
+            try:
+                exec(code, namespace)
+            except NameError:  # cells that reach into the kernel (get_ipython)
+                pass
+            continue
+        findings = check_source(body, namespace)
+        if body.strip() in DEMONSTRATIONS:
+            assert findings and findings[0].error, body
+            continue
+        assert findings == [], (path.name, body)
+        if words[0] == "%%puzzle":
+            if session is not None:
+                session.close()
+            session = PuzzleSession(words[1], namespace)
+        key = words[words.index("--step") + 1] if "--step" in words else None
+        session.add_step(body, key, solve=False)
+    if session is not None:
+        session.close()

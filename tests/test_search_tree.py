@@ -1,0 +1,121 @@
+"""The search tree recorded from warm ACE: its shape, its counts against ACE's own, and its drawings."""
+
+from __future__ import annotations
+
+import re
+import pytest
+
+from kernelext import model_state
+from kernelext.checkers.queens import conflicts
+from kernelext.search_tree import build_tree, compare_trees, grid_at, record_tree, tree_svg
+from kernelext.session import PuzzleSession
+from kernelext.solver.engine import Solver
+from kernelext.solver.warm import WarmAce
+from kernelext.widgets.tree_widget import WIDGET_MIME, TreeWidget
+
+QUEENS = "q = VarArray(size=4, dom=range(4))\n"
+QUEENS_RULES = ("satisfy(AllDifferent(q), AllDifferent(q[i] + i for i in range(4)),"
+                " AllDifferent(q[i] - i for i in range(4)))\n")
+
+
+@pytest.fixture(scope="module")
+def solver():
+    shared = Solver()
+    yield shared
+    shared.close()
+
+
+@pytest.fixture
+def queens(solver):
+    session = PuzzleSession("queens", solver=solver)
+    session.add_step(QUEENS, solve=False)
+    session.add_step(QUEENS_RULES, solve=False)
+    return session
+
+
+def ace_count(output: str, label: str) -> int:
+    return int(re.search(rf"^d {label}\s+(\d+)", output, re.M).group(1))
+
+
+def test_four_queens_tree_has_two_solutions_and_ace_counts(queens, solver, tmp_path):
+    path = tmp_path / "queens.xml"
+    model_state.compile_to(path)
+    ace = solver.search_tree(path, nodes=1000)
+    tree = build_tree(ace.events, truncated=ace.truncated, stats=ace.stats)
+    assert not tree.truncated
+    assert len(tree.solutions) == 2 == ace_count(ace.run.output, "FOUND SOLUTIONS")
+    assert all(not tree.children(node_id) for node_id in tree.solutions)  # green leaves
+    assert tree.decisions == ace.stats["decisions"]
+    assert len(tree.nodes) == ace.stats["nodes"]  # ACE counts the root as a node
+    assert len(tree.failures) == ace_count(ace.run.output, "WRONG DECISIONS") == ace.stats["wrong_decisions"]
+
+
+def test_solution_nodes_show_valid_solutions(queens):
+    tree = record_tree(queens)
+    info = queens.shown_array()
+    boards = {grid_at(tree, node_id, info).values[0] for node_id in tree.solutions}
+    assert boards == {(1, 3, 0, 2), (2, 0, 3, 1)}
+    assert not any(conflicts(enumerate(board)) for board in boards)
+
+
+def test_node_limit_truncates_with_a_note(queens):
+    tree = record_tree(queens, nodes=3)
+    assert tree.truncated and tree.size == 3
+    assert "Stopped after 3 decisions" in tree.note and tree.note in tree.summary()
+    full = record_tree(queens)
+    table = compare_trees(full, tree, ("all", "first 3"))
+    assert table.splitlines()[1].split() == ["nodes", str(full.size), "3"]
+
+
+def test_grid_at_a_node_applies_the_decisions_on_its_path(queens):
+    tree = record_tree(queens)
+    info = queens.shown_array()
+    node = next(n for n in tree.nodes if n.kind == "failure" and n.positive)
+    grid = grid_at(tree, node.id, info)
+    for variable, value in node.path:
+        assert grid.values[0][int(variable[2])] == value
+    assert sum(v is not None for v in grid.values[0]) == len(node.path)
+    assert grid.changed == {(0, int(node.variable[2]))}
+
+
+def test_svg_colours_failures_and_solutions_and_highlights_the_path(queens):
+    tree = record_tree(queens)
+    picture = tree_svg(tree, selected=tree.solutions[0])
+    assert picture.count('fill="#2ca02c"') == 2
+    assert picture.count('fill="#d62728"') == len(tree.failures)
+    assert len(re.findall('<line[^>]*stroke="#ff7f0e"', picture)) == len(tree.path_ids(tree.solutions[0])) - 1
+    assert picture == tree_svg(tree, selected=tree.solutions[0])
+
+
+def test_widget_selection_computes_the_grid_at_that_node(queens):
+    tree = record_tree(queens)
+    widget = TreeWidget(tree, queens.shown_array())
+    assert widget.grid_svg == ""
+    widget.selected = tree.solutions[0]  # as the front end's one message does
+    assert "<svg" in widget.grid_svg and f"node {tree.solutions[0]}" in widget.caption
+    bundle, _ = widget._repr_mimebundle_()
+    assert set(bundle) == {WIDGET_MIME, "text/html", "text/plain"}
+    assert bundle["text/plain"] == tree.summary()
+    widget.selected = 10_000
+    assert widget.selected == -1 and widget.grid_svg == ""
+    assert "export default" in str(TreeWidget._esm)
+
+
+def test_unsatisfiable_root_is_a_single_failed_node(solver):
+    session = PuzzleSession("none", solver=solver)
+    session.add_step("y = VarArray(size=2, dom=range(2))\n", solve=False)
+    session.add_step("satisfy(y[0] + y[1] > 2)\n", solve=False)
+    tree = record_tree(session)
+    assert tree.size == 0 and not tree.solutions and tree.nodes[0].kind == "failure"
+
+
+def test_heap_stays_flat_over_many_trees(queens, tmp_path):
+    path = tmp_path / "queens.xml"
+    model_state.compile_to(path)
+    with WarmAce() as ace:
+        for _ in range(5):
+            ace.tree([str(path), "-s=all"], 100, timeout=10)
+        before = ace.heap_used()
+        for _ in range(20):
+            ace.tree([str(path), "-s=all"], 100, timeout=10)
+        assert ace.heap_used() - before < 20_000_000  # a tree kept alive would hold about 4 MB
