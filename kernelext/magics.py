@@ -6,7 +6,7 @@ from IPython.core.error import UsageError
 from IPython.core.magic import Magics, cell_magic, line_cell_magic, magics_class
 from IPython.core.magic_arguments import argument, magic_arguments, parse_argstring
 from IPython.display import display
-from traitlets import Float, Unicode
+from traitlets import Bool, Float, Unicode
 
 from kernelext.errors import KernelextError, PuzzleUsageError
 
@@ -16,6 +16,8 @@ COMMANDS = {
     "solve": "solve again, e.g. `%puzzle solve --sols all` or `--timeout 60`",
     "export FILE": "write the model (FILE.xml, XCSP3) or the current solution (FILE.json)",
     "save FILE": "draw the current grid into FILE.png, FILE.svg or FILE.pdf",
+    "domains": "the pencil marks: each cell's values left after propagation",
+    "tree [--nodes N]": "solve while recording the search tree (failures red, solutions green)",
     "check [DIR]": "run the model on an exercise's public instances (DIR holds exercise.json; default: here)",
     "explain": "after UNSAT: a minimal set of constraints that cannot hold together",
     "why CELL": "why a cell has its value (e.g. `%puzzle why x[3][4]`): the constraints that force it",
@@ -34,6 +36,7 @@ def _step_options(func):
         argument("--solver", metavar="NAME", help="ace (warm JVM), ace-cold, choco, ortools or auto (default: %%config PuzzleMagics.solver)"),
         argument("--no-solve", action="store_true", help="add the step without solving"),
         argument("--step", metavar="KEY", help="name this step: a cell run again with the same KEY replaces it"),
+        argument("--domains", action="store_true", help="also show each cell's domain after propagation (pencil marks)"),
     ]):
         func = option(func)
     return func
@@ -45,11 +48,13 @@ class PuzzleMagics(Magics):
 
     timeout = Float(10.0, help="Default time limit of a solve, in seconds.").tag(config=True)
     solver = Unicode("ace", help="Default solver: ace (kept warm), ace-cold, choco, ortools or auto.").tag(config=True)
+    domains = Bool(False, help="Show pencil marks (domains after propagation) after every step.").tag(config=True)
 
     def __init__(self, shell=None, **kwargs):
         super().__init__(shell=shell, **kwargs)
         self.session = None
         self.view = None
+        self._domains = None  # the pencil marks shown last, to mark what the next step removes
         self._solver = None
         self._cell_id = None
 
@@ -63,6 +68,7 @@ class PuzzleMagics(Magics):
     @argument("words", nargs="*", help="cell form: the puzzle's NAME; line form: a command (steps, undo, solve, export FILE, save FILE, help)")
     @argument("--view", metavar="KIND", help="how to draw the grid: generic, sudoku, futoshiki, nonogram (picross), "
               "numberlink (amaze), layout, queens (default: guessed from NAME and the data)")
+    @argument("--nodes", metavar="N", type=int, help="with `%%puzzle tree`: how many nodes to record (default 500)")
     @_step_options
     @line_cell_magic
     def puzzle(self, line, cell=None):
@@ -123,6 +129,38 @@ class PuzzleMagics(Magics):
         report = session.add_step(cell, self._step_key(args), solve=not args.no_solve, sols=_sols(args.sols),
                                   timeout=args.timeout, show=args.show, backend=args.solver)
         self._display(session, report)
+        if args.domains or self.domains:
+            self._show_domains(session)
+
+    def _show_domains(self, session):
+        """Display the pencil marks of the drawn array, with what this step removed struck through."""
+        from kernelext.pencil import pencil_html, pencil_report, pencil_text
+
+        previous = self._domains if self.session is session else None
+        grid, self._domains = pencil_report(session, previous, timeout=self.timeout)
+        if grid is None:
+            print("No 1-D or 2-D array to show pencil marks on.")
+            return
+        block = int(grid.shape[1] ** 0.5) if self._kind(session, None) == "sudoku" else None
+        display({"text/plain": pencil_text(grid), "text/html": pencil_html(grid, block=block)}, raw=True)
+
+    def _kind(self, session, grid):
+        from kernelext.views import detect_kind
+
+        return self.view or detect_kind(session.name, grid, self.shell.user_ns)
+
+    def _show_tree(self, session, nodes):
+        from kernelext.render import in_kernel
+        from kernelext.search_tree import record_tree, tree_svg
+        from kernelext.views import view_data
+        from kernelext.widgets.tree_widget import TreeWidget
+
+        tree = record_tree(session, nodes=nodes or 500, timeout=self.timeout)
+        if not in_kernel():
+            display({"text/plain": tree.summary(), "text/html": tree_svg(tree)}, raw=True)
+            return
+        kind = self._kind(session, session.last_grid)
+        display(TreeWidget(tree, session.shown_array(), kind, view_data(kind, self.shell.user_ns)))
 
     def _display(self, session, report):
         """Show a report with the puzzle's view: `--view`, else the kind its name or data suggest."""
@@ -197,6 +235,11 @@ class PuzzleMagics(Magics):
             if len(rest) != 1:
                 raise PuzzleUsageError("Say where to write: %puzzle export FILE.xml (model) or FILE.json (solution).")
             print(f"Wrote {session.export(rest[0]).name}")
+        elif command == "tree":
+            self._show_tree(session, args.nodes)
+        elif command == "domains":
+            self._domains = None
+            self._show_domains(session)
         elif command == "check":
             from kernelext.grading import check_public
 

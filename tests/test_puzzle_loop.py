@@ -318,3 +318,11 @@ def test_explain_why_and_hint_commands(shell):
     assert "F[0][2] = 3 in every solution" in shell.ok("%puzzle why F[0][2]")
     assert "hint:" in shell.ok("%puzzle hint")
     assert "Name the cell" in shell.fails("%puzzle why")
+
+
+def test_pencil_marks_and_search_tree_commands(shell):
+    shell.ok("%%puzzle queens\nq = VarArray(size=4, dom=range(4))\n")
+    text = shell.ok("%%puzzle+ --domains\nsatisfy(AllDifferent(q), q[0] == 1)\n")
+    assert "{0,2,3}" in text.replace(", ", ",")
+    text = shell.ok("%puzzle tree --nodes 50")
+    assert "solution" in text and len(text) < 2000
