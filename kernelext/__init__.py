@@ -12,6 +12,15 @@ def load_ipython_extension(ipython):
     ipython.events.register("pre_run_cell", magics.remember_cell_id)
 
 
+def current_session():
+    """The PuzzleSession the notebook is building (its steps, last grid and solution), or None."""
+    from IPython import get_ipython
+
+    shell = get_ipython()
+    magics = shell.magics_manager.registry.get("PuzzleMagics") if shell else None
+    return magics.session if magics else None
+
+
 def unload_ipython_extension(ipython):
     """Remove the magics and stop the solver worker (`%unload_ext kernelext`)."""
     from kernelext.magics import PuzzleMagics

@@ -308,7 +308,7 @@ class _Context:
         self.folder = Path(self._folder.name)
         self.model, self.owners = _rebuild(session, self.folder / "step.xml")
         self.pool = [c.xml for c in self.model.constraints]
-        self.cells = {info.name: info.cells for info in model_state.arrays()}
+        self.cells = model_state.solution_cells()
         self.info = session.shown_array()
         self.positions = _positions(self.info)
 

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import contextlib
+import copy
 import io
+import itertools
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
@@ -126,11 +128,40 @@ def arrays() -> list[ArrayInfo]:
     return infos
 
 
+def solution_cells() -> dict[str, tuple[tuple[tuple[int, ...], str | None], ...]]:
+    """Each array's variable ids in row-major order over its whole shape (None at holes),
+    as solvers list them when they print `x[][]`."""
+    out = {}
+    for info in arrays():
+        ids = dict(info.cells)
+        out[info.name] = tuple((index, ids.get(index)) for index in itertools.product(*map(range, info.shape)))
+    return out
+
+
 def compile_to(path: Path) -> None:
-    """Write the current model as an XCSP3 file at `path` (pycsp3's messages swallowed)."""
+    """Write the current model as an XCSP3 file at `path` (pycsp3's messages swallowed).
+
+    pycsp3's compiler rewrites the posted constraints in place (it groups and compacts them), and some
+    of them cannot be compiled twice. It is given a copy (sharing the variables), so the model stays
+    as the steps posted it and can be compiled again after more steps.
+    """
+    from pycsp3.classes.entities import CtrEntities, ObjEntities, VarEntities
     from pycsp3.compiler import Compilation
 
-    with contextlib.redirect_stdout(io.StringIO()):
-        result = Compilation.compile(str(path), verbose=0)
+    shared = {id(v): v for item in VarEntities.items for v in _variables_of(item)}
+    posted = CtrEntities.items, ObjEntities.items
+    try:
+        CtrEntities.items = copy.deepcopy(posted[0], dict(shared))
+        ObjEntities.items = copy.deepcopy(posted[1], dict(shared))
+        with contextlib.redirect_stdout(io.StringIO()):
+            result = Compilation.compile(str(path), verbose=0)
+    finally:
+        CtrEntities.items, ObjEntities.items = posted
     if result is None or not path.exists():
         raise RuntimeError("pycsp3 could not compile the model")
+
+
+def _variables_of(item) -> list:
+    from pycsp3.classes.entities import EVar
+
+    return [item.variable] if isinstance(item, EVar) else item.flatVars

@@ -15,8 +15,9 @@ MAX_LINE = 160
 MAX_WIDGET_GRIDS = 50
 
 
-def status_text(result: SolveResult | None, note: str = "") -> str:
-    """One line: the status, the bound, the count of solutions, why the search stopped."""
+def status_text(result: SolveResult | None, note: str = "", counted: bool = False) -> str:
+    """One line: the status, the bound, the count of solutions (`counted`: several were asked for),
+    why the search stopped."""
     if result is None:
         return note or "not solved"
     text = result.status.value
@@ -24,6 +25,8 @@ def status_text(result: SolveResult | None, note: str = "") -> str:
         text += f" (bound {result.bound})"
     if len(result.solutions) > 1:
         text += f": {len(result.solutions)} solutions"
+    elif counted and result.solutions and not result.stopped:
+        text += ": 1 solution, the only one"
     if result.stopped:
         text += f" [search stopped: {result.stopped}]"
     if result.status is Status.UNSAT:
@@ -56,7 +59,7 @@ def report_state(report: StepReport, kind: str = "generic", data: Mapping | None
     if report.objective:
         lines.append(_clip(f"objective: {report.objective}"))
     lines += [_clip(f"warning: {w}") for w in report.warnings]
-    lines.append(f"status: {status_text(report.result, report.note)}")
+    lines.append(f"status: {status_text(report.result, report.note, counted=bool(report.all_grids))}")
     grids = report.all_grids if len(report.all_grids) > 1 else (report.grid,) if report.grid else ()
     result = report.result
     bounds = [bound for _, bound in result.progress] if result else []

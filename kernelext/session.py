@@ -168,7 +168,7 @@ class PuzzleSession:
         if not self.steps:
             raise PuzzleUsageError("This puzzle has no steps yet: start it with %%puzzle NAME.")
         model = model or self._compile()
-        cells = {info.name: info.cells for info in model_state.arrays()}
+        cells = model_state.solution_cells()
         self.last_result = self.solver.solve(model, cells, sols=sols, timeout=timeout or self.timeout,
                                              backend=backend or self.backend)
         return self.last_result

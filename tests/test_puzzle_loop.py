@@ -326,3 +326,27 @@ def test_pencil_marks_and_search_tree_commands(shell):
     assert "{0,2,3}" in text.replace(", ", ",")
     text = shell.ok("%puzzle tree --nodes 50")
     assert "solution" in text and len(text) < 2000
+
+
+@pytest.mark.parametrize("backend", ["ace", "ace-cold", "ortools", "choco"])
+def test_arrays_with_holes_read_back_in_place(backend):
+    from kernelext.session import PuzzleSession
+
+    session = PuzzleSession("holes", backend=backend)
+    session.add_step("y = VarArray(size=[2, 2], dom=lambda i, j: None if (i, j) == (0, 1) else range(5))\n"
+                     "z = VarArray(size=2, dom=range(3))\n", solve=False)
+    report = session.add_step("satisfy(y[0][0] == 1, y[1][0] == 2, y[1][1] == 3, z[1] == 2)\n")
+    assert report.grid.values == ((1, None), (2, 3)) and report.grid.holes == {(0, 1)}
+    assert report.result.solution["z[1]"] == 2
+    session.close()
+
+
+def test_a_model_can_be_compiled_again_after_more_steps():
+    from kernelext.session import PuzzleSession
+
+    session = PuzzleSession("again")
+    session.add_step("x = VarArray(size=[3, 3], dom=range(3))\n", solve=False)
+    assert session.add_step("satisfy(AllDifferentList(x[0], x[1], x[2]))\n").result.status.value == "SAT"
+    assert session.add_step("satisfy(x[0][0] == 1)\n").result.status.value == "SAT"
+    assert session.solve().status.value == "SAT"
+    session.close()

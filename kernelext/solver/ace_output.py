@@ -19,7 +19,7 @@ _STATUS = {
 _INSTANTIATION = re.compile(r"<instantiation[^>]*>\s*<list>(.*?)</list>\s*<values>(.*?)</values>", re.S)
 _STAT_KEYS = {"WRONG DECISIONS": "wrong decisions", "FOUND SOLUTIONS": "solutions", "BOUND": "bound"}
 
-Cells = dict[str, tuple[tuple[tuple[int, ...], str], ...]]  # array name -> ((index, variable id), ...)
+Cells = dict[str, tuple[tuple[tuple[int, ...], "str | None"], ...]]  # array -> ((index, variable id or None at a hole), ...)
 
 
 def parse(output: str, cells: Cells, *, backend: str, time: float, stopped: str = "") -> SolveResult:
@@ -63,7 +63,7 @@ def _int(text: str) -> int:
 def _solution(names: list[str], values: list[str], cells: Cells) -> Solution:
     ids = [variable for name in names for variable in _expand(name, cells)]
     flat = list(_uncompress(values))
-    return MappingProxyType({vid: (None if v == "*" else int(v)) for vid, v in zip(ids, flat)})
+    return MappingProxyType({vid: (None if v == "*" else int(v)) for vid, v in zip(ids, flat) if vid is not None})
 
 
 def _uncompress(values: Iterable[str]):
@@ -75,8 +75,8 @@ def _uncompress(values: Iterable[str]):
             yield token
 
 
-def _expand(name: str, cells: Cells) -> list[str]:
-    """`x[][2..3]` -> the ids of x's variables whose indexes match, in row-major order."""
+def _expand(name: str, cells: Cells) -> list[str | None]:
+    """`x[][2..3]` -> the ids of x's variables whose indexes match, in row-major order (None at holes)."""
     base, _, rest = name.partition("[")
     if base not in cells:
         return [name]

@@ -77,6 +77,8 @@ def _solution(variables: dict, cells: ace_output.Cells):
     values = {}
     for array in cells.values():
         for _, vid in array:
+            if vid is None:
+                continue
             variable = variables.get(vid)
             value = variable.value() if variable is not None else None
             values[vid] = None if value is None else int(value)
