@@ -12,11 +12,15 @@ from __future__ import annotations
 import argparse
 import random
 import statistics
+import sys
 import time
 from pathlib import Path
 
 from kernelext.session import PuzzleSession
 from kernelext.solver.engine import Solver
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
+from instances import amaze  # noqa: E402  (the same Numberlink model the tests use)
 
 BACKENDS = ("ace", "ace-cold", "ortools")
 
@@ -57,7 +61,7 @@ def nonogram(n: int = 30) -> list[str]:
             "        if k < len(clue) - 1:\n"
             "            t.append((f'q{q}', 0, f'q{q + 1}')); q += 1; t.append((f'q{q}', 0, f'q{q}'))\n"
             "    t.append((f'q{q}', 0, f'q{q}'))\n"
-            "    return Automaton(start='q0', final=f'q{q}', transitions=t)\n"
+            "    return Automaton(start='q0', final=f'q{q}', transitions=list(dict.fromkeys(t)))\n"
             "satisfy([G[i] in automaton(rows[i]) for i in range(n)],\n"
             "        [G[:, j] in automaton(cols[j]) for j in range(n)])\n"]
 
@@ -82,18 +86,7 @@ def futoshiki(n: int = 9) -> list[str]:
 
 
 def numberlink(n: int = 10) -> list[str]:
-    points = [[(r, 1), (r + 1, n)] for r in range(1, n, 2)]
-    return [f"n = m = {n}\npoints = {points!r}\n"
-            "x = VarArray(size=[n + 2, m + 2], dom=lambda i, j: {0} if i in {0, n + 1} or j in {0, m + 1} else range(len(points) + 1))\n",
-            "satisfy(x[i][j] == v + 1 for v in range(len(points)) for i, j in points[v])\n",
-            "satisfy(Count(x[i - 1][j], x[i + 1][j], x[i][j - 1], x[i][j + 1], value=v + 1) == 1\n"
-            "        for v in range(len(points)) for i, j in points[v])\n",
-            "ends = {p for pair in points for p in pair}\n"
-            "T = {(0, ANY, ANY, ANY, ANY)} | {tuple([v] + [v if d in (a, b) else ne(v) for d in range(4)])\n"
-            "     for v in range(1, len(points) + 1) for a, b in combinations(range(4), 2)}\n"
-            "satisfy((x[i][j], x[i - 1][j], x[i + 1][j], x[i][j - 1], x[i][j + 1]) in T\n"
-            "        for i in range(1, n + 1) for j in range(1, m + 1) if (i, j) not in ends)\n",
-            "minimize(Sum(x))\n"]
+    return list(amaze(n, n, [[(r, 1), (r + 1, n)] for r in range(1, n, 2)]))
 
 
 def rss_mb(pid: int | str = "self") -> float:

@@ -53,13 +53,16 @@ def is_step(cell: str) -> bool:
     return cell.startswith("%%puzzle+")
 
 
-def time_shell(cells: list[str], backend: str) -> tuple[list[float], list[float]]:
-    """Seconds of each step cell in an IPython shell; and of CPMpy + OR-Tools on each step's model."""
+def time_shell(cells: list[str], backend: str, solver) -> tuple[list[float], list[float]]:
+    """Seconds of each step cell in an IPython shell; and of CPMpy + OR-Tools on each step's model.
+
+    `solver` is shared between shells, as one kernel keeps one warm JVM for all its puzzles."""
     from IPython.core.interactiveshell import InteractiveShell
     from IPython.utils.capture import capture_output
 
     ip = InteractiveShell.instance()
     ip.run_cell("%load_ext kernelext")
+    ip.magics_manager.registry["PuzzleMagics"]._solver = solver
     ip.run_cell(f"%config PuzzleMagics.solver = '{backend}'")
     steps, direct = [], []
     for cell in cells:
@@ -71,6 +74,7 @@ def time_shell(cells: list[str], backend: str) -> tuple[list[float], list[float]
         if is_step(cell):
             steps.append(time.perf_counter() - start)
             direct.append(time_cpmpy(ip.magics_manager.registry["PuzzleMagics"].session))
+    ip.magics_manager.registry["PuzzleMagics"]._solver = None  # the shared worker outlives this shell
     ip.run_cell("%unload_ext kernelext")
     ip.reset(new_session=True)
     return steps, direct
@@ -125,16 +129,19 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--rounds", type=int, default=3)
     rounds = parser.parse_args().rounds
+    from kernelext.solver.engine import Solver
+
     os.chdir(ROOT / "notebooks")
+    solver = Solver()
     rows = []  # (walkthrough, step, {column: median})
     for name in WALKTHROUGHS:
         cells = linear_cells(name)
-        time_shell(cells, "ace")  # first run starts the worker JVM, as a kernel's first step does
+        time_shell(cells, "ace", solver)  # warm-up: the worker JVM starts once, as in a kernel
         runs = {column: [] for column in COLUMNS}
         for _ in range(rounds):
             runs["pycsp3 solve()"].append(time_stock(cells))
             for backend in ("ace-warm", "ace-cold", "ortools"):
-                steps, direct = time_shell(cells, "ace" if backend == "ace-warm" else backend)
+                steps, direct = time_shell(cells, "ace" if backend == "ace-warm" else backend, solver)
                 runs[backend].append(steps)
                 if backend == "ortools":
                     runs["cpmpy+ortools"].append(direct)
@@ -145,6 +152,7 @@ def main() -> None:
     for name, step, medians in rows:
         stock = medians["pycsp3 solve()"]
         print(f"{name:<12}{step:>5}" + "".join(f"{medians[c]:>13.3f} ({stock / medians[c]:5.1f}x)" for c in COLUMNS))
+    solver.close()
     overall = {c: statistics.median(m[c] for _, _, m in rows) for c in COLUMNS}
     stock = overall["pycsp3 solve()"]
     print(f"{'median':<17}" + "".join(f"{overall[c]:>13.3f} ({stock / overall[c]:5.1f}x)" for c in COLUMNS))

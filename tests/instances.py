@@ -61,19 +61,24 @@ def colouring(n: int, edges: list[tuple[int, int]]) -> tuple[str, ...]:
             "satisfy(col[a] != col[b] for a, b in edges)\n", "minimize(Maximum(col))\n")
 
 
-AMAZE = (
-    "n, m = 5, 5\npoints = [[(3, 4), (5, 1)], [(2, 2), (5, 5)]]\n"
-    "x = VarArray(size=[n + 2, m + 2], dom=lambda i, j: {0} if i in {0, n + 1} or j in {0, m + 1} else range(len(points) + 1))\n",
-    "satisfy(x[i][j] == v + 1 for v in range(len(points)) for i, j in points[v])\n",
-    "satisfy(Count(x[i - 1][j], x[i + 1][j], x[i][j - 1], x[i][j + 1], value=v + 1) == 1\n"
-    "        for v in range(len(points)) for i, j in points[v])\n",
-    "ends = {p for pair in points for p in pair}\n"
-    "T = {(0, ANY, ANY, ANY, ANY)} | {tuple([v] + [v if d in (a, b) else ne(v) for d in range(4)])\n"
-    "     for v in range(1, len(points) + 1) for a, b in combinations(range(4), 2)}\n"
-    "satisfy((x[i][j], x[i - 1][j], x[i + 1][j], x[i][j - 1], x[i][j + 1]) in T\n"
-    "        for i in range(1, n + 1) for j in range(1, m + 1) if (i, j) not in ends)\n",
-    "minimize(Sum(x))\n",
-)
+def amaze(n: int, m: int, points: list) -> tuple[str, ...]:
+    """Numberlink on an n x m board with a border of 0: link each pair of `points`, fewest cells."""
+    return (
+        f"n, m = {n}, {m}\npoints = {points!r}\n"
+        "x = VarArray(size=[n + 2, m + 2], dom=lambda i, j: {0} if i in {0, n + 1} or j in {0, m + 1} else range(len(points) + 1))\n",
+        "satisfy(x[i][j] == v + 1 for v in range(len(points)) for i, j in points[v])\n",
+        "satisfy(Count(x[i - 1][j], x[i + 1][j], x[i][j - 1], x[i][j + 1], value=v + 1) == 1\n"
+        "        for v in range(len(points)) for i, j in points[v])\n",
+        "ends = {p for pair in points for p in pair}\n"
+        "T = {(0, ANY, ANY, ANY, ANY)} | {tuple([v] + [v if d in (a, b) else ne(v) for d in range(4)])\n"
+        "     for v in range(1, len(points) + 1) for a, b in combinations(range(4), 2)}\n"
+        "satisfy((x[i][j], x[i - 1][j], x[i + 1][j], x[i][j - 1], x[i][j + 1]) in T\n"
+        "        for i in range(1, n + 1) for j in range(1, m + 1) if (i, j) not in ends)\n",
+        "minimize(Sum(x))\n",
+    )
+
+
+AMAZE = amaze(5, 5, [[(3, 4), (5, 1)], [(2, 2), (5, 5)]])
 
 FUTOSHIKI = (
     "n = 4\nF = VarArray(size=[n, n], dom=range(1, n + 1))\n",

@@ -157,9 +157,12 @@ def _check_accepted(output: str, stopped: str) -> None:
     """Raise ModelRejected when the solver stopped on an error of its own, with no verdict."""
     if stopped or re.search(r"^\s*s [A-Z]", ace_output.strip_colours(output), re.M):
         return
-    errors = [line.strip() for line in ace_output.strip_colours(output).splitlines()
-              if "Exception" in line or "ERROR" in line.upper()]
-    detail = errors[0] if errors else "no answer"
+    lines = [line.strip() for line in ace_output.strip_colours(output).splitlines() if line.strip()]
+    found = [k for k, line in enumerate(lines) if "Exception" in line or "ERROR" in line.upper()]
+    detail = "no answer"
+    if found:
+        k = found[0]
+        detail = " ".join(lines[k:k + 2]) if lines[k].endswith("ERROR:") else lines[k]  # ACE: "! ERROR:", then the text
     raise ModelRejected(f"The solver rejected the model ({detail[:150]}).\n"
                         "Check the types and values in this step's constraints, then run it again.")
 
