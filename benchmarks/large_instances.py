@@ -86,7 +86,8 @@ def futoshiki(n: int = 9) -> list[str]:
 
 
 def numberlink(n: int = 10) -> list[str]:
-    return list(amaze(n, n, [[(r, 1), (r + 1, n)] for r in range(1, n, 2)]))
+    """Four pairs on a 10 x 10 board, to the fewest cells."""
+    return list(amaze(n, n, [[(1, 1), (1, 4)], [(3, 3), (6, 3)], [(8, 8), (8, 5)], [(5, 9), (9, 9)]]))
 
 
 def rss_mb(pid: int | str = "self") -> float:

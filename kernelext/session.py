@@ -110,7 +110,7 @@ class PuzzleSession:
                 self.set_show(show)
             if not solve:
                 return replace(report, grid=self._remember(self.grid(None)), note="Not solved (--no-solve).")
-            if not model_state.has_constraints_or_objective():
+            if not model_state.mark().constraints:  # ACE fails on an objective with no constraint
                 return replace(report, grid=self._remember(self.grid(None)), note="No constraints yet: nothing to solve.")
             return self._solved(report, sols, timeout, backend, self._compile())
         except (StepError, PuzzleUsageError, ModelRejected, KeyboardInterrupt) as error:
@@ -187,7 +187,7 @@ class PuzzleSession:
         if not self.steps:
             raise PuzzleUsageError("This puzzle has no steps yet: start it with %%puzzle NAME.")
         report = StepReport(self.name, len(self.steps))
-        if not model_state.has_constraints_or_objective():
+        if not model_state.mark().constraints:  # ACE fails on an objective with no constraint
             return replace(report, grid=self._remember(self.grid(None)), note="No constraints yet: nothing to solve.")
         return self._solved(report, sols, timeout, backend, self._compile())
 

@@ -1,4 +1,4 @@
-"""Bad inputs and faults (catalogued in docs/bad_inputs.md): each gives a short message saying what to fix,
+"""Bad inputs and faults (catalogued in tests/bad_inputs.md): each gives a short message saying what to fix,
 no traceback into kernelext, a live kernel, the model as it was, and a next step that works."""
 
 from __future__ import annotations
@@ -83,12 +83,25 @@ REFUSED = {  # cell run after the board and the clues: words of the message
 }
 
 
+@pytest.fixture(scope="module")
+def solver():
+    """One solver for the module's shells, so that its JVM starts once."""
+    from kernelext.solver.engine import Solver
+
+    shared = Solver()
+    yield shared
+    shared.close()
+
+
 @pytest.fixture
-def amaze(shell):
-    """A shell with the Amaze board and clues: two steps."""
+def amaze(shell, solver):
+    """A shell with the Amaze board and clues (two steps), solving with the shared solver."""
+    magics = shell.ip.magics_manager.registry["PuzzleMagics"]
+    magics._solver = solver
     shell.ok(AMAZE_BOARD)
     shell.ok(AMAZE_CLUES)
-    return shell
+    yield shell
+    magics._solver = None  # the shared solver outlives this shell
 
 
 def assert_refused(shell, cell: str, words: str, steps: str = "2 step(s)") -> None:
@@ -154,9 +167,9 @@ def test_unsatisfiable_step_is_kept_and_can_be_undone(amaze):
     assert_kept(amaze, amaze.run("%%puzzle+\nsatisfy(x[3][4] == 2)\n"), "UNSAT: no solution. Undo the step")
 
 
-@pytest.mark.parametrize("solver", ["ace", "ace-cold"])
-def test_time_out_keeps_the_step_and_says_the_search_stopped(amaze, solver):
-    run = amaze.run(PIGEONS.format(timeout=1).replace("--timeout", f"--solver {solver} --timeout"))
+@pytest.mark.parametrize("backend", ["ace", "ace-cold"])
+def test_time_out_keeps_the_step_and_says_the_search_stopped(amaze, backend):
+    run = amaze.run(PIGEONS.format(timeout=1).replace("--timeout", f"--solver {backend} --timeout"))
     assert_kept(amaze, run, "UNKNOWN [search stopped: timeout]")
 
 
@@ -182,11 +195,11 @@ def ctrl_c_after(seconds: float):
         signal.signal(signal.SIGINT, previous)
 
 
-@pytest.mark.parametrize("solver", ["ace", "ace-cold", "choco"])
-def test_ctrl_c_during_the_search_stops_it_and_keeps_the_step(amaze, solver):
+@pytest.mark.parametrize("backend", ["ace", "ace-cold", "choco"])
+def test_ctrl_c_during_the_search_stops_it_and_keeps_the_step(amaze, backend):
     with ctrl_c_after(2.5):
         started = time.monotonic()
-        run = amaze.run(PIGEONS.format(timeout=60).replace("--timeout", f"--solver {solver} --timeout"))
+        run = amaze.run(PIGEONS.format(timeout=60).replace("--timeout", f"--solver {backend} --timeout"))
     assert time.monotonic() - started < 20
     assert_kept(amaze, run, "[search stopped: interrupted]")
 

@@ -138,7 +138,7 @@ def test_no_false_alarm_on_the_classroom_notebooks(path, monkeypatch):
             code = "\n".join(line for line in body.splitlines() if not line.lstrip().startswith("%"))
             try:
                 exec(code, namespace)
-            except NameError:  # cells that reach into the kernel (get_ipython)
+            except Exception:  # cells that reach into the kernel (get_ipython) cannot run here
                 pass
             continue
         findings = check_source(body, namespace)

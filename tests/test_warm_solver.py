@@ -91,6 +91,24 @@ def test_solution_limit_does_not_carry_over_to_the_next_solve(ace, models):
     assert len(lines(ace.run([models["csp"]], timeout=10).output, "v ")) == 1
 
 
+def test_heuristic_options_work_on_every_solve(ace, models):
+    # ACE finds heuristics by name among the classes each Head lists (the worker lists them once)
+    for _ in range(2):
+        run = ace.run([models["cop"], "-varh=DdegOnDom", "-valh=Last"], timeout=10)
+        assert lines(run.output, "s ") == ["s OPTIMUM FOUND"]
+        assert lines(run.output, "d BOUND") == ["d BOUND  4  (9 sols)"]
+
+
+def test_a_model_rewritten_at_the_same_path_is_read_again(ace, tmp_path):
+    path = tmp_path / "model.xml"
+    path.write_text(ALL_DIFFERENT)
+    assert lines(ace.run([str(path)], timeout=10).output, "s ") == ["s SATISFIABLE"]
+    path.write_text(UNSATISFIABLE)
+    assert lines(ace.run([str(path)], timeout=10).output, "s ") == ["s UNSATISFIABLE"]
+    path.write_text(MINIMISE)
+    assert lines(ace.run([str(path)], timeout=10).output, "s ") == ["s OPTIMUM FOUND"]
+
+
 def test_repeated_solves_reuse_one_worker_and_are_fast(ace, models):
     ace.run([models["csp"]], timeout=10)
     pid = ace.pid

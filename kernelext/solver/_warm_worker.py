@@ -105,7 +105,7 @@ class _Ace:
         self.hooks = field.get(None)
         self.ArrayList = jpype.JClass("java.util.ArrayList")
         jpype.JClass("utility.Kit").useColors = False
-        self.domains_head = (None, None)  # (options, Head) reused for domains (a new Head is slow to make)
+        self.classes = None  # the first Head's list of ACE's classes, given to every later Head (see _new_head)
         self.recorder_class = None  # made on the first tree request, keeping the worker's start short
 
     def solve(self, args: list[str], inbox: queue.Queue, prepare=None) -> str | None:
@@ -116,7 +116,7 @@ class _Ace:
         hooks_before = set(self.ArrayList(self.hooks.keySet()))
         try:
             self.Input.loadArguments(self.jpype.JArray(self.jpype.JString)(args))
-            head = self.Head()
+            head = self._new_head()
         except self.jpype.JException as error:
             return f"ACE rejected the arguments: {error}"
         if prepare is not None:
@@ -162,7 +162,7 @@ class _Ace:
         hooks_before = set(self.ArrayList(self.hooks.keySet()))
         try:
             self.Input.loadArguments(self.jpype.JArray(self.jpype.JString)(args))
-            head = self._head_for_domains(args[1:])
+            head = self._new_head()
             problem = head.buildProblem(0)
             solver = _accessible(self.Head.class_.getDeclaredMethod("buildSolver", problem.getClass())).invoke(
                 head, problem)
@@ -170,7 +170,6 @@ class _Ace:
             domains = {str(v.id()): _values(v.dom) for v in problem.variables
                        if not v.isAuxiliaryVariableIntroducedBySolver()}
         except self.jpype.JException as error:
-            self.domains_head = (None, None)  # in whatever state the failed build left it
             return {"domains": {}, "consistent": False, "error": f"ACE could not propagate the model: {error}"}
         finally:
             self.System.out.flush()
@@ -178,17 +177,25 @@ class _Ace:
             self._release(hooks_before)
         return {"domains": domains, "consistent": consistent, "error": None}
 
-    def _head_for_domains(self, options: list[str]):
-        """A Head for building problems with these ACE options, made afresh only when the options change.
+    def _new_head(self):
+        """A new Head for the arguments loaded in Input, made without listing ACE's classes again.
 
-        Most of a new Head's time goes to listing ACE's classes; the model file is read from Input on
-        each build, and what a build leaves in the Head (its observers, shared structures) is reset here.
+        Most of the time a new Head takes goes to its constructor scanning the jars on the class path
+        for ACE's heuristic, propagation and constraint classes. The result is the same for every Head,
+        so later Heads get the first one's, and are built with the class path property empty, which
+        makes their own scan find nothing (no search runs meanwhile that could read the property).
         """
-        if self.domains_head[0] != options:
-            self.domains_head = (list(options), self.Head())
-        head = self.domains_head[1]
-        head.observersConstruction = self.ArrayList(self._construction_observers(head))
-        head.structureSharing.clear()
+        if self.classes is None:
+            head = self.Head()
+            self.classes = head.availableClasses
+            return head
+        class_path = self.System.getProperty("java.class.path")
+        self.System.setProperty("java.class.path", "")
+        try:
+            head = self.Head()
+        finally:
+            self.System.setProperty("java.class.path", class_path)
+        head.availableClasses = self.classes
         return head
 
     def tree(self, args: list[str], nodes: int, inbox: queue.Queue) -> dict:

@@ -1,0 +1,47 @@
+"""500 solved steps in one session: the worker's threads, its memory and the temporary files stay bounded."""
+
+from __future__ import annotations
+
+import tempfile
+from pathlib import Path
+
+from kernelext.session import PuzzleSession
+
+STEPS = 500
+WARM_UP = 50
+MAX_NEW_THREADS = 4
+MAX_RSS_GROWTH_MB = 120
+
+
+def worker_threads(pid: int) -> int:
+    return len(list(Path(f"/proc/{pid}/task").iterdir()))
+
+
+def worker_rss_mb(pid: int) -> float:
+    status = Path(f"/proc/{pid}/status").read_text()
+    line = next(line for line in status.splitlines() if line.startswith("VmRSS:"))
+    return int(line.split()[1]) / 1024
+
+
+def kernelext_files() -> int:
+    return sum(1 for _ in Path(tempfile.gettempdir()).glob("kernelext-*/**/*"))
+
+
+def test_five_hundred_solved_steps_use_bounded_resources(monkeypatch, tmp_path):
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))  # a temp dir of its own: other processes use /tmp
+    session = PuzzleSession("tiny")
+    session.add_step("x = VarArray(size=3, dom=range(3))\n", solve=False)
+    for number in range(STEPS):
+        if number == WARM_UP:
+            pid = session.solver._warm.pid
+            threads, rss, files = worker_threads(pid), worker_rss_mb(pid), kernelext_files()
+        report = session.add_step(f"satisfy(AllDifferent(x), x[0] == {number % 3})\n", key="rerun")
+        assert report.result.status.value == "SAT" and report.replaced == (number > 0)
+    assert session.solver._warm.pid == pid, "the worker was restarted"
+    assert worker_threads(pid) <= threads + MAX_NEW_THREADS
+    assert worker_rss_mb(pid) <= rss + MAX_RSS_GROWTH_MB
+    assert kernelext_files() <= files
+    assert len(session.steps) == 2
+    session.solver.close()
+    session.close()
+    assert kernelext_files() == 0

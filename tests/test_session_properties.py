@@ -1,0 +1,210 @@
+"""Random sequences of adds, edits, re-runs, undos, failing steps and restarts: after each action the
+session's model is the one rebuilt from scratch from the cells as they now stand, and solves the same."""
+
+from __future__ import annotations
+
+import hashlib
+
+import pytest
+from hypothesis import HealthCheck, settings
+from hypothesis import strategies as st
+from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, rule, run_state_machine_as_test
+
+from kernelext import model_state
+from kernelext.errors import StepError
+from kernelext.session import PuzzleSession
+from kernelext.solver.engine import Solver
+
+from conftest import model_text
+
+PUZZLES = {  # name: (the %%puzzle cell, the %%puzzle+ cells to pick from)
+    "latin": ("n = 4\nx = VarArray(size=[n, n], dom=range(1, n + 1))\n", [
+        "satisfy(AllDifferent(x[i]) for i in range(n))\n",
+        "satisfy(AllDifferent(x[:, j]) for j in range(n))\n",
+        "satisfy(x[0][0] == 1)\n",
+        "satisfy(x[0][0] == 2, x[1][1] == x[2][2])\n",
+        "k = 2\nsatisfy(x[k][k] != 1)\n",
+        "minimize(Sum(x[0]))\n",
+        "y = VarArray(size=2, dom=range(3))\nsatisfy(y[0] != y[1])\n",
+    ]),
+    "amaze": ("n, m = 3, 3\npoints = [[(1, 1), (3, 3)]]\nx = VarArray(size=[n + 2, m + 2], dom=lambda i, j: {0} "
+              "if i in {0, n + 1} or j in {0, m + 1} else range(len(points) + 1))\n", [
+        "satisfy(x[i][j] == v + 1 for v in range(len(points)) for i, j in points[v])\n",
+        "satisfy(Count(x[i - 1][j], x[i + 1][j], x[i][j - 1], x[i][j + 1], value=v + 1) == 1\n"
+        "        for v in range(len(points)) for i, j in points[v])\n",
+        "minimize(Sum(x))\n",
+        "satisfy(x[2][2] == 1)\n",
+        "y = VarArray(size=2, dom=range(3))\nsatisfy(y[0] != y[1])\n",
+    ]),
+    "queens": ("n = 5\nq = VarArray(size=n, dom=range(n))\n", [
+        "satisfy(AllDifferent(q))\n",
+        "satisfy(AllDifferent(q[i] + i for i in range(n)))\n",
+        "satisfy(AllDifferent(q[i] - i for i in range(n)))\n",
+        "satisfy(q[0] == 0)\n",
+        "minimize(q[n - 1])\n",
+        "y = VarArray(size=2, dom=range(3))\nsatisfy(y[0] != y[1])\n",
+    ]),
+}
+FAILING = [
+    "satisfy(undefined_name == 1)\n",
+    "satisfy(q[0] == \n",
+    "z = VarArray(size=2, dom=range(0))\n",
+    "satisfy(x[0][0] == 1 and x[1][1] == 2)\n",
+    "satisfy(q[0] == 1 or q[1] == 2)\n",
+    "n = 99\nraise KeyboardInterrupt\n",
+]
+
+
+def source_key(source: str) -> str:
+    return "source:" + hashlib.sha1(source.encode()).hexdigest()
+
+
+def rebuilt(name: str, cells: list[tuple[str, str]], solver: Solver) -> PuzzleSession:
+    """A fresh session fed `cells` in order."""
+    session = PuzzleSession(name, solver=solver)
+    for key, source in cells:
+        session.add_step(source, key, solve=False)
+    return session
+
+
+def status(session: PuzzleSession, backend: str = "ace") -> tuple:
+    if not model_state.mark().constraints:
+        return ("nothing to solve",)
+    result = session.solve(backend=backend, timeout=20)
+    return result.status, result.bound
+
+
+class SessionMachine(RuleBasedStateMachine):
+    """The session under test, and the cells of the notebook as they stand (key, source)."""
+
+    solver: Solver  # set by the test
+
+    def __init__(self):
+        super().__init__()
+        self.name = "latin"
+        self.session = None
+        self.cells: list[tuple[str, str]] = []
+        self.counter = 0
+
+    @rule(name=st.sampled_from(sorted(PUZZLES)))
+    def restart(self, name):
+        if self.session is not None:
+            self.session.close()
+        self.name, self.session = name, PuzzleSession(name, solver=self.solver)
+        self.session.add_step(PUZZLES[name][0], "board", solve=False)
+        self.cells = [("board", PUZZLES[name][0])]
+
+    @precondition(lambda self: self.session is not None)
+    @rule(data=st.data(), keyed=st.booleans())
+    def add(self, data, keyed):
+        source = data.draw(st.sampled_from(PUZZLES[self.name][1]))
+        self.counter += 1
+        key = f"cell-{self.counter}" if keyed else source_key(source)
+        self.run(key, source)
+
+    @precondition(lambda self: len(self.cells) > 1)
+    @rule(data=st.data())
+    def edit_and_rerun(self, data):
+        index = data.draw(st.integers(1, len(self.cells) - 1))
+        source = data.draw(st.sampled_from(PUZZLES[self.name][1]))
+        self.run(self.cells[index][0], source)
+
+    @precondition(lambda self: self.cells)
+    @rule(data=st.data())
+    def rerun_out_of_order(self, data):
+        self.run(*data.draw(st.sampled_from(self.cells)))
+
+    @precondition(lambda self: self.session is not None)
+    @rule(source=st.sampled_from(FAILING), replacing=st.booleans())
+    def failing_step(self, source, replacing):
+        key = self.cells[-1][0] if replacing and len(self.cells) > 1 else "failing"
+        with pytest.raises(StepError):
+            self.session.add_step(source, key, solve=False)
+
+    @precondition(lambda self: len(self.cells) > 1)
+    @rule()
+    def undo(self):
+        self.session.undo()
+        self.cells.pop()
+
+    def run(self, key: str, source: str) -> None:
+        """Run a cell as the notebook would; mirror its effect on the cells when it is accepted."""
+        try:
+            self.session.add_step(source, key, solve=False)
+        except StepError:
+            return
+        keys = [k for k, _ in self.cells]
+        if key in keys:
+            self.cells[keys.index(key)] = (key, source)
+        else:
+            self.cells.append((key, source))
+
+    @invariant()
+    def model_is_the_rebuilt_one(self):
+        if self.session is None:
+            return
+        assert [(s.key, s.source) for s in self.session.steps] == self.cells
+        text = model_text()
+        fresh = rebuilt(self.name, self.cells, self.solver)
+        assert model_text() == text
+        fresh.close()
+        self.session.rebuild()  # pycsp3's model is global: give it back to the session under test
+
+    def teardown(self):
+        if self.session is None:
+            return
+        mine = status(self.session)
+        fresh = rebuilt(self.name, self.cells, self.solver)
+        assert status(fresh) == mine
+        fresh.close()
+        self.session.close()
+
+
+@pytest.fixture(scope="module")
+def solver():
+    shared = Solver()
+    yield shared
+    shared.close()
+
+
+def test_every_sequence_leaves_the_model_that_a_rebuild_gives(solver):
+    machine = type("Machine", (SessionMachine,), {"solver": solver})
+    run_state_machine_as_test(machine, settings=settings(max_examples=200, stateful_step_count=6, deadline=None,
+                                                         suppress_health_check=list(HealthCheck)))
+
+
+class WarmColdMachine(RuleBasedStateMachine):
+    """Steps added one by one, each solved by warm and by cold ACE."""
+
+    solver: Solver
+
+    def __init__(self):
+        super().__init__()
+        self.session = None
+
+    @rule(name=st.sampled_from(sorted(PUZZLES)))
+    def restart(self, name):
+        if self.session is not None:
+            self.session.close()
+        self.session = PuzzleSession(name, solver=self.solver)
+        self.session.add_step(PUZZLES[name][0], "board", solve=False)
+
+    @precondition(lambda self: self.session is not None)
+    @rule(data=st.data())
+    def add_and_compare(self, data):
+        source = data.draw(st.sampled_from(PUZZLES[self.session.name][1]))
+        try:
+            self.session.add_step(source, solve=False)
+        except StepError:
+            return
+        assert status(self.session, "ace") == status(self.session, "ace-cold")
+
+    def teardown(self):
+        if self.session is not None:
+            self.session.close()
+
+
+def test_warm_and_cold_ace_agree_on_every_step(solver):
+    machine = type("WarmCold", (WarmColdMachine,), {"solver": solver})
+    run_state_machine_as_test(machine, settings=settings(max_examples=20, stateful_step_count=3, deadline=None,
+                                                         suppress_health_check=list(HealthCheck)))
