@@ -78,3 +78,13 @@ def model_text() -> str:
         path = Path(folder) / "model.xml"
         model_state.compile_to(path)
         return path.read_text()
+
+
+@pytest.fixture(autouse=True)
+def interrupt_handler_is_left_as_it_was():
+    """Every test leaves Ctrl-C's handler as it found it (a kernel relies on it to stop a solve)."""
+    import signal
+
+    before = signal.getsignal(signal.SIGINT)
+    yield
+    assert signal.getsignal(signal.SIGINT) is before, "this test changed the SIGINT handler"

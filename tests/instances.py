@@ -102,7 +102,7 @@ PETERSEN = [(0, 1), (1, 2), (2, 3), (3, 4), (4, 0), (0, 5), (1, 6), (2, 7), (3, 
 INSTANCES = (
     [Instance(f"queens-{n}", queens(n), "SAT") for n in range(4, 11)]
     + [Instance(f"queens-{n}", queens(n), "UNSAT") for n in (2, 3)]
-    + [Instance("queens-6-all", queens(6), "SAT", count=12)]
+    + [Instance("queens-6-all", queens(6), "SAT", count=4)]
     + [Instance(f"pigeons-{p}", pigeons(p), "UNSAT") for p in (4, 5, 6)]
     + [Instance("latin-4", latin(4, {(0, 0): 1, (1, 1): 3}), "SAT"),
        Instance("latin-5", latin(5, {(0, 0): 5, (4, 4): 1, (2, 2): 3}), "SAT"),

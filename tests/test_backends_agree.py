@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
+import nbformat
 import pytest
 
 from instances import AMAZE, FUTOSHIKI, INSTANCES, Instance
+from kernelext import model_state
 from kernelext.session import PuzzleSession
 from kernelext.solver.engine import Solver
 
@@ -50,3 +54,33 @@ def test_auto_uses_ortools_and_falls_back_to_ace(solver, tmp_path):
         session.add_step(source, solve=False)
     assert session.solve(backend="auto").backend == "ortools"
     session.close()
+
+
+NOTEBOOKS = sorted((Path(__file__).resolve().parent.parent / "notebooks").glob("*.ipynb"))
+
+
+@pytest.mark.parametrize("notebook", NOTEBOOKS, ids=lambda path: path.stem)
+def test_backends_agree_on_every_notebook_step(shell, notebook, monkeypatch):
+    """Warm ACE and OR-Tools after every step of every classroom notebook; cold ACE at each puzzle's last step."""
+    monkeypatch.chdir(notebook.parent)
+    magics = shell.ip.magics_manager.registry["PuzzleMagics"]
+    checked, last = 0, None
+    for cell in nbformat.read(notebook, 4).cells:
+        if cell.cell_type != "code":
+            continue
+        starts_puzzle = cell.source.startswith("%%puzzle ")
+        if starts_puzzle and last is not None:
+            assert_agree(last, ("ace", "ace-cold"))
+        shell.ok(cell.source)
+        if cell.source.startswith("%%puzzle") and magics.session.steps and model_state.mark().constraints:
+            last = magics.session
+            assert_agree(last, ("ace", "ortools"))
+            checked += 1
+    if last is not None:
+        assert_agree(last, ("ace", "ace-cold"))
+    assert checked > 0
+
+
+def assert_agree(session, backends):
+    answers = {b: (r.status, r.bound) for b in backends for r in [session.solve(backend=b, timeout=60)]}
+    assert len(set(answers.values())) == 1, f"{session.name} step {len(session.steps)}: {answers}"

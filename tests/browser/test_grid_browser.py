@@ -1,7 +1,8 @@
 """The grid widget in a real browser: JupyterLab, a 30x30 nonogram built step by step, Debian's chromium.
 
 Counts the kernel's comm messages per step and per click, times the grid's appearance and saves
-screenshots to test-artifacts/. Fails (never skips) when chromium or Playwright is missing.
+screenshots to test-artifacts/. A second notebook shows a 4x4 Sudoku's pencil marks and its search tree,
+and clicks a node of the tree. Fails (never skips) when chromium or Playwright is missing.
 """
 
 from __future__ import annotations
@@ -62,6 +63,21 @@ CELLS = [
 ]
 GRID_CELLS = (2, 3, 4, 5)
 
+# A 4x4 Sudoku with two clues: propagation leaves {3,4}, {1,3,4}, {2,3,4} in the cells; the tree has 12 solutions.
+PENCIL_CELLS = [
+    "%load_ext kernelext\nfrom pycsp3 import *",
+    "%%puzzle sudoku --view sudoku\nx = VarArray(size=[4, 4], dom=range(1, 5))",
+    """%%puzzle+ --domains
+satisfy(
+    x[0][0] == 1,
+    x[1][2] == 2,
+    [AllDifferent(x[i]) for i in range(4)],
+    [AllDifferent(x[:, j]) for j in range(4)],
+    [AllDifferent(x[i][j] for i in range(r, r + 2) for j in range(c, c + 2)) for r in (0, 2) for c in (0, 2)]
+)""",
+    "%puzzle tree --nodes 100",
+]
+
 # Timestamps (page clock) of widget outputs arriving and of grids appearing, taken inside the page.
 PAGE_HOOK = """
 window.__kx = { outputs: [], grids: [] };
@@ -92,19 +108,20 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def notebook() -> dict:
+def notebook(sources: list[str] = CELLS) -> dict:
     cells = [{"cell_type": "code", "id": f"cell-{i}", "metadata": {}, "execution_count": None, "outputs": [],
-              "source": source} for i, source in enumerate(CELLS)]
+              "source": source} for i, source in enumerate(sources)]
     return {"nbformat": 4, "nbformat_minor": 5, "cells": cells,
             "metadata": {"kernelspec": {"name": "python3", "display_name": "Python 3", "language": "python"}}}
 
 
 @pytest.fixture
 def lab(tmp_path):
-    """A JupyterLab server on 127.0.0.1 serving a temp folder with the notebook; yields its base URL and token."""
+    """A JupyterLab server on 127.0.0.1 serving a temp folder with the notebooks; yields its base URL and token."""
     root = tmp_path / "root"
     root.mkdir()
     (root / "grid.ipynb").write_text(json.dumps(notebook()))
+    (root / "pencil-tree.ipynb").write_text(json.dumps(notebook(PENCIL_CELLS)))
     notifications = tmp_path / "settings" / "@jupyterlab" / "apputils-extension" / "notification.jupyterlab-settings"
     notifications.parent.mkdir(parents=True)
     notifications.write_text(json.dumps({"fetchNews": "false", "checkForUpdates": False}))
@@ -163,6 +180,35 @@ class Frames:
         return sum(1 for d, t in self.seen[start:] if (d, t) == (direction, msg_type))
 
 
+def require_browser():
+    """Playwright's sync API; fails (never skips) when Playwright or Debian's chromium is missing."""
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        pytest.fail("Playwright is missing: pip install playwright (it drives Debian's chromium, no download)")
+    if not CHROMIUM.exists():
+        pytest.fail(f"{CHROMIUM} is missing: install Debian's chromium (apt-get install -y chromium)")
+    ARTIFACTS.mkdir(exist_ok=True)
+    return sync_playwright
+
+
+def launch(p):
+    return p.chromium.launch(executable_path=str(CHROMIUM), headless=True, args=[
+        "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+        "--disable-sync", "--no-first-run"])
+
+
+def open_notebook(page, base: str, token: str, name: str) -> None:
+    """Open the notebook `name` in JupyterLab and wait for its kernel to be connected and idle."""
+    page.goto(f"{base}/lab/tree/{name}?token={token}")
+    page.wait_for_function("""() => {
+        const panel = window.jupyterapp && window.jupyterapp.shell.currentWidget;
+        const kernel = panel && panel.sessionContext && panel.sessionContext.session
+            && panel.sessionContext.session.kernel;
+        return kernel && kernel.connectionStatus === "connected" && kernel.status === "idle";
+    }""", timeout=45_000)
+
+
 def run_cell(page, index: int, timeout: float = 60) -> None:
     page.evaluate("""(index) => {
         const panel = window.jupyterapp.shell.currentWidget;
@@ -181,34 +227,20 @@ def run_cell(page, index: int, timeout: float = 60) -> None:
 
 
 def test_grid_widgets_in_jupyterlab(lab):
-    try:
-        from playwright.sync_api import sync_playwright
-    except ImportError:
-        pytest.fail("Playwright is missing: pip install playwright (it drives Debian's chromium, no download)")
-    if not CHROMIUM.exists():
-        pytest.fail(f"{CHROMIUM} is missing: install Debian's chromium (apt-get install -y chromium)")
-    ARTIFACTS.mkdir(exist_ok=True)
+    sync_playwright = require_browser()
     base, token = lab
     namespace: dict = {}
     exec(SETUP, namespace)
     filled = sum(map(sum, namespace["rows"]))
     frames, figures = Frames(), {}
     with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=str(CHROMIUM), headless=True, args=[
-            "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-            "--disable-sync", "--no-first-run"])
+        browser = launch(p)
         try:
             page = browser.new_page(viewport={"width": 1400, "height": 1000})
             page.set_default_timeout(30_000)
             page.add_init_script(PAGE_HOOK)
             page.on("websocket", frames.watch)
-            page.goto(f"{base}/lab/tree/grid.ipynb?token={token}")
-            page.wait_for_function("""() => {
-                const panel = window.jupyterapp && window.jupyterapp.shell.currentWidget;
-                const kernel = panel && panel.sessionContext && panel.sessionContext.session
-                    && panel.sessionContext.session.kernel;
-                return kernel && kernel.connectionStatus === "connected" && kernel.status === "idle";
-            }""", timeout=45_000)
+            open_notebook(page, base, token, "grid.ipynb")
             cells = page.locator(".jp-Notebook .jp-Cell")
             for index in range(len(CELLS)):
                 start = len(frames.seen)
@@ -254,3 +286,70 @@ def test_grid_widgets_in_jupyterlab(lab):
     (ARTIFACTS / "grid-browser-figures.json").write_text(json.dumps(figures, indent=1) + "\n")
     late = [cell for cell, f in figures.items() if (f.get("visible_ms") or 0) > 300]
     assert not late, f"grids took over 0.3 s to appear after their output message: {figures}"
+
+
+def test_pencil_marks_and_search_tree_in_jupyterlab(lab):
+    sync_playwright = require_browser()
+    base, token = lab
+    frames, console = Frames(), []
+    with sync_playwright() as p:
+        browser = launch(p)
+        try:
+            page = browser.new_page(viewport={"width": 1400, "height": 1000})
+            page.set_default_timeout(30_000)
+            page.on("websocket", frames.watch)
+            page.on("console", lambda m: console.append(f"{m.type}: {m.text}") if m.type in ("error", "warning")
+                    else None)
+            page.on("pageerror", lambda error: console.append(f"pageerror: {error}"))
+            open_notebook(page, base, token, "pencil-tree.ipynb")
+            for index in range(len(PENCIL_CELLS)):
+                run_cell(page, index)
+            cells = page.locator(".jp-Notebook .jp-Cell")
+
+            # The pencil marks: pencil_html's static table, its caption counting the values left.
+            pencil = cells.nth(2).locator(".jp-RenderedHTMLCommon table", has_text="values left after propagation")
+            try:
+                pencil.wait_for(state="visible", timeout=10_000)
+            except Exception:
+                pytest.fail(f"no pencil marks in cell 2; browser console: {console}")
+            assert pencil.locator("caption").inner_text() == "x: 36 values left after propagation"
+            assert pencil.locator("td").count() == 4 * 4
+            marks = [" ".join(text.split()) for text in pencil.locator("td").all_inner_texts()]
+            assert marks[:4] == ["1", "2", "3 4", "3 4"], marks
+            assert sum(len(m.split()) > 1 for m in marks) == 12, f"want 12 cells with several values: {marks}"
+
+            # The search tree: TreeWidget's SVG, one clickable circle per node, and no grid before a click.
+            tree = cells.nth(3).locator(".jp-OutputArea-output")
+            nodes = tree.locator("svg circle[data-node]")
+            try:
+                nodes.first.wait_for(state="visible", timeout=10_000)
+            except Exception:
+                pytest.fail(f"no search tree widget in cell 3; browser console: {console}")
+            assert tree.locator("svg").count() == 1, "the tree alone before a click"
+            caption = tree.locator("pre")
+            assert caption.inner_text().startswith("search tree: ")
+            size = int(re.search(r"(\d+) nodes", caption.inner_text()).group(1))
+            assert nodes.count() == size + 1, "one circle per node below the root, and the root"
+
+            solution = nodes.filter(has=page.locator("title", has_text="(solution)")).first
+            node_id = solution.get_attribute("data-node")
+            start = len(frames.seen)
+            solution.click()
+            page.wait_for_function("(node) => node.textContent.startsWith('node ')", arg=caption.element_handle())
+            grid = tree.locator("svg:not(:has(circle[data-node]))")
+            grid.wait_for(state="visible")
+            page.wait_for_timeout(500)  # let any straggling message arrive
+            sent = frames.count(start, "sent", "comm_msg")
+            assert sent == 1, f"a click sent {sent} comm messages, want 1"
+            assert frames.count(start, "received", "comm_msg") >= 1, "no answer to the click"
+            assert caption.inner_text().startswith(f"node {node_id}: ") and "(solution)" in caption.inner_text()
+            assert grid.locator("rect").count() == 4 * 4
+            digits = grid.locator("text").all_text_contents()  # SVG text: no innerText
+            assert len(digits) == 16 and all(sorted(digits[4 * r:4 * r + 4]) == list("1234") for r in range(4)), digits
+            assert tree.locator(f'circle[data-node="{node_id}"]').get_attribute("stroke") == "#ff7f0e"
+            assert not [line for line in console if "error" in line.lower()], f"browser console: {console}"
+
+            pencil.evaluate("(table) => table.scrollIntoView({block: 'start'})")  # the marks above, the tree below
+            page.screenshot(path=str(ARTIFACTS / "pencil-marks-and-tree.png"), full_page=True)
+        finally:
+            browser.close()
