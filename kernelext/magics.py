@@ -128,12 +128,13 @@ class PuzzleMagics(Magics):
     def _show_step(self, session, args, cell):
         report = session.add_step(cell, self._step_key(args), solve=not args.no_solve, sols=_sols(args.sols),
                                   timeout=args.timeout, show=args.show, backend=args.solver)
-        self._display(session, report)
+        output = self._display(session, report)
         if args.domains or self.domains:
-            self._show_domains(session)
+            self._show_domains(session, output)
 
-    def _show_domains(self, session):
-        """Display the pencil marks of the drawn array, with what this step removed struck through."""
+    def _show_domains(self, session, output=None):
+        """Display the pencil marks of the drawn array, with what this step removed struck through;
+        `output`, the step's ReportOutput, gets them too (its widget's pencil-marks toggle)."""
         from kernelext.pencil import pencil_html, pencil_report, pencil_text
 
         previous = self._domains if self.session is session else None
@@ -142,7 +143,10 @@ class PuzzleMagics(Magics):
             print("No 1-D or 2-D array to show pencil marks on.")
             return
         block = int(grid.shape[1] ** 0.5) if self._kind(session, None) == "sudoku" else None
-        display({"text/plain": pencil_text(grid), "text/html": pencil_html(grid, block=block)}, raw=True)
+        marks = pencil_html(grid, block=block)
+        if output is not None:
+            output.pencil = marks
+        display({"text/plain": pencil_text(grid), "text/html": marks}, raw=True)
 
     def _kind(self, session, grid):
         from kernelext.views import detect_kind
@@ -163,15 +167,28 @@ class PuzzleMagics(Magics):
         display(TreeWidget(tree, session.shown_array(), kind, view_data(kind, self.shell.user_ns)))
 
     def _display(self, session, report):
-        """Show a report with the puzzle's view: `--view`, else the kind its name or data suggest."""
+        """Show a report with the puzzle's view: `--view`, else the kind its name or data suggest.
+        Returns the ReportOutput shown."""
         from kernelext.render import ReportOutput
         from kernelext.views import detect_kind, view_data
 
         kind = self.view or detect_kind(session.name, report.grid, self.shell.user_ns)
+        steps = tuple(session.steps)
+        output = ReportOutput(report, kind=kind, data=view_data(kind, self.shell.user_ns),
+                              on_explain=lambda: self._explain_button(session, steps))
         try:
-            display(ReportOutput(report, kind=kind, data=view_data(kind, self.shell.user_ns)))
+            display(output)
         except KeyboardInterrupt:
             raise PuzzleUsageError("Interrupted while drawing: the step is kept; `%puzzle solve` shows it again.") from None
+        return output
+
+    def _explain_button(self, session, steps):
+        """The Explanation behind a widget's "Explain" button, if the puzzle has not changed since it was shown."""
+        from kernelext.explain import explain
+
+        if self.session is not session or tuple(session.steps) != steps:
+            raise PuzzleUsageError("The puzzle has changed since this grid was shown: run `%puzzle explain`.")
+        return explain(session, timeout=self.timeout * 3)
 
     def _explain(self, session, command, rest, timeout):
         from kernelext import explain

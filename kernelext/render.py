@@ -3,13 +3,18 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING
 
+from kernelext.errors import KernelextError
 from kernelext.grid import Grid
 from kernelext.session import StepReport
 from kernelext.solver.result import SolveResult, Status
 from kernelext.views import view_for
 from kernelext.widgets import fallback
+
+if TYPE_CHECKING:
+    from kernelext.explain import Explanation
 
 MAX_LINE = 160
 MAX_WIDGET_GRIDS = 50
@@ -103,12 +108,37 @@ class ReportOutput:
         report: the step's report.
         kind: the view drawing the grid (see kernelext.views; PuzzleUsageError if unknown).
         data: the puzzle data the view reads (see `kernelext.views.view_data`).
+        on_explain: returns the Explanation (see kernelext.explain) of an UNSAT step; the widget of such
+            a step then has an "Explain" button.
     """
 
-    def __init__(self, report: StepReport, kind: str = "generic", data: Mapping | None = None):
+    def __init__(self, report: StepReport, kind: str = "generic", data: Mapping | None = None, *,
+                 on_explain: Callable[[], Explanation] | None = None):
         view_for(kind)
         self.report, self.kind, self.data = report, kind, dict(data or {})
+        unsat = report.result is not None and report.result.status is Status.UNSAT
+        self.on_explain = on_explain if unsat else None
         self.widget = None
+        self._pencil = ""
+
+    @property
+    def pencil(self) -> str:
+        """The pencil marks' HTML the widget can toggle to ("" for none); the static forms ignore it."""
+        return self._pencil
+
+    @pencil.setter
+    def pencil(self, html: str) -> None:
+        self._pencil = html
+        if self.widget is not None:
+            self.widget.pencil = html
+
+    def explanation(self) -> dict:
+        """The widget's `explanation` state: the Explanation's text lines and HTML, or the error's message."""
+        try:
+            found = self.on_explain()
+        except KernelextError as error:
+            return {"lines": str(error).splitlines(), "html": ""}
+        return {"lines": found.text().splitlines(), "html": found.html(self.kind, self.data)}
 
     def _repr_mimebundle_(self, include=None, exclude=None):
         state = report_state(self.report, self.kind, self.data)
@@ -117,7 +147,8 @@ class ReportOutput:
         if self.widget is None:
             from kernelext.widgets.grid_widget import GridWidget
 
-            self.widget = GridWidget(description=state)
+            self.widget = GridWidget(description=state, pencil=self._pencil,
+                                     on_explain=self.explanation if self.on_explain else None)
         return self.widget._repr_mimebundle_()
 
     def __repr__(self) -> str:

@@ -5,6 +5,10 @@ import pytest
 import traitlets
 from comm.base_comm import BaseComm
 
+import kernelext.magics
+import kernelext.render
+from kernelext.errors import PuzzleUsageError
+from kernelext.explain import Culprit, Explanation
 from kernelext.grid import Grid
 from kernelext.render import ReportOutput, report_html, report_state, report_text
 from kernelext.session import StepReport
@@ -51,6 +55,30 @@ def front_end_sets(widget, **state):
     """Deliver an update as the front end sends it when the user clicks."""
     widget._handle_msg({"content": {"data": {"method": "update", "state": state, "buffer_paths": []}},
                         "buffers": []})
+
+
+def front_end_sends(widget, content):
+    """Deliver a custom message as the front end's `model.send(content)` does."""
+    widget._handle_msg({"content": {"data": {"method": "custom", "content": content}}, "buffers": []})
+
+
+def unsat_report():
+    return StepReport("futoshiki", 3, posted=("eq(F[0][2],2)",), result=SolveResult(Status.UNSAT, ()),
+                      grid=Grid("F", ((None,) * 3,) * 3))
+
+
+def explanation():
+    culprits = (Culprit("lt(F[0][1],F[0][2])", 2, ("F[0][1]", "F[0][2]"), ((0, 1), (0, 2))),
+                Culprit("eq(F[0][2],2)", 3, ("F[0][2]",), ((0, 2),)))
+    grid = Grid("F", ((None,) * 3,) * 3, changed=frozenset({(0, 1), (0, 2)}))
+    return Explanation("futoshiki", (2, 3), culprits, True, grid)
+
+
+@pytest.fixture
+def live(monkeypatch, sent):
+    """ReportOutputs draw their widget, as in a kernel."""
+    monkeypatch.setattr(kernelext.render, "in_kernel", lambda: True)
+    return sent
 
 
 def test_one_comm_opens_per_grid_and_one_trait_holds_the_description(sent):
@@ -120,3 +148,76 @@ def test_save_grid_writes_png_and_stable_svg(tmp_path):
     assert save_grid(description, tmp_path / "grid.png").read_bytes()[:4] == b"\x89PNG"
     svg = save_grid(description, tmp_path / "a.svg").read_bytes()
     assert svg == save_grid(description, tmp_path / "b.svg").read_bytes()
+
+
+def test_explain_button_only_for_unsat_steps_given_a_way_to_explain(live):
+    def shown(step, **options):
+        output = ReportOutput(step, **options)
+        bundle, _ = output._repr_mimebundle_()
+        return output.widget.explainable, {k: v for k, v in bundle.items() if k != WIDGET_MIME}
+
+    assert shown(unsat_report(), on_explain=explanation)[0]
+    assert not shown(unsat_report())[0]
+    assert not shown(report(solutions=1), on_explain=explanation)[0]
+    assert shown(unsat_report(), on_explain=explanation)[1] == shown(unsat_report())[1]  # static forms unchanged
+
+
+def test_explain_message_fills_the_explanation_in_one_update(live):
+    output = ReportOutput(unsat_report(), on_explain=explanation)
+    output._repr_mimebundle_()
+    widget = output.widget
+    assert widget.explanation == {}
+    live.clear()
+    front_end_sends(widget, {"event": "explain"})
+    assert [kind for kind, _ in live] == ["comm_msg"]
+    assert live[0][1]["state"] == {"explanation": widget.explanation}
+    assert widget.explanation["lines"] == explanation().text().splitlines()
+    assert widget.explanation["html"] == explanation().html("generic", {}) and "<svg" in widget.explanation["html"]
+
+
+def test_explain_failure_shows_its_message(live):
+    def refuse():
+        raise PuzzleUsageError("explain looks for a conflict, but the model has solutions.")
+
+    output = ReportOutput(unsat_report(), on_explain=refuse)
+    output._repr_mimebundle_()
+    front_end_sends(output.widget, {"event": "explain"})
+    assert output.widget.explanation == {"lines": ["explain looks for a conflict, but the model has solutions."],
+                                         "html": ""}
+
+
+def test_pencil_marks_reach_the_widget_in_one_update_and_toggle_in_the_browser(live):
+    output = ReportOutput(report(solutions=1), "nonogram", CLUES)
+    static, _ = output._repr_mimebundle_()
+    assert output.widget.pencil == ""  # no toggle
+    live.clear()
+    output.pencil = "<table><caption>x: 9 values left after propagation</caption></table>"
+    assert live == [("comm_msg", {"method": "update", "state": {"pencil": output.pencil}, "buffer_paths": []})]
+    early = ReportOutput(report(solutions=1), "nonogram", CLUES)
+    early.pencil = output.pencil
+    bundle, _ = early._repr_mimebundle_()
+    assert early.widget.pencil == output.pencil
+    assert (bundle["text/plain"], bundle["text/html"]) == (static["text/plain"], static["text/html"])
+
+
+def test_magics_wire_the_explain_button_and_the_pencil_toggle(shell, live, monkeypatch):
+    shown = []
+    monkeypatch.setattr(kernelext.magics, "display", lambda obj, **kwargs: shown.append(obj))
+    shell.ok("%%puzzle futoshiki\nF = VarArray(size=[3, 3], dom=range(1, 4))\n")
+    shell.ok("%%puzzle+\nsatisfy([AllDifferent(r) for r in F], [AllDifferent(c) for c in columns(F)])\n")
+    shell.ok("%%puzzle+\nsatisfy(F[0][0] < F[0][1], F[0][1] < F[0][2])\n")
+    shown.clear()
+    shell.ok("%%puzzle+ --domains\nsatisfy(F[0][2] == 2)\n")
+    output, marks = shown
+    assert isinstance(output, ReportOutput) and set(marks) == {"text/plain", "text/html"}
+    output._repr_mimebundle_()
+    widget = output.widget
+    assert widget.explainable and widget.pencil == marks["text/html"]
+    front_end_sends(widget, {"event": "explain"})
+    lines = widget.explanation["lines"]
+    assert "futoshiki: no solution" in lines[0] and any("eq(F[0][2],2)" in line for line in lines)
+    assert "<svg" in widget.explanation["html"]
+    shell.ok("%puzzle undo")
+    widget.explanation = {}
+    front_end_sends(widget, {"event": "explain"})
+    assert widget.explanation["lines"] == ["The puzzle has changed since this grid was shown: run `%puzzle explain`."]

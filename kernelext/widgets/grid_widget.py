@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 import anywidget
@@ -21,6 +22,10 @@ class GridWidget(anywidget.AnyWidget):
         description: the state, {"title", "lines", "grids" (grid descriptions, see kernelext.views),
             "total" (solutions found), "plot" (a data URI or ""), "timing" (shown only live)}.
         index: the solution shown; the front end sets it, one message per change.
+        explainable: show an "Explain" button (set when `on_explain` is given); a click sends one custom
+            message, {"event": "explain"}, answered by one update of `explanation`.
+        explanation: {} until explained, then `on_explain()`: {"lines" (text), "html" (grid with culprits)}.
+        pencil: the pencil marks as static HTML, or "" (no toggle); the toggle is purely client-side.
     """
 
     _esm = STATIC / "grid.js"
@@ -28,6 +33,18 @@ class GridWidget(anywidget.AnyWidget):
     description = traitlets.Dict().tag(sync=True)
     index = traitlets.Int(0).tag(sync=True, echo_update=False)  # no echo: one message per change
     layout = traitlets.Instance(Layout, allow_none=True).tag(sync=True, **widget_serialization)  # no layout comm
+    explainable = traitlets.Bool(False).tag(sync=True)
+    explanation = traitlets.Dict().tag(sync=True)
+    pencil = traitlets.Unicode("").tag(sync=True)
+
+    def __init__(self, on_explain: Callable[[], dict] | None = None, **kwargs):
+        super().__init__(explainable=on_explain is not None, **kwargs)
+        self._on_explain = on_explain
+        self.on_msg(self._on_custom)
+
+    def _on_custom(self, _widget, content, _buffers) -> None:
+        if content.get("event") == "explain" and self._on_explain is not None:
+            self.explanation = self._on_explain()
 
     @traitlets.validate("description")
     def _check_description(self, proposal):

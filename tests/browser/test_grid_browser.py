@@ -2,7 +2,7 @@
 
 Counts the kernel's comm messages per step and per click, times the grid's appearance and saves
 screenshots to test-artifacts/. A second notebook shows a 4x4 Sudoku's pencil marks and its search tree,
-and clicks a node of the tree. Fails (never skips) when chromium or Playwright is missing.
+clicks a node of the tree, toggles the grid widget to its pencil marks and explains an UNSAT step. Fails (never skips) when chromium or Playwright is missing.
 """
 
 from __future__ import annotations
@@ -76,6 +76,7 @@ satisfy(
     [AllDifferent(x[i][j] for i in range(r, r + 2) for j in range(c, c + 2)) for r in (0, 2) for c in (0, 2)]
 )""",
     "%puzzle tree --nodes 100",
+    "%%puzzle+\nsatisfy(x[0][1] == 1)",  # x[0][0] == 1 too: no solution
 ]
 
 # Timestamps (page clock) of widget outputs arriving and of grids appearing, taken inside the page.
@@ -347,6 +348,28 @@ def test_pencil_marks_and_search_tree_in_jupyterlab(lab):
             digits = grid.locator("text").all_text_contents()  # SVG text: no innerText
             assert len(digits) == 16 and all(sorted(digits[4 * r:4 * r + 4]) == list("1234") for r in range(4)), digits
             assert tree.locator(f'circle[data-node="{node_id}"]').get_attribute("stroke") == "#ff7f0e"
+
+            # The step's widget toggles to its pencil marks in the browser alone, and back.
+            widget = cells.nth(2).locator(".kx-root")
+            start = len(frames.seen)
+            widget.locator(".kx-pencil-toggle input").check()
+            assert widget.locator(".kx-pencil td").count() == 4 * 4 and widget.locator(".kx-grid").count() == 0
+            widget.locator(".kx-pencil-toggle input").uncheck()
+            assert widget.locator(".kx-grid .kx-cell").count() == 4 * 4
+            page.wait_for_timeout(300)
+            assert frames.count(start, "sent", "comm_msg") == 0, "the pencil-marks toggle sent messages"
+
+            # An UNSAT step's Explain button: one message, answered with the conflict and its grid.
+            unsat = cells.nth(4).locator(".kx-root")
+            start = len(frames.seen)
+            unsat.locator(".kx-explain").click()
+            explanation = unsat.locator(".kx-explanation")
+            explanation.wait_for(state="visible")
+            page.wait_for_timeout(300)
+            assert frames.count(start, "sent", "comm_msg") == 1, "the Explain button sent more than one message"
+            assert "no solution" in explanation.inner_text() and "eq(x[0][1],1)" in explanation.inner_text()
+            assert explanation.locator("svg rect").count() >= 4 * 4
+            unsat.screenshot(path=str(ARTIFACTS / "grid-explain.png"))
             assert not [line for line in console if "error" in line.lower()], f"browser console: {console}"
 
             pencil.evaluate("(table) => table.scrollIntoView({block: 'start'})")  # the marks above, the tree below

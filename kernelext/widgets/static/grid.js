@@ -1,5 +1,7 @@
 // The grid widget's view: report lines, a stepper over the solutions, the grid, the bound plot.
 // The state is one trait, "description" (see kernelext/widgets/grid_widget.py), plus "index".
+// "explainable" adds an Explain button (one custom message; Python answers with "explanation");
+// "pencil" (static HTML) adds a toggle between the grid and its pencil marks, drawn here only.
 
 const SIGN_GLYPHS = { "^": "∧", v: "∨" };
 
@@ -54,6 +56,40 @@ function drawGrid(grid) {
 function render({ model, el }) {
   const root = element("div", "kx-root");
   el.appendChild(root);
+  let showPencil = false;
+  let explaining = false;
+
+  function explainParts() {
+    const explanation = model.get("explanation") || {};
+    if (explanation.html) {
+      const box = element("div", "kx-explanation");
+      box.innerHTML = explanation.html;  // built by kernelext.explain, its text escaped
+      return [box];
+    }
+    if ((explanation.lines || []).length) return [element("pre", "kx-explanation", explanation.lines.join("\n"))];
+    if (!model.get("explainable")) return [];
+    const button = element("button", "kx-explain", explaining ? "Explaining…" : "Explain");
+    button.disabled = explaining;
+    button.onclick = () => {
+      explaining = true;
+      model.send({ event: "explain" });
+      draw();
+    };
+    return [button];
+  }
+
+  function pencilToggle() {
+    const label = element("label", "kx-pencil-toggle");
+    const box = element("input");
+    box.type = "checkbox";
+    box.checked = showPencil;
+    box.onchange = () => {
+      showPencil = box.checked;
+      draw();
+    };
+    label.append(box, " pencil marks");
+    return label;
+  }
 
   function draw() {
     const state = model.get("description") || {};
@@ -61,7 +97,15 @@ function render({ model, el }) {
     const index = Math.min(model.get("index") || 0, Math.max(grids.length - 1, 0));
     const parts = [element("div", "kx-title", state.title || "")];
     if ((state.lines || []).length) parts.push(element("pre", "kx-lines", state.lines.join("\n")));
-    if (grids.length > 1) {
+    parts.push(...explainParts());
+    const pencil = model.get("pencil") || "";
+    const marked = Boolean(pencil) && showPencil;
+    if (pencil) parts.push(pencilToggle());
+    if (marked) {
+      const marks = element("div", "kx-pencil");
+      marks.innerHTML = pencil;  // pencil_html's static table
+      parts.push(marks);
+    } else if (grids.length > 1) {
       const go = (k) => {
         model.set("index", k);
         model.save_changes();
@@ -77,7 +121,7 @@ function render({ model, el }) {
       bar.append(previous, element("span", "kx-count", `${index + 1} of ${state.total}${shown}`), next);
       parts.push(bar);
     }
-    if (grids.length) {
+    if (grids.length && !marked) {
       const grid = grids[index];
       parts.push(element("div", "kx-caption", grid.name), drawGrid(grid));
     }
@@ -91,12 +135,11 @@ function render({ model, el }) {
     root.replaceChildren(...parts);
   }
 
+  const events = ["change:description", "change:index", "change:explanation", "change:pencil"];
   draw();
-  model.on("change:description", draw);
-  model.on("change:index", draw);
+  for (const name of events) model.on(name, draw);
   return () => {
-    model.off("change:description", draw);
-    model.off("change:index", draw);
+    for (const name of events) model.off(name, draw);
   };
 }
 
