@@ -53,6 +53,16 @@ class Shell:
         return run.text + "\n" + str(run.error)
 
 
+@pytest.fixture(scope="module")
+def solver():
+    """One solver for a test module, so that its warm JVM starts once."""
+    from kernelext.solver.engine import Solver
+
+    shared = Solver()
+    yield shared
+    shared.close()
+
+
 @pytest.fixture
 def shell():
     ip = InteractiveShell.instance()

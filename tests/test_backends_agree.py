@@ -15,13 +15,6 @@ from kernelext.solver.engine import Solver
 BACKENDS = ("ace", "ace-cold", "ortools")
 
 
-@pytest.fixture(scope="module")
-def solver():
-    solver = Solver()
-    yield solver
-    solver.close()
-
-
 def outcomes(solver: Solver, steps, sols=1):
     session = PuzzleSession("agree", solver=solver)
     for source in steps:

@@ -83,16 +83,6 @@ REFUSED = {  # cell run after the board and the clues: words of the message
 }
 
 
-@pytest.fixture(scope="module")
-def solver():
-    """One solver for the module's shells, so that its JVM starts once."""
-    from kernelext.solver.engine import Solver
-
-    shared = Solver()
-    yield shared
-    shared.close()
-
-
 @pytest.fixture
 def amaze(shell, solver):
     """A shell with the Amaze board and clues (two steps), solving with the shared solver."""

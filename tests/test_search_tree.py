@@ -3,26 +3,19 @@
 from __future__ import annotations
 
 import re
+
 import pytest
 
 from kernelext import model_state
 from kernelext.checkers.queens import conflicts
 from kernelext.search_tree import build_tree, compare_trees, grid_at, record_tree, tree_svg
 from kernelext.session import PuzzleSession
-from kernelext.solver.engine import Solver
 from kernelext.solver.warm import WarmAce
 from kernelext.widgets.tree_widget import WIDGET_MIME, TreeWidget
 
 QUEENS = "q = VarArray(size=4, dom=range(4))\n"
 QUEENS_RULES = ("satisfy(AllDifferent(q), AllDifferent(q[i] + i for i in range(4)),"
                 " AllDifferent(q[i] - i for i in range(4)))\n")
-
-
-@pytest.fixture(scope="module")
-def solver():
-    shared = Solver()
-    yield shared
-    shared.close()
 
 
 @pytest.fixture
