@@ -56,6 +56,10 @@ class _Shown:
     def _repr_mimebundle_(self, include=None, exclude=None):
         return {"text/plain": self.text(), "text/html": self.html()}
 
+    def html(self, kind: str = "generic", data: Mapping | None = None) -> str:
+        """Static HTML: the text, and the grid drawn by the view `kind` with the cells concerned marked."""
+        return _html(self.text(), self.grid, kind, data)
+
 
 @dataclass(frozen=True)
 class Explanation(_Shown):
@@ -81,9 +85,6 @@ class Explanation(_Shown):
                  "contradict each other:", *_listed(self.constraints), _minimal_note(self.minimal, "removing any "
                  "one of them leaves a model with solutions")]
         return "\n".join(lines + _grid_lines(self.grid, "cells they involve"))
-
-    def html(self, kind: str = "generic", data: Mapping | None = None) -> str:
-        return _html(self.text(), self.grid, kind, data)
 
 
 @dataclass(frozen=True)
@@ -165,9 +166,6 @@ class Hint(_Shown):
             lines.append("(not shown to be the smallest such set)")
         return "\n".join(lines + _grid_lines(self.grid, "cells the constraints involve"))
 
-    def html(self, kind: str = "generic", data: Mapping | None = None) -> str:
-        return _html(self.text(), self.grid, kind, data)
-
 
 @dataclass(frozen=True)
 class HintSequence(_Shown):
@@ -190,9 +188,6 @@ class HintSequence(_Shown):
         lines = [f"{self.puzzle}: {len(self.hints)} hint(s); {ending}."]
         lines += [f"{n:>3}. {hint.line()}" for n, hint in enumerate(self.hints, start=1)]
         return "\n".join(lines + _grid_lines(self.grid, "cells deduced by these hints"))
-
-    def html(self, kind: str = "generic", data: Mapping | None = None) -> str:
-        return _html(self.text(), self.grid, kind, data)
 
 
 # -- the three questions ----------------------------------------------------------------------------
