@@ -24,7 +24,8 @@ from kernelext.grid import Grid, build_grid
 from kernelext.pencil import declared_domains
 from kernelext.solver.result import SolveResult, Status
 from kernelext.views import view_for
-from kernelext.widgets.fallback import grid_svg, grid_text
+from kernelext.widgets.html_grid import grid_html
+from kernelext.widgets.static_forms import grid_text
 from kernelext.xcsp_subsets import XcspModel, read_model, rename, variable_element
 
 DEFAULT_TIMEOUT = 30.0
@@ -555,6 +556,6 @@ def _html(text: str, grid: Grid | None, kind: str, data: Mapping | None) -> str:
     lines = text.splitlines()
     if grid is not None:
         lines = lines[: len(lines) - len(_grid_lines(grid, "")[1].splitlines()) - 1]
-    picture = grid_svg(view_for(kind).describe(grid, data or {})) if grid is not None else ""
+    picture = grid_html(view_for(kind).describe(grid, data or {})) if grid is not None else ""
     return (f'<div style="font-family:sans-serif;font-size:13px"><pre style="margin:2px 0;white-space:pre-wrap">'
             f"{html.escape(chr(10).join(lines))}</pre>{picture}</div>")

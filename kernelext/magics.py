@@ -155,13 +155,13 @@ class PuzzleMagics(Magics):
 
     def _show_tree(self, session, nodes):
         from kernelext.render import in_kernel
-        from kernelext.search_tree import record_tree, tree_svg
+        from kernelext.search_tree import record_tree, tree_html
         from kernelext.views import view_data
         from kernelext.widgets.tree_widget import TreeWidget
 
         tree = record_tree(session, nodes=nodes or 500, timeout=self.timeout)
         if not in_kernel():
-            display({"text/plain": tree.summary(), "text/html": tree_svg(tree)}, raw=True)
+            display({"text/plain": tree.summary(), "text/html": tree_html(tree)}, raw=True)
             return
         kind = self._kind(session, session.last_grid)
         display(TreeWidget(tree, session.shown_array(), kind, view_data(kind, self.shell.user_ns)))

@@ -11,7 +11,7 @@ from kernelext.grid import Grid
 from kernelext.session import StepReport
 from kernelext.solver.result import SolveResult, Status
 from kernelext.views import view_for
-from kernelext.widgets import fallback
+from kernelext.widgets import static_forms
 
 if TYPE_CHECKING:
     from kernelext.explain import Explanation
@@ -47,14 +47,11 @@ def _clip(line: str) -> str:
 
 def grid_text(grid: Grid, kind: str = "generic", data: Mapping | None = None) -> str:
     """The grid as aligned text (generic: `*` for free cells, `[v]` around values changed by this step)."""
-    return fallback.grid_text(view_for(kind).describe(grid, data or {}))
+    return static_forms.grid_text(view_for(kind).describe(grid, data or {}))
 
 
-def report_state(report: StepReport, kind: str = "generic", data: Mapping | None = None, *,
-                 plot: bool = True) -> dict:
+def report_state(report: StepReport, kind: str = "generic", data: Mapping | None = None) -> dict:
     """The grid widget's state for `report`, its grids drawn by the view `kind` from `data`."""
-    from kernelext.widgets.plot import bound_plot
-
     view = view_for(kind)
     title = f"{report.puzzle} · step {report.number}" + (" (replaced)" if report.replaced else "")
     lines = [_clip(f"declared: {d}") for d in report.declared]
@@ -70,18 +67,18 @@ def report_state(report: StepReport, kind: str = "generic", data: Mapping | None
     bounds = [bound for _, bound in result.progress] if result else []
     described = [view.describe(g, data or {}) for g in grids[:MAX_WIDGET_GRIDS]]
     return {"title": title, "lines": lines, "grids": described, "total": len(grids),
-            "plot": bound_plot(bounds) if plot and len(bounds) > 1 else "",
+            "bounds": bounds if len(bounds) > 1 else [],
             "timing": f"solved in {result.time:.2f} s ({result.backend})" if result and result.backend else ""}
 
 
 def report_text(report: StepReport, kind: str = "generic", data: Mapping | None = None) -> str:
     """The whole report as plain text."""
-    return fallback.state_text(report_state(report, kind, data, plot=False))
+    return static_forms.state_text(report_state(report, kind, data))
 
 
 def report_html(report: StepReport, kind: str = "generic", data: Mapping | None = None) -> str:
-    """The whole report as static HTML (inline SVG grids, the bound plot as a PNG data URI)."""
-    return fallback.state_html(report_state(report, kind, data))
+    """The whole report as static HTML (tables that notebook sanitizers keep)."""
+    return static_forms.state_html(report_state(report, kind, data))
 
 
 def help_text(commands: dict[str, str]) -> str:
@@ -143,7 +140,7 @@ class ReportOutput:
     def _repr_mimebundle_(self, include=None, exclude=None):
         state = report_state(self.report, self.kind, self.data)
         if not in_kernel():
-            return {"text/plain": fallback.state_text(state), "text/html": fallback.state_html(state)}
+            return {"text/plain": static_forms.state_text(state), "text/html": static_forms.state_html(state)}
         if self.widget is None:
             from kernelext.widgets.grid_widget import GridWidget
 

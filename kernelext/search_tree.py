@@ -1,7 +1,8 @@
 """The search tree of a solve: ACE's decisions (x = a), refutations (x != a), failures and solutions.
 
 `record_tree` runs warm ACE with a recorder; everything else here is pure: building the tree from the
-recorded events, the grid at a node, a static SVG drawing, and a side-by-side comparison of two trees.
+recorded events, the grid at a node, an SVG drawing (for the live widget), an indented outline (text and
+static HTML, for saved notebooks), and a side-by-side comparison of two trees.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ KINDS = ("root", "decision", "refutation", "failure", "solution")
 COLOURS = {"root": "#555555", "decision": "#4c78a8", "refutation": "#4c78a8", "failure": "#d62728",
            "solution": "#2ca02c"}
 HIGHLIGHT = "#ff7f0e"
+OUTLINE_LINES = 120
 
 
 @dataclass(frozen=True)
@@ -116,7 +118,7 @@ class SearchTree:
         return f"{text}\n{self.note}" if self.truncated else text
 
     def _repr_html_(self) -> str:
-        return tree_svg(self)
+        return tree_html(self)
 
 
 def build_tree(events, *, truncated: bool = False, limit: int = DEFAULT_NODES, stats: dict | None = None) -> SearchTree:
@@ -268,6 +270,44 @@ def tree_svg(tree: SearchTree, selected: int | None = None) -> str:
                      f'<title>{html.escape(node.text)} ({node.kind})</title></circle>')
     parts.append("</svg>")
     return "".join(parts)
+
+
+def tree_outline(tree: SearchTree, most: int = OUTLINE_LINES) -> list[tuple[str, TreeNode]]:
+    """The first `most` nodes in search order, each with the branches drawn before it (`├─`, `└─`, `│`)."""
+    children = _children(tree.nodes)
+    lines: list[tuple[str, TreeNode]] = []
+    stack: list[tuple[int, str, str]] = [(0, "", "")]
+    while stack and len(lines) < most:
+        node_id, branch, indent = stack.pop()
+        lines.append((branch, tree.nodes[node_id]))
+        kids = children.get(node_id, ())
+        for k, kid in reversed(list(enumerate(kids))):
+            last = k == len(kids) - 1
+            stack.append((kid, indent + ("└─ " if last else "├─ "), indent + ("   " if last else "│  ")))
+    return lines
+
+
+def _outline_label(node: TreeNode) -> str:
+    return {"failure": "  ✗ failure", "solution": "  ✓ solution"}.get(node.kind, "")
+
+
+def tree_html(tree: SearchTree) -> str:
+    """The tree as an indented outline in a `pre` (failures red, solutions green): what a saved notebook shows
+    in every front end, sanitized or not."""
+    lines = tree_outline(tree)
+    rows = []
+    for branch, node in lines:
+        label = html.escape(node.text) + html.escape(_outline_label(node))
+        colour = COLOURS[node.kind] if node.kind in ("failure", "solution") else "#222222"
+        weight = ";font-weight:bold" if node.kind in ("failure", "solution") else ""
+        rows.append(f'<span style="color:#999999">{html.escape(branch)}</span>'
+                    f'<span style="color:{colour}{weight}">{label}</span>')
+    rest = len(tree.nodes) - len(lines)
+    if rest:
+        rows.append(f'<span style="color:#999999">… {rest} more nodes (run the cell to browse the whole tree)</span>')
+    summary = "<br>".join(html.escape(line) for line in tree.summary().splitlines())
+    return (f'<div style="font-family:DejaVu Sans, Arial, sans-serif;font-size:13px"><div>{summary}</div>'
+            f'<pre style="margin:2px 0;font-size:12px;line-height:1.25">{chr(10).join(rows)}</pre></div>')
 
 
 def compare_trees(a: SearchTree, b: SearchTree, names: tuple[str, str] = ("a", "b")) -> str:

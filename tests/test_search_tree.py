@@ -8,10 +8,11 @@ import pytest
 
 from kernelext import model_state
 from kernelext.checkers.queens import conflicts
-from kernelext.search_tree import build_tree, compare_trees, grid_at, record_tree, tree_svg
+from kernelext.search_tree import build_tree, compare_trees, grid_at, record_tree, tree_html, tree_outline, tree_svg
 from kernelext.session import PuzzleSession
 from kernelext.solver.warm import WarmAce
 from kernelext.widgets.tree_widget import WIDGET_MIME, TreeWidget
+from sanitized_html import sanitizer_problems
 
 QUEENS = "q = VarArray(size=4, dom=range(4))\n"
 QUEENS_RULES = ("satisfy(AllDifferent(q), AllDifferent(q[i] + i for i in range(4)),"
@@ -80,17 +81,33 @@ def test_svg_colours_failures_and_solutions_and_highlights_the_path(queens):
     assert picture == tree_svg(tree, selected=tree.solutions[0])
 
 
+def test_outline_draws_the_tree_in_search_order_for_saved_notebooks(queens):
+    tree = record_tree(queens)
+    lines = tree_outline(tree)
+    assert [node.id for _, node in lines] == sorted(node.id for node in tree.nodes)  # depth first = search order
+    assert lines[0] == ("", tree.nodes[0])
+    depth = {node.id: len(branch) // 3 for branch, node in lines}
+    assert all(depth[node.id] == depth[node.parent] + 1 for node in tree.nodes[1:])
+    assert all(branch.endswith(("├─ ", "└─ ")) for branch, _ in lines[1:])
+    picture = tree_html(tree)
+    assert sanitizer_problems(picture) == [] and "<svg" not in picture
+    assert picture.count("✓ solution") == len(tree.solutions) and picture.count("✗ failure") == len(tree.failures)
+    short = tree_outline(tree, most=5)
+    assert len(short) == 5 and "more nodes" not in picture
+
+
 def test_widget_selection_computes_the_grid_at_that_node(queens):
     tree = record_tree(queens)
     widget = TreeWidget(tree, queens.shown_array())
-    assert widget.grid_svg == ""
+    assert widget.grid_html == ""
     widget.selected = tree.solutions[0]  # as the front end's one message does
-    assert "<svg" in widget.grid_svg and f"node {tree.solutions[0]}" in widget.caption
+    assert widget.grid_html.count("<td") == len(queens.shown_array().cells)
+    assert f"node {tree.solutions[0]}" in widget.caption
     bundle, _ = widget._repr_mimebundle_()
     assert set(bundle) == {WIDGET_MIME, "text/html", "text/plain"}
-    assert bundle["text/plain"] == tree.summary()
+    assert bundle["text/plain"] == tree.summary() and bundle["text/html"] == tree_html(tree)
     widget.selected = 10_000
-    assert widget.selected == -1 and widget.grid_svg == ""
+    assert widget.selected == -1 and widget.grid_html == ""
     assert "export default" in str(TreeWidget._esm)
 
 

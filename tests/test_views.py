@@ -11,7 +11,7 @@ from kernelext.checkers import sudoku as sudoku_rules
 from kernelext.errors import PuzzleUsageError
 from kernelext.grid import Grid
 from kernelext.views import detect_kind, kinds, view_data, view_for
-from kernelext.widgets.fallback import grid_text
+from kernelext.widgets.static_forms import grid_text
 
 
 def grid(values, holes=(), changed=(), name="x"):

@@ -22,3 +22,13 @@ def conflicts(values: Values) -> set[Cell]:
         groups += [[(r, c) for r in range(br, br + b) for c in range(bc, bc + b)]
                    for br in range(0, n, b) for bc in range(0, n, b)]
     return duplicates(values, groups)
+
+
+def cage_conflicts(values: Values, cages: list[tuple[int, list[Cell]]]) -> set[Cell]:
+    """Killer sudoku: the cells of each cage that repeats a value, or whose values, all known, miss its sum."""
+    found = set()
+    for total, cells in cages:
+        known = [values[r][c] for r, c in cells if values[r][c] is not None]
+        if len(set(known)) < len(known) or (len(known) == len(cells) and sum(known) != total):
+            found.update(cells)
+    return found

@@ -1,9 +1,10 @@
 """Views: one module per puzzle kind, each a pure `describe(grid, data) -> dict` (a grid description).
 
 A grid description is JSON-able: {"kind", "name", "legend", "cells": rows of {"text", "fill"?, "classes"?,
-"borders"?}, and optionally "row_clues", "col_clues" (lists of lists of ints) and "signs"
+"borders"?, "cage"?, "corner"?}, and optionally "row_clues", "col_clues" (lists of lists of ints) and "signs"
 ([{"cells": [[r, c], [r, c]], "text"}], between adjacent cells)}. Cell classes: hole, free, given, solved,
-changed, conflict, filled, endpoint, queen; "borders" lists the thick sides among "trbl".
+changed, conflict, filled, endpoint, queen; "borders" lists the thick sides among "trbl", "cage" the sides of
+a cage outline (dashed, inside the cell) and "corner" a small text in the top-left corner (a cage's sum).
 A module `kernelext/views/KIND.py` with `DATA_NAMES` and `describe` is all a new kind needs.
 """
 

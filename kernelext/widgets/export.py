@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from kernelext.widgets.fallback import (CHANGED, CHANGED_LINE, CONFLICT, CONFLICT_BG, FREE_TEXT, HOLE, LINE,
-                                         SIGN_GLYPHS, SOLVED_TEXT, TEXT, THICK, WHITE)
+from kernelext.widgets.style import (CAGE_LINE, CHANGED_LINE, CONFLICT, HOLE, LINE, SIGN_GLYPHS, TEXT, THICK,
+                                     background, text_colour)
 
 UNIT = 0.32  # inches per cell
 
@@ -54,8 +54,7 @@ def _draw_cell(axes, cell: dict, r: int, c: int, points: float) -> None:
     if "hole" in classes:
         axes.add_artist(Rectangle((c, r), 1, 1, facecolor=HOLE, edgecolor="none"))
         return
-    fill = cell.get("fill") or (CONFLICT_BG if "conflict" in classes else CHANGED if "changed" in classes else WHITE)
-    axes.add_artist(Rectangle((c, r), 1, 1, facecolor=fill, edgecolor=LINE, linewidth=0.6))
+    axes.add_artist(Rectangle((c, r), 1, 1, facecolor=background(cell), edgecolor=LINE, linewidth=0.6))
     for name, colour in (("changed", CHANGED_LINE), ("conflict", CONFLICT)):
         if name in classes and (cell.get("fill") or name == "conflict"):
             axes.add_artist(Rectangle((c + 0.08, r + 0.08), 0.84, 0.84, facecolor="none", edgecolor=colour,
@@ -66,9 +65,13 @@ def _draw_cell(axes, cell: dict, r: int, c: int, points: float) -> None:
              "l": ((c, c), (r, r + 1))}
     for side in cell.get("borders", ""):
         axes.plot(*sides[side], color=THICK, linewidth=2, solid_capstyle="projecting")
+    inset = {"t": ((c + 0.1, c + 0.9), (r + 0.1, r + 0.1)), "r": ((c + 0.9, c + 0.9), (r + 0.1, r + 0.9)),
+             "b": ((c + 0.1, c + 0.9), (r + 0.9, r + 0.9)), "l": ((c + 0.1, c + 0.1), (r + 0.1, r + 0.9))}
+    for side in cell.get("cage", ""):
+        axes.plot(*inset[side], color=CAGE_LINE, linewidth=0.8, linestyle=(0, (2, 2)))
+    if cell.get("corner"):
+        axes.text(c + 0.06, r + 0.06, str(cell["corner"]), ha="left", va="top", color=TEXT, fontsize=points * 0.25)
     if cell["text"]:
-        colour = (CONFLICT if "conflict" in classes else FREE_TEXT if "free" in classes
-                  else SOLVED_TEXT if "solved" in classes else TEXT)
-        axes.text(c + 0.5, r + 0.5, cell["text"], ha="center", va="center", color=colour,
+        axes.text(c + 0.5, r + 0.5, cell["text"], ha="center", va="center", color=text_colour(classes),
                   fontsize=points * (0.6 if "queen" in classes else 0.45),
                   weight="bold" if classes & {"given", "endpoint"} else "normal")

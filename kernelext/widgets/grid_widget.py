@@ -9,7 +9,8 @@ import anywidget
 import traitlets
 from ipywidgets import Layout, widget_serialization
 
-from kernelext.widgets.fallback import state_html, state_text
+from kernelext.widgets.html_grid import bounds_html
+from kernelext.widgets.static_forms import picture_html, state_html, state_text
 
 STATIC = Path(__file__).parent / "static"
 WIDGET_MIME = "application/vnd.jupyter.widget-view+json"
@@ -20,7 +21,9 @@ class GridWidget(anywidget.AnyWidget):
 
     Traits:
         description: the state, {"title", "lines", "grids" (grid descriptions, see kernelext.views),
-            "total" (solutions found), "plot" (a data URI or ""), "timing" (shown only live)}.
+            "total" (solutions found), "bounds" (the objective's bound per solution), "timing" (shown only
+            live)}; validation adds "pictures" (each grid's HTML, the same tables as the static form) and
+            "chart" (the bounds' HTML), which are all the front end draws.
         index: the solution shown; the front end sets it, one message per change.
         explainable: show an "Explain" button (set when `on_explain` is given); a click sends one custom
             message, {"event": "explain"}, answered by one update of `explanation`.
@@ -52,7 +55,10 @@ class GridWidget(anywidget.AnyWidget):
         missing = {"title", "lines", "grids"} - state.keys()
         if missing:
             raise traitlets.TraitError(f"a grid widget's description needs {', '.join(sorted(missing))}")
-        return {"total": len(state["grids"]), "plot": "", "timing": "", **state}
+        state = {"total": len(state["grids"]), "bounds": [], "timing": "", **state}
+        state["pictures"] = [picture_html(grid, grid["name"]) for grid in state["grids"]]
+        state["chart"] = bounds_html(state["bounds"]) if len(state["bounds"]) > 1 else ""
+        return state
 
     @traitlets.validate("index")
     def _check_index(self, proposal):

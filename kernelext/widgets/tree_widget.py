@@ -10,7 +10,7 @@ import traitlets
 from ipywidgets import Layout, widget_serialization
 
 from kernelext.model_state import ArrayInfo
-from kernelext.search_tree import SearchTree, grid_at, tree_svg
+from kernelext.search_tree import SearchTree, grid_at, tree_html, tree_svg
 
 WIDGET_MIME = "application/vnd.jupyter.widget-view+json"
 
@@ -27,7 +27,7 @@ class TreeWidget(anywidget.AnyWidget):
 
     _esm = Path(__file__).parent / "static" / "tree.js"
     svg = traitlets.Unicode("").tag(sync=True)
-    grid_svg = traitlets.Unicode("").tag(sync=True)
+    grid_html = traitlets.Unicode("").tag(sync=True)
     caption = traitlets.Unicode("").tag(sync=True)
     selected = traitlets.Int(-1).tag(sync=True, echo_update=False)  # no echo: one message per click
     layout = traitlets.Instance(Layout, allow_none=True).tag(sync=True, **widget_serialization)  # no layout comm
@@ -52,22 +52,22 @@ class TreeWidget(anywidget.AnyWidget):
         self.svg = tree_svg(self.tree, node_id)
         if node_id is None:
             self.caption = self.tree.summary() + "\nClick a node to see the grid there."
-            self.grid_svg = ""
+            self.grid_html = ""
             return
         node = self.tree.nodes[node_id]
         path = ", ".join(f"{variable}={value}" for variable, value in node.path) or "nothing assigned"
         self.caption = f"node {node_id}: {node.text} ({node.kind})\npath: {path}"
-        self.grid_svg = self._grid_picture(node_id)
+        self.grid_html = self._grid_picture(node_id)
 
     def _grid_picture(self, node_id: int) -> str:
         if self.info is None:
             return ""
         from kernelext.views import view_for
-        from kernelext.widgets.fallback import grid_svg
+        from kernelext.widgets.html_grid import grid_html
 
-        return grid_svg(view_for(self.kind).describe(grid_at(self.tree, node_id, self.info), self.data))
+        return grid_html(view_for(self.kind).describe(grid_at(self.tree, node_id, self.info), self.data))
 
     def _repr_mimebundle_(self, **kwargs):
         data, metadata = super()._repr_mimebundle_(**kwargs)
-        return {WIDGET_MIME: data[WIDGET_MIME], "text/html": tree_svg(self.tree),
+        return {WIDGET_MIME: data[WIDGET_MIME], "text/html": tree_html(self.tree),
                 "text/plain": self.tree.summary()}, metadata

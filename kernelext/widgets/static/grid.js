@@ -1,56 +1,15 @@
-// The grid widget's view: report lines, a stepper over the solutions, the grid, the bound plot.
+// The grid widget's view: report lines, a stepper over the solutions, the grid, the bound chart.
 // The state is one trait, "description" (see kernelext/widgets/grid_widget.py), plus "index".
+// Grids and the chart arrive as HTML built in Python ("pictures", "chart"): the same tables as the
+// static form a saved notebook shows, so every front end draws a grid the same way.
 // "explainable" adds an Explain button (one custom message; Python answers with "explanation");
 // "pencil" (static HTML) adds a toggle between the grid and its pencil marks, drawn here only.
-
-const SIGN_GLYPHS = { "^": "∧", v: "∨" };
-
-function cellSize(rows, cols) {
-  const side = Math.max(rows, cols);
-  return side <= 12 ? 28 : side <= 20 ? 22 : 16;
-}
 
 function element(tag, className, text) {
   const node = document.createElement(tag);
   if (className) node.className = className;
   if (text !== undefined) node.textContent = text;
   return node;
-}
-
-function drawCell(cell) {
-  const node = element("div", "kx-cell", cell.text);
-  for (const name of cell.classes || []) node.classList.add("kx-" + name);
-  if (cell.fill) {
-    node.classList.add("kx-has-fill");
-    node.style.background = cell.fill;
-  }
-  for (const side of cell.borders || "") node.classList.add("kx-thick-" + side);
-  return node;
-}
-
-function drawGrid(grid) {
-  const rows = grid.cells.length;
-  const cols = rows ? grid.cells[0].length : 0;
-  const rowClues = grid.row_clues || null;
-  const colClues = grid.col_clues || null;
-  const box = element("div", "kx-grid");
-  box.style.setProperty("--kx-cell", cellSize(rows, cols) + "px");
-  box.style.gridTemplateColumns = (rowClues ? "auto " : "") + `repeat(${cols}, var(--kx-cell))`;
-  const cells = [];
-  if (colClues) {
-    if (rowClues) box.appendChild(element("div"));
-    for (const clue of colClues) box.appendChild(element("div", "kx-clue kx-col-clue", clue.join("\n")));
-  }
-  grid.cells.forEach((row, r) => {
-    if (rowClues) box.appendChild(element("div", "kx-clue kx-row-clue", (rowClues[r] || []).join(" ")));
-    cells.push(row.map((cell) => box.appendChild(drawCell(cell))));
-  });
-  for (const sign of grid.signs || []) {
-    const [[r1, c1], [r2, c2]] = sign.cells;
-    const side = r1 === r2 ? "kx-sign-right" : "kx-sign-down";
-    cells[r1][c1].appendChild(element("span", "kx-sign " + side, SIGN_GLYPHS[sign.text] || sign.text));
-  }
-  return box;
 }
 
 function render({ model, el }) {
@@ -93,7 +52,7 @@ function render({ model, el }) {
 
   function draw() {
     const state = model.get("description") || {};
-    const grids = state.grids || [];
+    const grids = state.pictures || [];
     const index = Math.min(model.get("index") || 0, Math.max(grids.length - 1, 0));
     const parts = [element("div", "kx-title", state.title || "")];
     if ((state.lines || []).length) parts.push(element("pre", "kx-lines", state.lines.join("\n")));
@@ -121,15 +80,16 @@ function render({ model, el }) {
       bar.append(previous, element("span", "kx-count", `${index + 1} of ${state.total}${shown}`), next);
       parts.push(bar);
     }
-    if (grids.length && !marked) {
-      const grid = grids[index];
-      parts.push(element("div", "kx-caption", grid.name), drawGrid(grid));
+    const pictures = state.pictures || [];
+    if (pictures.length && !marked) {
+      const grid = element("div", "kx-grid");
+      grid.innerHTML = pictures[index];  // built by kernelext.widgets.html_grid, its text escaped
+      parts.push(grid);
     }
-    if (state.plot) {
-      const image = element("img", "kx-plot");
-      image.src = state.plot;
-      image.alt = "bound per solution";
-      parts.push(image);
+    if (state.chart) {
+      const chart = element("div", "kx-chart");
+      chart.innerHTML = state.chart;
+      parts.push(chart);
     }
     if (state.timing) parts.push(element("div", "kx-timing", state.timing));
     root.replaceChildren(...parts);

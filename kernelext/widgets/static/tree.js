@@ -1,5 +1,5 @@
 // The search tree widget's view: the tree (an SVG drawn in Python), and the grid at the selected node.
-// Clicking a node sets "selected" (one message); Python answers with "svg", "caption" and "grid_svg".
+// Clicking a node sets "selected" (one message); Python answers with "svg", "caption" and "grid_html".
 
 function element(tag, style, text) {
   const node = document.createElement(tag);
@@ -21,7 +21,7 @@ function render({ model, el }) {
   function draw() {
     picture.innerHTML = model.get("svg") || "";
     caption.textContent = model.get("caption") || "";
-    grid.innerHTML = model.get("grid_svg") || "";
+    grid.innerHTML = model.get("grid_html") || "";
   }
 
   picture.addEventListener("click", (event) => {
@@ -30,7 +30,7 @@ function render({ model, el }) {
     model.set("selected", Number(node.dataset.node));
     model.save_changes();
   });
-  const events = ["change:svg", "change:caption", "change:grid_svg"];
+  const events = ["change:svg", "change:caption", "change:grid_html"];
   for (const name of events) model.on(name, draw);
   draw();
   return () => {

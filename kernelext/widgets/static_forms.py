@@ -1,0 +1,71 @@
+"""Static forms of a grid description and of a grid widget's state: plain text and HTML tables.
+
+They carry no scripts, ids or timings, so the same input always gives the same bytes, and their HTML
+keeps to what notebook sanitizers keep (see kernelext.widgets.html_grid).
+"""
+
+from __future__ import annotations
+
+import html
+
+from kernelext.widgets.html_grid import bounds_html, grid_html, legend_html
+from kernelext.widgets.style import FONT
+
+MAX_STATIC_GRIDS = 6
+
+
+def cell_char(cell: dict) -> str:
+    """What a cell shows in text: its text, else `■` (filled) or `·` (empty); a space for a hole."""
+    classes = cell.get("classes", ())
+    if "hole" in classes:
+        return " "
+    return cell["text"] or ("■" if "filled" in classes else "·")
+
+
+def grid_text(description: dict) -> str:
+    """The grid as aligned text; `[v]` marks the cells changed by the step."""
+    rows = [[cell_char(cell) for cell in row] for row in description["cells"]]
+    width = max((len(text) for row in rows for text in row), default=1)
+    lines = []
+    for texts, cells in zip(rows, description["cells"]):
+        parts = [f"[{t.rjust(width)}]" if "changed" in cell.get("classes", ()) else f" {t.rjust(width)} "
+                 for t, cell in zip(texts, cells)]
+        lines.append("".join(parts).rstrip())
+    return "\n".join(lines)
+
+
+def state_text(state: dict) -> str:
+    """A widget state as text: title, report lines, then the grid (or the first solutions)."""
+    lines = [state["title"], *state["lines"]]
+    grids, total = state["grids"], state["total"]
+    if total > 1:
+        for k, grid in enumerate(grids[:MAX_STATIC_GRIDS], start=1):
+            lines += [f"{grid['name']}, solution {k} of {total}:", grid_text(grid)]
+        if total > MAX_STATIC_GRIDS:
+            lines.append(f"... {total - MAX_STATIC_GRIDS} more solutions")
+    elif grids:
+        lines += [f"{grids[0]['name']} ({grids[0]['legend']}):", grid_text(grids[0])]
+    return "\n".join(lines)
+
+
+def picture_html(description: dict, caption: str) -> str:
+    """One grid with its caption above and its legend below."""
+    return (f'<div style="display:inline-block;vertical-align:top;margin:4px 12px 4px 0">'
+            f"<div>{html.escape(caption)}</div>{grid_html(description)}{legend_html(description)}</div>")
+
+
+def state_html(state: dict) -> str:
+    """A widget state as static HTML: title, report lines, the grids (the first solutions) and the bound."""
+    esc = html.escape
+    parts = [f'<div style="font-family:{FONT};font-size:13px">', f"<div><b>{esc(state['title'])}</b></div>"]
+    if state["lines"]:
+        parts.append(f'<pre style="margin:2px 0;white-space:pre-wrap">{esc(chr(10).join(state["lines"]))}</pre>')
+    grids, total = state["grids"], state["total"]
+    for k, grid in enumerate(grids[:MAX_STATIC_GRIDS], start=1):
+        parts.append(picture_html(grid, f"{grid['name']}, solution {k} of {total}" if total > 1 else grid["name"]))
+    if total > MAX_STATIC_GRIDS:
+        parts.append(f"<div>... {total - MAX_STATIC_GRIDS} more solutions</div>")
+    if len(state.get("bounds") or ()) > 1:
+        parts.append(bounds_html(state["bounds"]))
+    parts.append("</div>")
+    return "".join(parts)
