@@ -111,8 +111,9 @@ def pencil_text(pg: PencilGrid) -> str:
     return "\n".join([summary, *lines])
 
 
-_STYLE = "border-collapse:collapse;font-family:sans-serif;text-align:center"
-_CELL = "border:1px solid #888;width:{s}px;height:{s}px;padding:0;vertical-align:middle;{extra}"
+_STYLE = "border-collapse:collapse;font-family:sans-serif;text-align:center;margin:2px 0"
+_CELL = ("border:1px solid #888;width:{s}px;height:{s}px;padding:0;vertical-align:middle;text-align:center;"
+         "background-color:#fff;color:#222;{extra}")
 
 
 def pencil_html(pg: PencilGrid, block: int | None = None) -> str:
@@ -135,7 +136,7 @@ def pencil_html(pg: PencilGrid, block: int | None = None) -> str:
                 continue
             content, colour = _cell_html(values, pg.removed[r][c], pg.boolean, size)
             cells.append(f'<td style="{_CELL.format(s=size, extra=colour + extra)}">{content}</td>')
-        rows.append("<tr>" + "".join(cells) + "</tr>")
+        rows.append('<tr style="background-color:transparent">' + "".join(cells) + "</tr>")
     caption = html.escape(pencil_text(pg).splitlines()[0])
     return (f'<table style="{_STYLE}"><caption style="caption-side:top;text-align:left;font-size:12px">'
             f'{caption}</caption>{"".join(rows)}</table>')

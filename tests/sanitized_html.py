@@ -13,7 +13,8 @@ TAGS = {"table", "tr", "td", "th", "caption", "div", "span", "b", "i", "s", "br"
         "details", "summary", "small", "sub", "sup"}
 ATTRIBUTES = {"style", "title", "colspan", "rowspan"}
 STYLES = {
-    "background-color": r"#[0-9a-f]+|transparent|[a-z]+",
+    "background-color": r"#[0-9a-f]+|transparent|[a-z]+", "background": r"#[0-9a-f]+",
+    "border-color": r"#[0-9a-f]+",
     "border": r"(\s*(\d+(\.\d+)?px|0|solid|dashed|dotted|none|#[0-9a-f]+)){1,3}",
     "border-top": None, "border-right": None, "border-bottom": None, "border-left": None,
     "border-collapse": r"collapse|separate", "border-spacing": r"0|\d+px", "border-radius": r"\d+(px|%)",
