@@ -21,6 +21,12 @@ def current_session():
     return magics.session if magics else None
 
 
+def _jupyter_server_extension_points():
+    """The Jupyter server extension (enabled on install): widget views that cannot be drawn again are
+    dropped from saved notebooks, so their static grids show (see kernelext.server)."""
+    return [{"module": "kernelext.server"}]
+
+
 def unload_ipython_extension(ipython):
     """Remove the magics and stop the solver worker (`%unload_ext kernelext`)."""
     from kernelext.magics import PuzzleMagics
