@@ -78,6 +78,8 @@ def release(*, exercise_dir: str | Path, out_dir: str | Path) -> Path:
     """
     import nbformat
 
+    from kernelext.handout import KERNELSPEC
+
     exercise_dir, out_dir = Path(exercise_dir), Path(out_dir)
     notebook = nbformat.read(exercise_dir / "instructor.ipynb", as_version=4)
     for number, cell in enumerate(notebook.cells, start=1):
@@ -86,6 +88,8 @@ def release(*, exercise_dir: str | Path, out_dir: str | Path) -> Path:
             raise ValueError(f"Cell {number} of the instructor notebook has an unpaired solution marker.")
         if cell.cell_type == "code":
             cell.outputs, cell.execution_count = [], None
+    notebook.metadata.pop("widgets", None)
+    notebook.metadata["kernelspec"] = dict(KERNELSPEC)  # as JupyterLab writes it: opening it changes nothing
     out_dir.mkdir(parents=True, exist_ok=True)
     target = out_dir / f"{exercise_dir.resolve().name}.ipynb"
     nbformat.write(notebook, target)
