@@ -8,21 +8,12 @@ clicks a node of the tree, toggles the grid widget to its pencil marks and expla
 from __future__ import annotations
 
 import json
-import os
 import re
-import secrets
-import signal
-import socket
-import subprocess
-import sys
-import time
-import urllib.request
-from pathlib import Path
 
 import pytest
 
-CHROMIUM = Path("/usr/bin/chromium")
-ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
+from lab_server import ARTIFACTS, jupyter_server, launch, require_browser
+
 MSG_TYPE = re.compile(rb'"msg_type":\s*"(\w+)"')
 
 SETUP = '''\
@@ -103,12 +94,6 @@ new MutationObserver((records) => {
 """
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 def notebook(sources: list[str] = CELLS) -> dict:
     cells = [{"cell_type": "code", "id": f"cell-{i}", "metadata": {}, "execution_count": None, "outputs": [],
               "source": source} for i, source in enumerate(sources)]
@@ -118,46 +103,13 @@ def notebook(sources: list[str] = CELLS) -> dict:
 
 @pytest.fixture
 def lab(tmp_path):
-    """A JupyterLab server on 127.0.0.1 serving a temp folder with the notebooks; yields its base URL and token."""
+    """A JupyterLab server serving a temp folder with the notebooks; yields its base URL and token."""
     root = tmp_path / "root"
     root.mkdir()
     (root / "grid.ipynb").write_text(json.dumps(notebook()))
     (root / "pencil-tree.ipynb").write_text(json.dumps(notebook(PENCIL_CELLS)))
-    notifications = tmp_path / "settings" / "@jupyterlab" / "apputils-extension" / "notification.jupyterlab-settings"
-    notifications.parent.mkdir(parents=True)
-    notifications.write_text(json.dumps({"fetchNews": "false", "checkForUpdates": False}))
-    port, token = free_port(), secrets.token_hex(16)
-    env = dict(os.environ, JUPYTER_CONFIG_DIR=str(tmp_path / "config"), JUPYTER_RUNTIME_DIR=str(tmp_path / "runtime"),
-               JUPYTERLAB_SETTINGS_DIR=str(tmp_path / "settings"), JUPYTERLAB_WORKSPACES_DIR=str(tmp_path / "ws"))
-    log = open(tmp_path / "lab.log", "wb")
-    server = subprocess.Popen(
-        [sys.executable, "-m", "jupyter", "lab", "--no-browser", "--allow-root", "--ServerApp.ip=127.0.0.1",
-         f"--ServerApp.port={port}", f"--IdentityProvider.token={token}", f"--ServerApp.root_dir={root}",
-         "--ServerApp.terminals_enabled=False", "--LabApp.expose_app_in_browser=True",
-         "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate"],
-        cwd=root, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
-    base = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + 30
-        while True:
-            try:
-                urllib.request.urlopen(f"{base}/api/status?token={token}", timeout=2)
-                break
-            except OSError:
-                if server.poll() is not None or time.monotonic() > deadline:
-                    pytest.fail("JupyterLab did not start:\n" + (tmp_path / "lab.log").read_text()[-2000:])
-                time.sleep(0.2)
-        yield base, token
-    finally:
-        try:
-            urllib.request.urlopen(urllib.request.Request(f"{base}/api/shutdown?token={token}", method="POST"),
-                                   timeout=5)
-            server.wait(timeout=10)
-        except (OSError, subprocess.TimeoutExpired):
-            if server.poll() is None:
-                os.killpg(server.pid, signal.SIGKILL)
-                server.wait()
-        log.close()
+    with jupyter_server(tmp_path, root) as server:
+        yield server.base, server.token
 
 
 class Frames:
@@ -179,24 +131,6 @@ class Frames:
 
     def count(self, start: int, direction: str, msg_type: str) -> int:
         return sum(1 for d, t in self.seen[start:] if (d, t) == (direction, msg_type))
-
-
-def require_browser():
-    """Playwright's sync API; fails (never skips) when Playwright or Debian's chromium is missing."""
-    try:
-        from playwright.sync_api import sync_playwright
-    except ImportError:
-        pytest.fail("Playwright is missing: pip install playwright (it drives Debian's chromium, no download)")
-    if not CHROMIUM.exists():
-        pytest.fail(f"{CHROMIUM} is missing: install Debian's chromium (apt-get install -y chromium)")
-    ARTIFACTS.mkdir(exist_ok=True)
-    return sync_playwright
-
-
-def launch(p):
-    return p.chromium.launch(executable_path=str(CHROMIUM), headless=True, args=[
-        "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-        "--disable-sync", "--no-first-run"])
 
 
 def open_notebook(page, base: str, token: str, name: str) -> None:
@@ -263,9 +197,9 @@ def test_grid_widgets_in_jupyterlab(lab):
 
             final = cells.nth(5).locator(".kx-grid")
             assert final.is_visible()
-            assert final.locator(".kx-cell").count() == 30 * 30
-            assert final.locator(".kx-cell.kx-filled").count() == filled
-            assert final.locator(".kx-conflict").count() == 0
+            assert final.locator("table td").count() == 30 * 30 + 30 + 31  # cells, row clues, column clues
+            assert final.locator("td", has_text="■").count() == filled
+            assert final.locator("td[style*='#d62728']").count() == 0  # no broken rule
 
             stepper = cells.nth(4)
             assert stepper.locator(".kx-count").inner_text() == "1 of 3"
@@ -337,15 +271,15 @@ def test_pencil_marks_and_search_tree_in_jupyterlab(lab):
             start = len(frames.seen)
             solution.click()
             page.wait_for_function("(node) => node.textContent.startsWith('node ')", arg=caption.element_handle())
-            grid = tree.locator("svg:not(:has(circle[data-node]))")
+            grid = tree.locator("table")
             grid.wait_for(state="visible")
             page.wait_for_timeout(500)  # let any straggling message arrive
             sent = frames.count(start, "sent", "comm_msg")
             assert sent == 1, f"a click sent {sent} comm messages, want 1"
             assert frames.count(start, "received", "comm_msg") >= 1, "no answer to the click"
             assert caption.inner_text().startswith(f"node {node_id}: ") and "(solution)" in caption.inner_text()
-            assert grid.locator("rect").count() == 4 * 4
-            digits = grid.locator("text").all_text_contents()  # SVG text: no innerText
+            assert grid.locator("td").count() == 4 * 4
+            digits = [text.strip() for text in grid.locator("td").all_inner_texts()]
             assert len(digits) == 16 and all(sorted(digits[4 * r:4 * r + 4]) == list("1234") for r in range(4)), digits
             assert tree.locator(f'circle[data-node="{node_id}"]').get_attribute("stroke") == "#ff7f0e"
 
@@ -355,7 +289,7 @@ def test_pencil_marks_and_search_tree_in_jupyterlab(lab):
             widget.locator(".kx-pencil-toggle input").check()
             assert widget.locator(".kx-pencil td").count() == 4 * 4 and widget.locator(".kx-grid").count() == 0
             widget.locator(".kx-pencil-toggle input").uncheck()
-            assert widget.locator(".kx-grid .kx-cell").count() == 4 * 4
+            assert widget.locator(".kx-grid td").count() == 4 * 4
             page.wait_for_timeout(300)
             assert frames.count(start, "sent", "comm_msg") == 0, "the pencil-marks toggle sent messages"
 
@@ -368,7 +302,7 @@ def test_pencil_marks_and_search_tree_in_jupyterlab(lab):
             page.wait_for_timeout(300)
             assert frames.count(start, "sent", "comm_msg") == 1, "the Explain button sent more than one message"
             assert "no solution" in explanation.inner_text() and "eq(x[0][1],1)" in explanation.inner_text()
-            assert explanation.locator("svg rect").count() >= 4 * 4
+            assert explanation.locator("table td").count() >= 4 * 4
             unsat.screenshot(path=str(ARTIFACTS / "grid-explain.png"))
             assert not [line for line in console if "error" in line.lower()], f"browser console: {console}"
 

@@ -1,0 +1,215 @@
+"""Stored notebooks without a kernel, in a real browser: every grid is drawn as rows and columns of cells.
+
+Surfaces: JupyterLab and Notebook 7, each with the notebooks untrusted (as a student receives them: the
+HTML sanitizer runs) and trusted (signed with `jupyter trust`), and `jupyter nbconvert --to html` opened
+from disk with every network request refused. A grid counts as visible when its table's bordered cells
+(the sanitizer keeps their inline styles, or they have no border) lie in as many rows and columns as the
+grid has, aligned, each at least 10 px wide and high. Also a notebook a teacher runs and saves in
+JupyterLab, with and without widget state, reopens with its grids. Screenshots go to test-artifacts/.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from lab_server import ARTIFACTS, jupyter_server, launch, require_browser
+
+NOTEBOOKS = Path(__file__).resolve().parents[2] / "notebooks"
+GRID_TITLE = re.compile(r'title="[^"]*: (\d+) x (\d+)"')
+NO_WINDOWING = {"@jupyterlab/notebook-extension/tracker": {"windowingMode": "none"}}
+
+# Each table whose title ends in "R x C": are its bordered cells an R x C grid on screen?
+MEASURE = """() => {
+  const found = [];
+  for (const table of document.querySelectorAll("table[title]")) {
+    const shape = / (\\d+) x (\\d+)$/.exec(table.title);
+    if (!shape) continue;
+    const [rows, cols] = [Number(shape[1]), Number(shape[2])];
+    table.scrollIntoView({ block: "center" });
+    const cells = [...table.rows].flatMap((row) => [...row.cells]).filter((td) => {
+      const style = getComputedStyle(td);
+      return style.borderTopStyle === "solid" && parseFloat(style.borderTopWidth) >= 1;
+    });
+    const boxes = cells.map((td) => td.getBoundingClientRect());
+    const tops = [...new Set(boxes.map((b) => Math.round(b.top)))];
+    const lefts = [...new Set(boxes.map((b) => Math.round(b.left)))];
+    const sized = boxes.every((b) => b.width >= 10 && b.height >= 10);
+    const visible = cells.length > 0 && cells.every((td) => td.checkVisibility());
+    const ok = cells.length === rows * cols && tops.length === rows && lefts.length === cols && sized && visible;
+    found.push({ title: table.title, ok, cells: cells.length, rows: tops.length, cols: lefts.length });
+  }
+  return found;
+}"""
+
+
+def expected_grids(path: Path) -> int:
+    """How many grid tables the notebook's saved outputs hold."""
+    nb = json.loads(path.read_text())
+    return sum(len(GRID_TITLE.findall("".join(output.get("data", {}).get("text/html", ""))))
+               for cell in nb["cells"] for output in cell.get("outputs", ()))
+
+
+def stored() -> list[Path]:
+    found = sorted(NOTEBOOKS.glob("*.ipynb"))
+    assert found, "no stored notebooks"
+    return found
+
+
+def measure(page, name: str, surface: str, expected: int) -> dict:
+    page.wait_for_function(f"() => document.querySelectorAll('table[title]').length >= {expected}",
+                           timeout=30_000)
+    grids = page.evaluate(MEASURE)
+    page.screenshot(path=str(ARTIFACTS / f"stored-{surface}-{name}.png"), full_page=True)
+    text = page.evaluate("() => document.body.innerText")
+    return {"expected": expected, "visible": sum(g["ok"] for g in grids),
+            "broken": [g for g in grids if not g["ok"]][:3], "widget_error": "Error displaying widget" in text}
+
+
+def trusted_cells(page) -> list[bool]:
+    return page.evaluate("""() => {
+        const panel = window.jupyterapp && window.jupyterapp.shell.currentWidget;
+        const cells = panel && panel.content && panel.content.model && panel.content.model.cells;
+        if (!cells) return null;
+        const out = [];
+        for (let i = 0; i < cells.length; i++) if (cells.get(i).type === "code") out.push(cells.get(i).trusted);
+        return out;
+    }""")
+
+
+def copy_notebooks(folder: Path) -> None:
+    shutil.copytree(NOTEBOOKS, folder, ignore=shutil.ignore_patterns(".ipynb_checkpoints"))
+
+
+def test_stored_notebooks_show_every_grid_in_jupyterlab_and_notebook_7(tmp_path):
+    sync_playwright = require_browser()
+    root = tmp_path / "root"
+    copy_notebooks(root / "untrusted")
+    copy_notebooks(root / "trusted")
+    figures: dict[str, dict] = {}
+    with jupyter_server(tmp_path, root, NO_WINDOWING) as server:
+        trusted = [str(path) for path in sorted((root / "trusted").glob("*.ipynb"))]
+        subprocess.run([sys.executable, "-m", "jupyter", "trust", *trusted], env=server.env, check=True,
+                       capture_output=True)
+        with sync_playwright() as p:
+            browser = launch(p)
+            try:
+                page = browser.new_page(viewport={"width": 1300, "height": 900})
+                for path in stored():
+                    expected = expected_grids(path)
+                    for app, prefix in (("lab", "lab/tree"), ("notebook7", "notebooks")):
+                        for trust in ("untrusted", "trusted"):
+                            surface = f"{app}-{trust}"
+                            page.goto(server.url(f"{prefix}/{trust}/{path.name}"))
+                            page.locator(".jp-Notebook .jp-Cell").first.wait_for(timeout=60_000)
+                            found = measure(page, path.stem, surface, expected)
+                            states = trusted_cells(page)
+                            if states is not None:
+                                found["trusted"] = all(states) if trust == "trusted" else not any(states)
+                            figures.setdefault(surface, {})[path.stem] = found
+                            server.stop_kernels()
+            finally:
+                browser.close()
+    report(figures, "stored-notebooks")
+
+
+def test_exported_notebooks_show_every_grid_offline(tmp_path):
+    sync_playwright = require_browser()
+    out = tmp_path / "html"
+    subprocess.run([sys.executable, "-m", "jupyter", "nbconvert", "--to", "html", "--output-dir", str(out),
+                    *map(str, stored())], check=True, capture_output=True)
+    figures: dict[str, dict] = {"nbconvert-offline": {}}
+    refused: list[str] = []
+    with sync_playwright() as p:
+        browser = launch(p)
+        try:
+            page = browser.new_page(viewport={"width": 1300, "height": 900})
+
+            def only_files(route):
+                if route.request.url.startswith("file:"):
+                    route.continue_()
+                else:
+                    refused.append(route.request.url)
+                    route.abort()
+
+            page.route("**/*", only_files)
+            for path in stored():
+                page.goto((out / f"{path.stem}.html").as_uri())
+                figures["nbconvert-offline"][path.stem] = measure(page, path.stem, "nbconvert", expected_grids(path))
+        finally:
+            browser.close()
+    report(figures, "exported-notebooks")
+
+
+def report(figures: dict, name: str) -> None:
+    """Print and save the count of visible grids per surface; fail on any grid not drawn or widget error."""
+    summary = {surface: f"{sum(f['visible'] for f in found.values())}/{sum(f['expected'] for f in found.values())}"
+               for surface, found in figures.items()}
+    print(f"{name}: grids visible per surface: {json.dumps(summary)}")
+    (ARTIFACTS / f"{name}.json").write_text(json.dumps({"summary": summary, "notebooks": figures}, indent=1) + "\n")
+    bad = {f"{surface}/{nb}": found for surface, notebooks in figures.items() for nb, found in notebooks.items()
+           if found["visible"] != found["expected"] or found["widget_error"] or found.get("trusted") is False}
+    assert not bad, f"grids not drawn, widget errors or wrong trust state: {json.dumps(bad)[:3000]}"
+
+
+TEACHER_NOTEBOOK = "amaze.ipynb"
+
+
+@pytest.mark.parametrize("save_state", [False, True], ids=["without-widget-state", "with-widget-state"])
+def test_notebook_run_and_saved_by_a_teacher_reopens_with_its_grids(tmp_path, save_state):
+    sync_playwright = require_browser()
+    root = tmp_path / "root"
+    copy_notebooks(root)
+    path = root / TEACHER_NOTEBOOK
+    nb = json.loads(path.read_text())
+    for cell in nb["cells"]:
+        if cell["cell_type"] == "code":
+            cell["outputs"], cell["execution_count"] = [], None
+    path.write_text(json.dumps(nb))
+    settings = {**NO_WINDOWING, "@jupyter-widgets/jupyterlab-manager/plugin": {"saveState": save_state}}
+    with jupyter_server(tmp_path, root, settings) as server:
+        with sync_playwright() as p:
+            browser = launch(p)
+            try:
+                page = browser.new_page(viewport={"width": 1300, "height": 900})
+                page.goto(server.url(f"lab/tree/{TEACHER_NOTEBOOK}"))
+                page.wait_for_function("""() => {
+                    const panel = window.jupyterapp && window.jupyterapp.shell.currentWidget;
+                    const kernel = panel && panel.sessionContext && panel.sessionContext.session
+                        && panel.sessionContext.session.kernel;
+                    return kernel && kernel.connectionStatus === "connected" && kernel.status === "idle";
+                }""", timeout=60_000)
+                page.evaluate("() => window.jupyterapp.commands.execute('notebook:run-all-cells')")
+                page.wait_for_function("""() => {
+                    const panel = window.jupyterapp.shell.currentWidget;
+                    const kernel = panel.sessionContext.session.kernel;
+                    const cells = [...panel.content.widgets].filter((c) => c.model.type === "code");
+                    return kernel.status === "idle" && cells.every((c) => c.model.executionCount !== null);
+                }""", timeout=120_000)
+                live = page.locator(".kx-grid table[title]").count()
+                assert live > 0, "no live grid widget after running the notebook"
+                page.evaluate("() => window.jupyterapp.commands.execute('docmanager:save')")
+                page.wait_for_function("() => !window.jupyterapp.shell.currentWidget.context.model.dirty")
+                saved = json.loads(path.read_text())
+                views = [o for c in saved["cells"] for o in c.get("outputs", ())
+                         if "application/vnd.jupyter.widget-view+json" in o.get("data", {})]
+                has_state = "widgets" in saved["metadata"]
+                assert has_state == save_state
+                assert (len(views) > 0) == save_state, "widget views kept exactly when their state is saved"
+                server.stop_kernels()
+
+                reopened = browser.new_page(viewport={"width": 1300, "height": 900})
+                reopened.goto(server.url(f"lab/tree/{TEACHER_NOTEBOOK}"))
+                reopened.locator(".jp-Notebook .jp-Cell").first.wait_for(timeout=60_000)
+                found = measure(reopened, f"teacher-{'state' if save_state else 'nostate'}", "lab-reopened",
+                                expected_grids(path))
+            finally:
+                browser.close()
+    assert found["expected"] >= live > 0
+    assert found["visible"] == found["expected"] and not found["widget_error"], found
