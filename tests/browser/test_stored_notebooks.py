@@ -100,19 +100,21 @@ def test_stored_notebooks_show_every_grid_in_jupyterlab_and_notebook_7(tmp_path)
         with sync_playwright() as p:
             browser = launch(p)
             try:
-                page = browser.new_page(viewport={"width": 1300, "height": 900})
                 for path in stored():
                     expected = expected_grids(path)
                     for app, prefix in (("lab", "lab/tree"), ("notebook7", "notebooks")):
                         for trust in ("untrusted", "trusted"):
                             surface = f"{app}-{trust}"
-                            page.goto(server.url(f"{prefix}/{trust}/{path.name}"))
+                            page = browser.new_page(viewport={"width": 1300, "height": 900})
+                            page.goto(server.url(f"{prefix}/{trust}/{path.name}") + "&reset")  # no restored tabs
                             page.locator(".jp-Notebook .jp-Cell").first.wait_for(timeout=60_000)
                             found = measure(page, path.stem, surface, expected)
                             states = trusted_cells(page)
                             if states is not None:
-                                found["trusted"] = all(states) if trust == "trusted" else not any(states)
+                                # cells without outputs are trusted anyway: untrusted means some are not
+                                found["trust_as_expected"] = all(states) == (trust == "trusted")
                             figures.setdefault(surface, {})[path.stem] = found
+                            page.close()
                             server.stop_kernels()
             finally:
                 browser.close()
@@ -154,7 +156,7 @@ def report(figures: dict, name: str) -> None:
     print(f"{name}: grids visible per surface: {json.dumps(summary)}")
     (ARTIFACTS / f"{name}.json").write_text(json.dumps({"summary": summary, "notebooks": figures}, indent=1) + "\n")
     bad = {f"{surface}/{nb}": found for surface, notebooks in figures.items() for nb, found in notebooks.items()
-           if found["visible"] != found["expected"] or found["widget_error"] or found.get("trusted") is False}
+           if found["visible"] != found["expected"] or found["widget_error"] or found.get("trust_as_expected") is False}
     assert not bad, f"grids not drawn, widget errors or wrong trust state: {json.dumps(bad)[:3000]}"
 
 
@@ -178,7 +180,7 @@ def test_notebook_run_and_saved_by_a_teacher_reopens_with_its_grids(tmp_path, sa
             browser = launch(p)
             try:
                 page = browser.new_page(viewport={"width": 1300, "height": 900})
-                page.goto(server.url(f"lab/tree/{TEACHER_NOTEBOOK}"))
+                page.goto(server.url(f"lab/tree/{TEACHER_NOTEBOOK}") + "&reset")
                 page.wait_for_function("""() => {
                     const panel = window.jupyterapp && window.jupyterapp.shell.currentWidget;
                     const kernel = panel && panel.sessionContext && panel.sessionContext.session
@@ -202,10 +204,11 @@ def test_notebook_run_and_saved_by_a_teacher_reopens_with_its_grids(tmp_path, sa
                 has_state = "widgets" in saved["metadata"]
                 assert has_state == save_state
                 assert (len(views) > 0) == save_state, "widget views kept exactly when their state is saved"
+                page.close()
                 server.stop_kernels()
 
                 reopened = browser.new_page(viewport={"width": 1300, "height": 900})
-                reopened.goto(server.url(f"lab/tree/{TEACHER_NOTEBOOK}"))
+                reopened.goto(server.url(f"lab/tree/{TEACHER_NOTEBOOK}") + "&reset")
                 reopened.locator(".jp-Notebook .jp-Cell").first.wait_for(timeout=60_000)
                 found = measure(reopened, f"teacher-{'state' if save_state else 'nostate'}", "lab-reopened",
                                 expected_grids(path))
