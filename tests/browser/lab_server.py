@@ -118,3 +118,14 @@ def launch(p):
     return p.chromium.launch(executable_path=str(CHROMIUM), headless=True, args=[
         "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
         "--disable-sync", "--no-first-run"])
+
+
+def open_notebook(page, url: str) -> None:
+    """Open a notebook's JupyterLab `url` and wait for its kernel to be connected and idle."""
+    page.goto(url)
+    page.wait_for_function("""() => {
+        const panel = window.jupyterapp && window.jupyterapp.shell.currentWidget;
+        const kernel = panel && panel.sessionContext && panel.sessionContext.session
+            && panel.sessionContext.session.kernel;
+        return kernel && kernel.connectionStatus === "connected" && kernel.status === "idle";
+    }""", timeout=60_000)

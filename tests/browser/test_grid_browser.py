@@ -12,7 +12,7 @@ import re
 
 import pytest
 
-from lab_server import ARTIFACTS, jupyter_server, launch, require_browser
+from lab_server import ARTIFACTS, jupyter_server, launch, open_notebook, require_browser
 
 MSG_TYPE = re.compile(rb'"msg_type":\s*"(\w+)"')
 
@@ -133,17 +133,6 @@ class Frames:
         return sum(1 for d, t in self.seen[start:] if (d, t) == (direction, msg_type))
 
 
-def open_notebook(page, base: str, token: str, name: str) -> None:
-    """Open the notebook `name` in JupyterLab and wait for its kernel to be connected and idle."""
-    page.goto(f"{base}/lab/tree/{name}?token={token}")
-    page.wait_for_function("""() => {
-        const panel = window.jupyterapp && window.jupyterapp.shell.currentWidget;
-        const kernel = panel && panel.sessionContext && panel.sessionContext.session
-            && panel.sessionContext.session.kernel;
-        return kernel && kernel.connectionStatus === "connected" && kernel.status === "idle";
-    }""", timeout=45_000)
-
-
 def run_cell(page, index: int, timeout: float = 60) -> None:
     page.evaluate("""(index) => {
         const panel = window.jupyterapp.shell.currentWidget;
@@ -175,7 +164,7 @@ def test_grid_widgets_in_jupyterlab(lab):
             page.set_default_timeout(30_000)
             page.add_init_script(PAGE_HOOK)
             page.on("websocket", frames.watch)
-            open_notebook(page, base, token, "grid.ipynb")
+            open_notebook(page, f"{base}/lab/tree/grid.ipynb?token={token}")
             cells = page.locator(".jp-Notebook .jp-Cell")
             for index in range(len(CELLS)):
                 start = len(frames.seen)
@@ -236,7 +225,7 @@ def test_pencil_marks_and_search_tree_in_jupyterlab(lab):
             page.on("console", lambda m: console.append(f"{m.type}: {m.text}") if m.type in ("error", "warning")
                     else None)
             page.on("pageerror", lambda error: console.append(f"pageerror: {error}"))
-            open_notebook(page, base, token, "pencil-tree.ipynb")
+            open_notebook(page, f"{base}/lab/tree/pencil-tree.ipynb?token={token}")
             for index in range(len(PENCIL_CELLS)):
                 run_cell(page, index)
             cells = page.locator(".jp-Notebook .jp-Cell")

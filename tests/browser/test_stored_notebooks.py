@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from lab_server import ARTIFACTS, jupyter_server, launch, require_browser
+from lab_server import ARTIFACTS, jupyter_server, launch, open_notebook, require_browser
 
 NOTEBOOKS = Path(__file__).resolve().parents[2] / "notebooks"
 GRID_TITLE = re.compile(r'title="[^"]*: (\d+) x (\d+)"')
@@ -180,13 +180,7 @@ def test_notebook_run_and_saved_by_a_teacher_reopens_with_its_grids(tmp_path, sa
             browser = launch(p)
             try:
                 page = browser.new_page(viewport={"width": 1300, "height": 900})
-                page.goto(server.url(f"lab/tree/{TEACHER_NOTEBOOK}") + "&reset")
-                page.wait_for_function("""() => {
-                    const panel = window.jupyterapp && window.jupyterapp.shell.currentWidget;
-                    const kernel = panel && panel.sessionContext && panel.sessionContext.session
-                        && panel.sessionContext.session.kernel;
-                    return kernel && kernel.connectionStatus === "connected" && kernel.status === "idle";
-                }""", timeout=60_000)
+                open_notebook(page, server.url(f"lab/tree/{TEACHER_NOTEBOOK}") + "&reset")
                 page.evaluate("() => window.jupyterapp.commands.execute('notebook:run-all-cells')")
                 page.wait_for_function("""() => {
                     const panel = window.jupyterapp.shell.currentWidget;
