@@ -20,7 +20,7 @@ from kernelext.widgets.style import (CAGE_LINE, CHANGED, CHANGED_LINE, CONFLICT,
 
 SIDES = {"t": "top", "r": "right", "b": "bottom", "l": "left"}
 CLEAR_ROW = "background-color:transparent"  # over JupyterLab's striped and hover rows
-TABLE = f"border-collapse:collapse;border-spacing:0;margin:2px 0;font-family:{FONT};table-layout:auto"
+TABLE = f"border-collapse:collapse;border-spacing:0;margin:2px 0;font-family:{FONT};table-layout:auto;color:{TEXT}"
 BARE = "padding:0;border:0;background-color:transparent"
 
 
@@ -30,10 +30,14 @@ def _style(**properties) -> str:
 
 def _cell_style(cell: dict, s: int) -> str:
     classes = set(cell.get("classes", ()))
-    parts = [f"width:{s}px;min-width:{s}px;height:{s}px;padding:0;text-align:center;vertical-align:middle",
-             f"line-height:1;font-size:{round(s * (0.75 if 'queen' in classes else 0.55))}px",
-             f"border:1px solid {LINE if 'hole' not in classes else HOLE}",
-             f"background-color:{background(cell)};color:{text_colour(classes)}"]
+    parts = [f"width:{s}px;height:{s}px;padding:0;text-align:center;line-height:1",
+             f"border:1px solid {LINE if 'hole' not in classes else HOLE}"]  # size, colours: from the table
+    if "queen" in classes:
+        parts.append(f"font-size:{round(s * 0.75)}px")
+    if background(cell) != WHITE:
+        parts.append(f"background-color:{background(cell)}")
+    if text_colour(classes) != TEXT:
+        parts.append(f"color:{text_colour(classes)}")
     if classes & {"given", "endpoint"}:
         parts.append("font-weight:bold")
     parts += [f"border-{SIDES[side]}:3px solid {THICK}" for side in cell.get("borders", "")]
@@ -82,7 +86,7 @@ def grid_html(description: dict) -> str:
     gap = round(s * 0.5) if signs else 0
     row_clues, col_clues = description.get("row_clues") or [], description.get("col_clues") or []
     clue_font = f"font-size:{max(9, round(s * 0.45))}px;color:{TEXT};line-height:1.15"
-    out = [f'<table style="{TABLE}" title="{html.escape(description.get("name", ""))}: {rows} x {cols}">']
+    out = [f'<table style="{TABLE};font-size:{round(s * 0.55)}px;background-color:{WHITE}" title="{html.escape(description.get("name", ""))}: {rows} x {cols}">']
     if col_clues:
         out.append(f'<tr style="{CLEAR_ROW}">')
         if row_clues:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 FONT = "DejaVu Sans, Arial, sans-serif"
-WHITE, LINE, THICK, TEXT = "#ffffff", "#999999", "#333333", "#222222"
+WHITE, LINE, THICK, TEXT = "#fff", "#999", "#333", "#222"
 HOLE, FREE_TEXT, SOLVED_TEXT = "#f2f2f2", "#aaaaaa", "#1f5fbf"
 CHANGED, CHANGED_LINE = "#fff3b0", "#f0a000"
 CONFLICT, CONFLICT_BG = "#d62728", "#ffd6d6"
