@@ -232,7 +232,7 @@ def _layout(tree: SearchTree) -> dict[int, tuple[float, int]]:
 
 
 def tree_svg(tree: SearchTree, selected: int | None = None) -> str:
-    """The tree as a static SVG: failures red, solutions green, refutations dashed, the path to `selected`
+    """The tree as an SVG for the live widget: failures red, solutions green, refutations dashed, the path to `selected`
     highlighted. Nodes carry `data-node` (their id) for the widget to click on."""
     place = _layout(tree)
     columns = max(x for x, _ in place.values()) + 1

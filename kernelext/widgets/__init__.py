@@ -1,1 +1,2 @@
-"""The grid widget (one anywidget per report) and its static forms: text, SVG/HTML, PNG/SVG files."""
+"""The grid widget (one anywidget per report) and its static forms: text, sanitizer-proof HTML tables,
+PNG/SVG/PDF files."""
