@@ -379,7 +379,7 @@ def _rebuild(session, path: Path) -> tuple[XcspModel, tuple[int, ...]]:
     model = None
     for number, step in enumerate(session.steps, start=1):
         try:
-            run_source(step.source, session.namespace, echo=False)
+            run_source(step.code, session.namespace, echo=False)
         except StepError as error:
             model_state.reset()
             raise StepError(f"Step {number} fails when the steps are run again in order:\n{error}") from None

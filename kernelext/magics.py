@@ -27,6 +27,13 @@ COMMANDS = {
 }
 
 
+def _with_commands(func):
+    """Append every line command, from COMMANDS, to a magic's docstring (before its options are added)."""
+    listed = "\n".join(f"  %puzzle {name:<17} {text}" for name, text in COMMANDS.items())
+    func.__doc__ = f"{func.__doc__.rstrip()}\n\nLine commands:\n{listed}\n"
+    return func
+
+
 def _step_options(func):
     """The options every step (and `%puzzle solve`) accepts."""
     for option in reversed([
@@ -57,6 +64,7 @@ class PuzzleMagics(Magics):
         self._domains = None  # the pencil marks shown last, to mark what the next step removes
         self._solver = None
         self._cell_id = None
+        self._failed = None  # the name of a puzzle whose %%puzzle cell failed: no current puzzle until one starts
 
     def remember_cell_id(self, info=None):
         """pre_run_cell hook: keep the id of the cell about to run (front ends that send one)."""
@@ -65,7 +73,8 @@ class PuzzleMagics(Magics):
     # -- magics ---------------------------------------------------------------------------------
 
     @magic_arguments()
-    @argument("words", nargs="*", help="cell form: the puzzle's NAME; line form: a command (steps, undo, solve, export FILE, save FILE, help)")
+    @_with_commands
+    @argument("words", nargs="*", help="cell form: the puzzle's NAME; line form: a command and its arguments (see below)")
     @argument("--view", metavar="KIND", help="how to draw the grid: generic, sudoku, futoshiki, nonogram (picross), "
               "numberlink (amaze), layout, queens (default: guessed from NAME and the data)")
     @argument("--nodes", metavar="N", type=int, help="with `%%puzzle tree`: how many nodes to record (default 500)")
@@ -74,7 +83,6 @@ class PuzzleMagics(Magics):
     def puzzle(self, line, cell=None):
         """Start a puzzle (`%%puzzle NAME`, the cell declares its variables) or run a command (`%puzzle steps`).
 
-        Commands: steps, undo, solve [options], export FILE (.xml model / .json solution), help.
         Running a `%%puzzle NAME` cell again starts that puzzle afresh.
         """
         args = self._parse(self.puzzle, line)
@@ -83,6 +91,7 @@ class PuzzleMagics(Magics):
         return self._guarded(self._command, args)
 
     @magic_arguments()
+    @_with_commands
     @_step_options
     @cell_magic("puzzle+")
     def puzzle_step(self, line, cell):
@@ -98,36 +107,35 @@ class PuzzleMagics(Magics):
 
     def _start(self, args, cell):
         from kernelext.session import PuzzleSession
-
         from kernelext.views import view_for
 
+        from kernelext import model_state
+
+        if self.session is not None:
+            self.session.close()  # a %%puzzle cell ends the previous puzzle, whether or not the new one starts
+        model_state.reset()
+        self.session, self.view, self._domains = None, args.view, None
+        self._failed = " ".join(args.words) or "NAME"
         if len(args.words) != 1:
             raise PuzzleUsageError("Name the puzzle: %%puzzle NAME [options], e.g. %%puzzle amaze.")
         if args.view:
             view_for(args.view)
         session = PuzzleSession(args.words[0], self.shell.user_ns, solver=self._shared_solver(),
                                 timeout=self.timeout, backend=self.solver)
-        previous_view, self.view = self.view, args.view
         try:
             self._show_step(session, args, cell)
         except BaseException:
             session.close()
-            self.view = previous_view
-            if self.session is not None:
-                self.session.rebuild()  # a puzzle that fails to start leaves the previous one as it was
             raise
-        if self.session is not None:
-            self.session.close()
-        self.session = session
+        self.session, self._failed = session, None
 
     def _add(self, args, cell):
-        if self.session is None:
-            raise PuzzleUsageError("No puzzle started: run a `%%puzzle NAME` cell first (it declares the variables).")
-        self._show_step(self.session, args, cell)
+        self._show_step(self._require_session(), args, cell)
 
     def _show_step(self, session, args, cell):
         report = session.add_step(cell, self._step_key(args), solve=not args.no_solve, sols=_sols(args.sols),
-                                  timeout=args.timeout, show=args.show, backend=args.solver)
+                                  timeout=args.timeout, show=args.show, backend=args.solver,
+                                  first_line=2)  # the cell's first line is the magic
         output = self._display(session, report)
         if args.domains or self.domains:
             self._show_domains(session, output)
@@ -234,7 +242,7 @@ class PuzzleMagics(Magics):
 
         command, *rest = args.words or ["help"]
         if command == "help":
-            print(help_text(COMMANDS))
+            print(help_text(COMMANDS, _options(self.puzzle.parser) | _options(self.puzzle_step.parser)))
             return
         session = self._require_session()
         if command == "steps":
@@ -287,8 +295,11 @@ class PuzzleMagics(Magics):
             raise UsageError(str(error)) from None
 
     def _require_session(self):
+        if self._failed is not None:
+            raise PuzzleUsageError(f"No current puzzle: the `%%puzzle {self._failed}` cell failed. "
+                                   "Fix it and run it again.")
         if self.session is None:
-            raise PuzzleUsageError("No puzzle started: run a `%%puzzle NAME` cell first.")
+            raise PuzzleUsageError("No puzzle started: run a `%%puzzle NAME` cell first (it declares the variables).")
         return self.session
 
     def _step_key(self, args):
@@ -309,6 +320,12 @@ class PuzzleMagics(Magics):
             self.session.close()
         if self._solver is not None:
             self._solver.close()
+
+
+def _options(parser) -> dict[str, str]:
+    """A magic's options as {"--name METAVAR": help}."""
+    return {" ".join([action.option_strings[-1], action.metavar or ""]).strip(): action.help or ""
+            for action in parser._actions if action.option_strings and action.dest != "help"}
 
 
 def _sols(text: str | None) -> int | str:

@@ -108,6 +108,13 @@ def objective_since(start: Mark, end: Mark | None = None) -> str | None:
     return str(items[-1].constraint)
 
 
+def objectives() -> list[str]:
+    """Every objective of the model, as text."""
+    from pycsp3.classes.entities import ObjEntities
+
+    return [str(item.constraint) for item in ObjEntities.items]
+
+
 def has_constraints_or_objective() -> bool:
     from pycsp3.classes.entities import CtrEntities, ObjEntities
 

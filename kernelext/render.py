@@ -81,13 +81,14 @@ def report_html(report: StepReport, kind: str = "generic", data: Mapping | None 
     return static_forms.state_html(report_state(report, kind, data))
 
 
-def help_text(commands: dict[str, str]) -> str:
-    """The summary `%puzzle help` prints."""
+def help_text(commands: dict[str, str], options: dict[str, str]) -> str:
+    """The summary `%puzzle help` prints: the magics, every line command and every option."""
     lines = ["%%puzzle NAME [options]   start a puzzle; the cell declares its variables",
              "%%puzzle+ [options]       add the cell as a step (run again: replaces it)",
-             "Options: --show VAR, --timeout S, --sols N|all, --solver NAME, --no-solve, --step KEY (%%puzzle? for details)",
              "Line commands:"]
-    lines += [f"  %puzzle {name:<12} {text}" for name, text in commands.items()]
+    lines += [f"  %puzzle {name:<17} {text}" for name, text in commands.items()]
+    lines.append("Options (%%puzzle? and %%puzzle+? say which magic takes which):")
+    lines += [f"  {name:<24} {text}" for name, text in options.items()]
     return "\n".join(lines)
 
 

@@ -23,10 +23,17 @@ DEFAULT_TIMEOUT = 10.0
 
 @dataclass(frozen=True)
 class Step:
-    """One modelling step: its source and the key that identifies its cell."""
+    """One modelling step: its source, the key that identifies its cell, and the line its source starts
+    on in the editor (2 below a `%%puzzle+` line), so that messages count lines as the editor does."""
 
     key: str
     source: str
+    first_line: int = 1
+
+    @property
+    def code(self) -> str:
+        """The source as run: padded so that its line numbers are the editor's."""
+        return "\n" * (self.first_line - 1) + self.source
 
 
 @dataclass(frozen=True)
@@ -77,27 +84,29 @@ class PuzzleSession:
     # -- building -------------------------------------------------------------------------------
 
     def add_step(self, source: str, key: str | None = None, *, solve: bool = True, sols: int | str = 1,
-                 timeout: float | None = None, show: str | None = None, backend: str | None = None) -> StepReport:
+                 timeout: float | None = None, show: str | None = None, backend: str | None = None,
+                 first_line: int = 1) -> StepReport:
         """Add a step, or replace the step with the same key; then solve (unless `solve` is False).
 
+        `first_line`: the editor's number of the source's first line (messages name lines that way).
         Raises StepError (model unchanged) when the source fails.
         """
         if not source.strip():
             raise StepError("This step is empty: write variables, constraints or an objective below the magic line.")
         if backend is not None:
             check_backend(backend)  # a wrong option must not leave the step half-added
-        findings = check_source(source, self.namespace)
-        if findings and findings[0].error:
-            raise StepError(_finding_message(source, findings[0]))
-        warnings = tuple(str(f) for f in findings)
         key = key or "source:" + hashlib.sha1(source.encode()).hexdigest()
-        step = Step(key, source)
+        step = Step(key, source, first_line)
+        findings = check_source(step.code, self.namespace)
+        if findings and findings[0].error:
+            raise StepError(_finding_message(step.code, findings[0]))
+        warnings = tuple(str(f) for f in findings)
         position = next((i for i, s in enumerate(self.steps) if s.key == key), None)
         old_steps = list(self.steps)
         try:
             if position is None:
                 before = model_state.mark()
-                self._run(source, echo=True)
+                self._run(step.code, echo=True)
                 self.steps = old_steps + [step]
                 report = self._report(len(self.steps), before, replaced=False)
             else:
@@ -142,7 +151,7 @@ class PuzzleSession:
         for number, step in enumerate(steps, start=1):
             marks.append(model_state.mark())
             try:
-                self._run(step.source, echo=False)
+                self._run(step.code, echo=False)
             except StepError as error:
                 model_state.reset()
                 raise StepError(f"Step {number} fails when the steps are run again in order:\n{error}") from None
@@ -153,6 +162,10 @@ class PuzzleSession:
         run_source(source, self.namespace, echo=echo)
         if model_state.error_flagged():
             raise StepError("pycsp3 reported an error in this step; the model is as it was before it.")
+        objectives = model_state.objectives()
+        if len(objectives) > 1:
+            raise StepError(f"A model has one objective, and this one would have {len(objectives)} "
+                            f"({'; '.join(objectives)}): keep one, in one step.")
 
     def _report(self, number: int, before: model_state.Mark, *, replaced: bool,
                 end: model_state.Mark | None = None) -> StepReport:

@@ -35,10 +35,6 @@ REFUSED = {  # cell run after the board and the clues: words of the message
     "--show of a non-array": ("%%puzzle+ --show n\n" + NEXT[10:], "--show n: no variable array has that name"),
     "--show of a 3-D array": ("%%puzzle+ --show z\nz = VarArray(size=[2, 2, 2], dom={0, 1})\n",
                               "only 1-D and 2-D arrays can be drawn"),
-    "--view unknown": ("%%puzzle amaze --view hexagons\nq = VarArray(size=2, dom={0, 1})\n", "--view hexagons: no such view"),
-    "puzzle cell that fails": ("%%puzzle other\nn = 7\nq = VarArray(size=2, dom=range(0))\n", "empty domain"),
-    "puzzle without a name": ("%%puzzle\nq = VarArray(size=2, dom={0, 1})\n", "Name the puzzle"),
-    "puzzle with two names": ("%%puzzle a b\nq = VarArray(size=2, dom={0, 1})\n", "Name the puzzle"),
     "unknown command": ("%puzzle frobnicate", "Unknown command 'frobnicate'"),
     "export without a file": ("%puzzle export", "Say where to write"),
     "export to an unknown format": ("%puzzle export model.txt", "use a .xml (model) or .json (solution)"),
@@ -48,25 +44,25 @@ REFUSED = {  # cell run after the board and the clues: words of the message
     "empty step": ("%%puzzle+\n\n   \n", "This step is empty"),
     # Python errors in a step
     "syntax error": ("%%puzzle+\nsatisfy(x[1][1] == \n", "SyntaxError"),
-    "unexpected indent": ("%%puzzle+\n  satisfy(x[1][1] == 0)\n", "Line 1: SyntaxError: unexpected indent"),
+    "unexpected indent": ("%%puzzle+\n  satisfy(x[1][1] == 0)\n", "Line 2: SyntaxError: unexpected indent"),
     "undefined name": ("%%puzzle+\nsatisfy(x[i][j] == 1 for i, j in poinst[0])\n", "NameError: name 'poinst'"),
-    "unknown attribute": ("%%puzzle+\nv = x[1][1].foo\n", "Line 1: AttributeError"),
+    "unknown attribute": ("%%puzzle+\nv = x[1][1].foo\n", "Line 2: AttributeError"),
     "missing module": ("%%puzzle+\nimport no_such_module\n", "No module named 'no_such_module'"),
     "division by zero after a partial post": ("%%puzzle+\nsatisfy(x[1][1] == 1)\nn = 99\nsatisfy(x[1][1] == 1 // 0)\n",
-                                              "Line 3: ZeroDivisionError"),
+                                              "Line 4: ZeroDivisionError"),
     "endless recursion": ("%%puzzle+\ndef f(k):\n    return f(k + 1)\nf(0)\n", "RecursionError"),
     "sys.exit": ("%%puzzle+\nsatisfy(x[1][1] == 1)\nimport sys; sys.exit(3)\n", "stopped"),
     # pycsp3 refuses
     "re-declared variable": ("%%puzzle+\nx = VarArray(size=3, dom={0, 1})\n", "The identifier x is used twice"),
     "empty domain": ("%%puzzle+\ny = VarArray(size=3, dom=range(0))\n", "empty domain"),
-    "domain of the wrong type": ("%%puzzle+\ny = VarArray(size=3, dom='abc')\n", "Line 1: AssertionError"),
+    "domain of the wrong type": ("%%puzzle+\ny = VarArray(size=3, dom='abc')\n", "Line 2: AssertionError"),
     "table of the wrong arity": ("%%puzzle+\nsatisfy((x[1][1], x[1][2]) in {(1, 2, 3)})\n",
                                  "The length of each tuple must be the same as the arity"),
     "float in a constraint": ("%%puzzle+\nsatisfy(x[1][1] == 1.5)\n", "bad form of predicate 1.5"),
     "string in a sum": ("%%puzzle+\nsatisfy(Sum(x[1]) == 'a')\n", "Wrong type for a"),
-    "None in a constraint": ("%%puzzle+\nsatisfy(x[1][1] == None)\n", "Line 1: ValueError"),
+    "None in a constraint": ("%%puzzle+\nsatisfy(x[1][1] == None)\n", "Line 2: ValueError"),
     "array compared with a variable": ("%%puzzle+\nsatisfy(x[1][1] < x)\n", "Bad arity for node LT"),
-    "array as an objective": ("%%puzzle+\nminimize(x)\n", "Line 1: TypeError: Wrong type for"),
+    "array as an objective": ("%%puzzle+\nminimize(x)\n", "Line 2: TypeError: Wrong type for"),
     "value the solver cannot read": ("%%puzzle+\nsatisfy(x[1][1] == 10**30)\n", "The solver rejected the model"),
     "string added to a variable": ("%%puzzle+\nsatisfy(x[1][1] + 'a' == 2)\n", "rejected"),
     # beginner mistakes stock pycsp3 accepts silently
@@ -133,6 +129,29 @@ def test_commands_before_any_puzzle_say_to_start_one(shell, cell):
     run = shell.run(cell)
     assert "run a `%%puzzle NAME` cell first" in str(run.error) and "Traceback" not in run.text
     shell.ok(AMAZE_BOARD)
+
+
+FAILED_STARTS = {  # a %%puzzle cell that fails: words of its message, the name the next commands give
+    "view unknown": ("%%puzzle amaze --view hexagons\nq = VarArray(size=2, dom={0, 1})\n", "--view hexagons: no such view",
+                     "amaze"),
+    "step that fails": ("%%puzzle other\nn = 7\nq = VarArray(size=2, dom=range(0))\n", "empty domain", "other"),
+    "no name": ("%%puzzle\nq = VarArray(size=2, dom={0, 1})\n", "Name the puzzle", "NAME"),
+    "two names": ("%%puzzle a b\nq = VarArray(size=2, dom={0, 1})\n", "Name the puzzle", "a b"),
+}
+
+
+@pytest.mark.parametrize("name", FAILED_STARTS)
+def test_failed_puzzle_cell_leaves_no_current_puzzle_until_one_starts(amaze, name):
+    cell, words, puzzle = FAILED_STARTS[name]
+    run = amaze.run(cell)
+    assert words in str(run.error) and len(str(run.error).strip().splitlines()) <= 2
+    assert "Traceback" not in run.text
+    for command in ("%puzzle solve", "%puzzle steps", "%puzzle undo", "%%puzzle+\nsatisfy(x[1][1] == 0)\n"):
+        message = str(amaze.run(command).error)
+        assert message == f"No current puzzle: the `%%puzzle {puzzle}` cell failed. Fix it and run it again.", message
+    assert model_text() == ""  # nothing left of the previous puzzle
+    amaze.ok(AMAZE_BOARD)
+    assert "status: SAT" in amaze.ok(AMAZE_CLUES)
 
 
 def test_undo_with_no_steps_left_is_refused(shell):

@@ -114,9 +114,9 @@ def test_session_shows_warnings_with_the_report():
 
 def test_warning_is_shown_in_the_notebook(shell):
     shell.ok("%%puzzle w\nx = VarArray(size=3, dom=range(3))\n")
-    assert "warning: line 1: Python's sum()" in shell.ok("%%puzzle+\nsatisfy(sum(x) == 2)\n")
+    assert "warning: line 2: Python's sum()" in shell.ok("%%puzzle+\nsatisfy(sum(x) == 2)\n")  # line 1: %%puzzle+
     text = shell.fails("%%puzzle+\nsatisfy(x[0] == 1 or x[1] == 1)\n")
-    assert "Line 1: `or` between constraints" in text and "Traceback" not in text
+    assert "Line 2: `or` between constraints" in text and "Traceback" not in text
 
 
 def puzzle_cells(path: Path):

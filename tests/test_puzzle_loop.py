@@ -150,10 +150,14 @@ def test_failing_step_leaves_the_model_and_namespace_as_before(shell, name):
     assert "status: SAT" in shell.ok("%%puzzle+\nsatisfy(x[1][1] == 0)\n")
 
 
-def test_error_message_points_at_the_users_line(shell):
+def test_error_message_counts_lines_as_the_editor_does(shell):
     shell.ok(AMAZE_BOARD)
     text = shell.fails("%%puzzle+\nk = 1\nsatisfy(x[1][1] == undefined_thing)\n")
-    assert "Line 2: NameError" in text and "satisfy(x[1][1] == undefined_thing)" in text
+    assert "Line 3: NameError" in text and "satisfy(x[1][1] == undefined_thing)" in text  # line 1: %%puzzle+
+    text = shell.fails("%%puzzle+\nk = 1\nsatisfy(x[1][1] == \n")
+    assert "Line 3: SyntaxError" in text
+    text = shell.fails("%%puzzle+\nk = 1\nsatisfy(x[1][1] == 1 and x[1][2] == 1)\n")
+    assert "Line 3: `and` between constraints" in text, text
 
 
 def test_step_before_any_puzzle_is_refused(shell):
@@ -228,13 +232,19 @@ def test_export_writes_the_model_and_the_solution(shell, tmp_path):
     assert "use a .xml (model) or .json (solution)" in shell.fails(f"%puzzle export {tmp_path / 'a.txt'}")
 
 
-def test_help_and_magic_docstrings_document_every_option(shell):
+def test_help_and_magic_docstrings_document_every_command_and_option(shell):
+    from kernelext.magics import COMMANDS
+
     text = shell.ok("%puzzle help")
-    for command in ("steps", "undo", "solve", "export FILE", "help"):
-        assert f"%puzzle {command}" in text
-    doc = shell.ip.find_cell_magic("puzzle+").__doc__
-    for option in ("--show", "--timeout", "--sols", "--solver", "--no-solve", "--step"):
-        assert option in doc
+    magics = shell.ip.magics_manager.registry["PuzzleMagics"]
+    options = {o for magic in (magics.puzzle, magics.puzzle_step) for action in magic.parser._actions
+               for o in action.option_strings if o.startswith("--") and o != "--help"}
+    assert len(COMMANDS) == 13 and {"--domains", "--view", "--nodes", "--step", "--no-solve"} <= options
+    for doc in (text, shell.ip.find_cell_magic("puzzle").__doc__, shell.ip.find_line_magic("puzzle").__doc__,
+                shell.ip.find_cell_magic("puzzle+").__doc__):
+        assert all(f"%puzzle {command}" in doc for command in COMMANDS)
+    assert all(option in text for option in options)
+    assert all(option in shell.ip.find_cell_magic("puzzle").__doc__ for option in options)
 
 
 def test_steps_leave_no_files_in_the_working_directory(shell, tmp_path, monkeypatch):
