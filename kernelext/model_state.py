@@ -108,11 +108,30 @@ def objective_since(start: Mark, end: Mark | None = None) -> str | None:
     return str(items[-1].constraint)
 
 
-def objectives() -> list[str]:
-    """Every objective of the model, as text."""
+@contextlib.contextmanager
+def counting_objectives():
+    """Count the objectives set meanwhile (pycsp3 silently keeps only the last of several); yields a list
+    that gets one item per `minimize`/`maximize` call."""
+    import pycsp3.functions
+
+    calls: list[bool] = []
+    optimize = pycsp3.functions._optimize
+
+    def counted(term, minimization):
+        calls.append(minimization)
+        return optimize(term, minimization)
+
+    pycsp3.functions._optimize = counted
+    try:
+        yield calls
+    finally:
+        pycsp3.functions._optimize = optimize
+
+
+def has_objective() -> bool:
     from pycsp3.classes.entities import ObjEntities
 
-    return [str(item.constraint) for item in ObjEntities.items]
+    return bool(ObjEntities.items)
 
 
 def has_constraints_or_objective() -> bool:

@@ -159,13 +159,14 @@ class PuzzleSession:
         return marks
 
     def _run(self, source: str, echo: bool) -> None:
-        run_source(source, self.namespace, echo=echo)
+        had_objective = model_state.has_objective()
+        with model_state.counting_objectives() as objectives:
+            run_source(source, self.namespace, echo=echo)
         if model_state.error_flagged():
             raise StepError("pycsp3 reported an error in this step; the model is as it was before it.")
-        objectives = model_state.objectives()
-        if len(objectives) > 1:
-            raise StepError(f"A model has one objective, and this one would have {len(objectives)} "
-                            f"({'; '.join(objectives)}): keep one, in one step.")
+        if len(objectives) + had_objective > 1:
+            where = "an earlier step sets one already" if had_objective else f"this step sets {len(objectives)}"
+            raise StepError(f"A model has one objective, and {where}: keep one (edit the step that sets the other).")
 
     def _report(self, number: int, before: model_state.Mark, *, replaced: bool,
                 end: model_state.Mark | None = None) -> StepReport:

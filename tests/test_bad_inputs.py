@@ -53,6 +53,7 @@ REFUSED = {  # cell run after the board and the clues: words of the message
     "endless recursion": ("%%puzzle+\ndef f(k):\n    return f(k + 1)\nf(0)\n", "RecursionError"),
     "sys.exit": ("%%puzzle+\nsatisfy(x[1][1] == 1)\nimport sys; sys.exit(3)\n", "stopped"),
     # pycsp3 refuses
+    "two objectives": ("%%puzzle+\nminimize(x[1][1])\nmaximize(x[1][2])\n", "A model has one objective"),
     "re-declared variable": ("%%puzzle+\nx = VarArray(size=3, dom={0, 1})\n", "The identifier x is used twice"),
     "empty domain": ("%%puzzle+\ny = VarArray(size=3, dom=range(0))\n", "empty domain"),
     "domain of the wrong type": ("%%puzzle+\ny = VarArray(size=3, dom='abc')\n", "Line 2: AssertionError"),
@@ -152,6 +153,14 @@ def test_failed_puzzle_cell_leaves_no_current_puzzle_until_one_starts(amaze, nam
     assert model_text() == ""  # nothing left of the previous puzzle
     amaze.ok(AMAZE_BOARD)
     assert "status: SAT" in amaze.ok(AMAZE_CLUES)
+
+
+def test_objective_of_a_later_step_beside_an_earlier_one_is_refused(amaze):
+    amaze.ok("%%puzzle+\nminimize(x[1][1])\n")
+    before = model_text()
+    message = str(amaze.run("%%puzzle+\nmaximize(x[1][2])\n").error)
+    assert message == "A model has one objective, and an earlier step sets one already: keep one (edit the step that sets the other)."
+    assert model_text() == before and "3 step(s)" in amaze.ok("%puzzle steps")
 
 
 def test_undo_with_no_steps_left_is_refused(shell):
