@@ -4,12 +4,18 @@ __version__ = "0.1.0"
 
 
 def load_ipython_extension(ipython):
-    """Register the %puzzle / %%puzzle / %%puzzle+ magics (`%load_ext kernelext`)."""
-    from kernelext.magics import PuzzleMagics
+    """Register the %puzzle / %%puzzle / %%puzzle+ magics (`%load_ext kernelext`); remove the temporary
+    folders of kernels that ended without cleaning up; clean this kernel's own when it shuts down."""
+    import atexit
 
+    from kernelext.magics import PuzzleMagics
+    from kernelext.scratch import reap_stale_folders
+
+    reap_stale_folders()
     magics = PuzzleMagics(shell=ipython)
     ipython.register_magics(magics)
     ipython.events.register("pre_run_cell", magics.remember_cell_id)
+    atexit.register(magics.close)
 
 
 def current_session():
@@ -29,12 +35,15 @@ def _jupyter_server_extension_points():
 
 def unload_ipython_extension(ipython):
     """Remove the magics and stop the solver worker (`%unload_ext kernelext`)."""
+    import atexit
+
     from kernelext.magics import PuzzleMagics
 
     magics = ipython.magics_manager.registry.get(PuzzleMagics.__name__)
     if magics is None:
         return
     ipython.events.unregister("pre_run_cell", magics.remember_cell_id)
+    atexit.unregister(magics.close)
     magics.close()
     for kind in ("line", "cell"):
         for name in ("puzzle", "puzzle+"):

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import html
 import re
-import tempfile
 import time
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -27,6 +26,7 @@ from kernelext.views import view_for
 from kernelext.widgets.html_grid import grid_html
 from kernelext.widgets.static_forms import grid_text
 from kernelext.xcsp_subsets import XcspModel, read_model, rename, variable_element
+from kernelext.scratch import scratch_folder
 
 DEFAULT_TIMEOUT = 30.0
 MAX_LEVEL = 3  # hints look, by propagation, for forcing sets of up to this many constraints...
@@ -300,7 +300,7 @@ class _Context:
         self.deadline = time.monotonic() + timeout
         self.session = session
         self.expired = False
-        self._folder = tempfile.TemporaryDirectory(prefix="kernelext-explain-")
+        self._folder = scratch_folder("explain")
         self.folder = Path(self._folder.name)
         self.model, self.owners = _rebuild(session, self.folder / "step.xml")
         self.pool = [c.xml for c in self.model.constraints]

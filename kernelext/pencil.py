@@ -7,13 +7,13 @@ session's model and asks the solver for the domains.
 from __future__ import annotations
 
 import html
-import tempfile
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
 from kernelext.errors import StepError
 from kernelext.model_state import ArrayInfo
+from kernelext.scratch import scratch_folder
 
 Domains = Mapping[str, tuple[int, ...]]
 SMALL = 9  # domains of at most this many values are drawn digit by digit
@@ -212,7 +212,7 @@ def pencil_report(session, previous_domains: Domains | None = None, *, timeout: 
     if model is not None:
         domains.update(session.solver.domains(model, timeout=timeout or session.timeout))
     elif model_state.has_constraints_or_objective():
-        with tempfile.TemporaryDirectory(prefix="kernelext-pencil-") as folder:
+        with scratch_folder("pencil") as folder:
             path = Path(folder) / "model.xml"
             try:
                 model_state.compile_to(path)

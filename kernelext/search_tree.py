@@ -8,13 +8,13 @@ static HTML, for saved notebooks), and a side-by-side comparison of two trees.
 from __future__ import annotations
 
 import html
-import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from kernelext.grid import Grid
 from kernelext.model_state import ArrayInfo
 from kernelext.pencil import layout_shape, position, side_by_side
+from kernelext.scratch import scratch_folder
 
 DEFAULT_NODES = 500
 KINDS = ("root", "decision", "refutation", "failure", "solution")
@@ -186,7 +186,7 @@ def record_tree(source, *, nodes: int = DEFAULT_NODES, sols: int | str = "all", 
             if own:
                 solver.close()
     else:
-        with tempfile.TemporaryDirectory(prefix="kernelext-tree-") as folder:
+        with scratch_folder("tree") as folder:
             path = Path(folder) / "model.xml"
             model_state.compile_to(path)
             ace = source.solver.search_tree(path, nodes=nodes, sols=sols, timeout=timeout or source.timeout)

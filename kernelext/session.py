@@ -17,6 +17,7 @@ from kernelext.lint import check_source
 from kernelext.model_state import ArrayInfo
 from kernelext.solver.engine import Solver, check_backend
 from kernelext.solver.result import SolveResult
+from kernelext.scratch import scratch_folder
 
 DEFAULT_TIMEOUT = 10.0
 
@@ -75,7 +76,7 @@ class PuzzleSession:
         self.last_result: SolveResult | None = None
         self.last_grid: Grid | None = None
         try:
-            self._workdir = tempfile.TemporaryDirectory(prefix="kernelext-")
+            self._workdir = scratch_folder("model")
         except OSError as error:
             raise PuzzleUsageError(f"Cannot create a temporary folder in {tempfile.gettempdir()} ({error.strerror}): "
                                    "set TMPDIR to a folder you can write to.") from None

@@ -7,7 +7,6 @@ import os
 import signal
 import subprocess
 import sys
-import tempfile
 import threading
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
@@ -18,6 +17,7 @@ from kernelext.grading.exercise import Exercise, Instance
 from kernelext.grading.jvm import ace_archive
 from kernelext.grading.notebook import Submission
 from kernelext.grading.results import InstanceResult, Outcome, SubmissionResult
+from kernelext.scratch import scratch_folder
 
 GRACE = 3.0  # seconds a run gets beyond its time limit before its process group is killed
 OUTPUT_CAP = 64 * 1024  # bytes of a run's output kept (the rest is read and dropped)
@@ -83,7 +83,7 @@ def run_jobs(jobs: list[Job], *, executor=None, workers: int | None = None) -> l
 
 def run_job(job: Job) -> InstanceResult:
     """Run one job in a fresh process and judge what it gives back."""
-    with tempfile.TemporaryDirectory(prefix="kernelext-grade-") as work:
+    with scratch_folder("grade") as work:
         payload = {"data": job.instance.data, "steps": job.steps, "helpers": job.helpers, "answer": job.answer,
                    "sols": job.sols, "time_limit": job.time_limit, "memory_mb": job.memory_mb,
                    "jvm_archive": job.jvm_archive}

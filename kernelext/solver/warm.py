@@ -13,7 +13,6 @@ import shutil
 import signal
 import subprocess
 import sys
-import tempfile
 import threading
 import time
 import weakref
@@ -23,6 +22,7 @@ from pathlib import Path
 
 from kernelext.solver.errors import JavaNotFound, SolverError, WorkerCrashed
 from kernelext.solver.java import JavaRuntime, find_java
+from kernelext.scratch import make_scratch_folder
 
 GRACE = 3.0  # seconds a worker gets beyond its time limit, or after a stop request, before it is killed
 START_TIMEOUT = 60.0  # seconds for a new worker to start its JVM and load ACE
@@ -203,7 +203,7 @@ class _Worker:
     """One worker process: its pipes, the files its JVM writes to, and how to end it."""
 
     def __init__(self, java: JavaRuntime, java_version: int):
-        self.directory = Path(tempfile.mkdtemp(prefix="kernelext-ace-"))
+        self.directory = make_scratch_folder("ace")
         self.stdout_path = self.directory / "stdout.txt"
         self.stderr_path = self.directory / "stderr.txt"
         self.stdout_path.touch()
