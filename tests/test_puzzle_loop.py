@@ -276,6 +276,7 @@ def test_missing_java_gives_one_clear_message(shell, monkeypatch, tmp_path):
 
 def test_without_java_the_first_puzzle_says_so_and_solves_with_ortools(shell, monkeypatch, tmp_path):
     hide_java(monkeypatch, tmp_path)
+    shell.ok("%config PuzzleMagics.solver = 'ace'")  # the default (the shell keeps other tests' settings)
     first = shell.ok(AMAZE_BOARD)
     assert first.splitlines()[0] == ("No Java runtime found: solving with OR-Tools (--solver ortools). For ACE, "
                                      "install Java 11+ (apt install default-jre) or `pip install 'kernelext[java]'`.")
