@@ -14,6 +14,7 @@ CONSTRAINTS = {"AllDifferent", "AllDifferentList", "AllEqual", "Increasing", "De
 PLAIN_TYPES = (bool, int, float, str)
 BUILTINS = {"max": "Maximum(...)", "min": "Minimum(...)", "sum": "Sum(...)", "abs": "pycsp3's abs()"}
 BOOL_OPS = {ast.And: ("and", "&"), ast.Or: ("or", "|")}
+DATA_ATTRIBUTES = {"dom", "id", "indexes", "name"}  # plain data read off a variable, e.g. x[0].dom
 
 
 @dataclass(frozen=True)
@@ -41,19 +42,28 @@ def check_source(source: str, namespace: Mapping) -> list[Finding]:
     return sorted(set(findings), key=lambda f: (not f.error, f.line))
 
 
-def _holds_variables(value, depth: int = 0) -> bool:
+def _holds_variables(value, current: set[int], depth: int = 0) -> bool:
+    """True if `value` is (or holds) a variable of the current model (`current`: their ids)."""
     from pycsp3.classes.main.variables import Variable
 
     if isinstance(value, Variable):
-        return True
+        return id(value) in current
     if depth < 4 and isinstance(value, (list, tuple)):
-        return any(_holds_variables(item, depth + 1) for item in value[:3] if item is not None)
+        return any(_holds_variables(item, current, depth + 1) for item in value[:3] if item is not None)
     return False
 
 
+def _current_variables() -> set[int]:
+    from pycsp3.classes.entities import EVar, VarEntities
+
+    return {id(v) for item in VarEntities.items for v in ([item.variable] if isinstance(item, EVar) else item.flatVars)}
+
+
 def _variable_names(tree: ast.AST, namespace: Mapping) -> set[str]:
-    """Names that hold model variables: in `namespace`, or assigned in the step from variables or a declaration."""
-    names = {name for name, value in namespace.items() if not name.startswith("_") and _holds_variables(value)}
+    """Names that hold variables of the current model: in `namespace` (variables of a puzzle started before
+    are not), or assigned in the step from variables or a declaration."""
+    current = _current_variables()
+    names = {name for name, value in namespace.items() if not name.startswith("_") and _holds_variables(value, current)}
     for node in ast.walk(tree):
         if isinstance(node, ast.Assign):
             if _declares(node.value) or _mentions(node.value, names):
@@ -66,7 +76,17 @@ def _declares(node: ast.AST) -> bool:
 
 
 def _mentions(node: ast.AST, names: set[str]) -> bool:
-    return any(isinstance(n, ast.Name) and n.id in names for n in ast.walk(node))
+    """True if `node` uses one of `names`, other than to read plain data off it (`x[0].dom`)."""
+    if isinstance(node, ast.Attribute) and node.attr in DATA_ATTRIBUTES:
+        return False
+    if isinstance(node, ast.Name):
+        return node.id in names
+    return any(_mentions(child, names) for child in ast.iter_child_nodes(node))
+
+
+def _iterates_values(node: ast.AST) -> bool:
+    """A loop over plain values: `range(...)` or a variable's domain (`x[0].dom`)."""
+    return _is_range(node) or (isinstance(node, ast.Attribute) and node.attr == "dom")
 
 
 def _plain_names(tree: ast.AST, namespace: Mapping) -> set[str]:
@@ -75,7 +95,7 @@ def _plain_names(tree: ast.AST, namespace: Mapping) -> set[str]:
     assigned = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
     names = {name for name, value in namespace.items() if isinstance(value, PLAIN_TYPES) and name not in assigned}
     for node in ast.walk(tree):
-        if isinstance(node, ast.comprehension) and isinstance(node.target, ast.Name) and _is_range(node.iter):
+        if isinstance(node, ast.comprehension) and isinstance(node.target, ast.Name) and _iterates_values(node.iter):
             names.add(node.target.id)
     return names
 
@@ -147,6 +167,19 @@ class _Checker(ast.NodeVisitor):
         self.generic_visit(node)
 
     visit_While = visit_IfExp = visit_If
+
+    def visit_ListComp(self, node: ast.ListComp | ast.SetComp | ast.GeneratorExp | ast.DictComp) -> None:
+        """A comprehension's loop names are its own: a name that loops over plain values hides a model
+        variable of the same name, one that loops over variables is one."""
+        outer = self.variables
+        for generator in node.generators:
+            names = {n.id for n in ast.walk(generator.target) if isinstance(n, ast.Name)}
+            over_variables = _mentions(generator.iter, self.variables) and not _iterates_values(generator.iter)
+            self.variables = (self.variables | names) if over_variables else (self.variables - names)
+        self.generic_visit(node)
+        self.variables = outer
+
+    visit_SetComp = visit_GeneratorExp = visit_DictComp = visit_ListComp
 
     def visit_comprehension(self, node: ast.comprehension) -> None:
         for test in node.ifs:

@@ -49,6 +49,10 @@ FINE = [
     "total = sum([1, 2, 3])\nok = n > 2 and total == 6",
     "g = (x[i] for i in range(3))\nsatisfy(AllDifferent(g))",
     "dom = lambda i: {0} if i in {0, n} else range(3)",
+    # a loop name that shadows a model array, and plain values drawn from domains (PyCSP3-models code)
+    "src, dst = [0, 1, 2], [1, 2, 0]\nsucc = [{src[x] for x in range(3) if dst[x] == i} for i in range(3)]",
+    "cliques = [[0, 1], [1, 2]]\nbig = [c for c in cliques if all(k < 3 for k in c)]",
+    "gaps = [(v2 - v1, v2, v1) for v2 in x[2].dom for v1 in x[1].dom if v2 - v1 in x[0].dom]",
 ]
 
 
@@ -72,6 +76,19 @@ def test_mistake_is_found_at_its_line_naming_the_fix(namespace, name):
 @pytest.mark.parametrize("source", FINE)
 def test_correct_code_gives_no_finding(namespace, source):
     assert check_source(source, namespace) == []
+
+
+def test_loop_over_variables_still_cannot_filter_on_them(namespace):
+    [finding] = check_source("satisfy(v == 1 for v in x if v > 0)", namespace)
+    assert finding.error and "comprehension's `if`" in finding.message
+
+
+def test_arrays_of_a_puzzle_started_before_are_plain_names_now(shell):
+    shell.ok("%%puzzle first\ne = VarArray(size=3, dom=range(3))\n")
+    shell.ok("%%puzzle second\nsrc, dst = [0, 1, 2], [1, 2, 0]\ny = VarArray(size=3, dom=range(3))\n")
+    text = shell.ok("%%puzzle+\nnext_of = [{src[e] for e in range(3) if dst[e] == i} for i in range(3)]\n"
+                    "satisfy(y[0] == 1)\n")
+    assert "status: SAT" in text and "warning" not in text
 
 
 def test_builtin_max_is_an_error_when_pycsp3_does_not_shadow_it():
