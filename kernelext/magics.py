@@ -12,7 +12,7 @@ from kernelext.errors import KernelextError, PuzzleUsageError
 
 COMMANDS = {
     "steps": "list the steps of the current puzzle",
-    "undo": "drop the last step and solve again",
+    "undo": "undo the last change (drop the step just added, or put back the one just edited) and solve again",
     "solve": "solve again, e.g. `%puzzle solve --sols all` or `--timeout 60`",
     "export FILE": "write the model (FILE.xml, XCSP3) or the current solution (FILE.json)",
     "save FILE": "draw the current grid into FILE.png, FILE.svg or FILE.pdf",
@@ -250,8 +250,7 @@ class PuzzleMagics(Magics):
         if command == "steps":
             print(session.steps_text())
         elif command == "undo":
-            removed = session.undo()
-            print(f"Removed step {len(session.steps) + 1}: {removed.source.strip().splitlines()[0]}")
+            print(session.undo())
             if session.steps:
                 self._display(session, session.state_report(sols=_sols(args.sols), timeout=args.timeout))
         elif command == "solve":

@@ -20,9 +20,24 @@ MAX_LINE = 160
 MAX_WIDGET_GRIDS = 50
 
 
-def status_text(result: SolveResult | None, note: str = "", counted: bool = False) -> str:
+def unsat_advice(report: StepReport) -> str:
+    """After UNSAT: which step made the model unsatisfiable, and the command that undoes it."""
+    since, number = report.unsat_since, report.number
+    if since is None:
+        return "no solution. `%puzzle undo` undoes the last change."
+    if not report.replaced and since == number:
+        return f"no solution since step {number}, just added: `%puzzle undo` removes it, or edit it."
+    if not report.replaced:
+        return f"no solution since step {since}, before this one: edit step {since} (`%puzzle undo` removes the last step)."
+    if since == number:
+        return f"no solution since step {number} was edited: `%puzzle undo` puts back its previous version."
+    return (f"no solution: step {since} cannot hold with step {number} as edited; `%puzzle undo` puts back "
+            f"step {number}'s previous version.")
+
+
+def status_text(result: SolveResult | None, note: str = "", counted: bool = False, unsat: str = "") -> str:
     """One line: the status, the bound, the count of solutions (`counted`: several were asked for),
-    why the search stopped."""
+    why the search stopped; `unsat`: what to say after UNSAT."""
     if result is None:
         return note or "not solved"
     text = result.status.value
@@ -35,7 +50,7 @@ def status_text(result: SolveResult | None, note: str = "", counted: bool = Fals
     if result.stopped:
         text += f" [search stopped: {result.stopped}]"
     if result.status is Status.UNSAT:
-        text += ": no solution. Undo the step (%puzzle undo) or edit it."
+        text += ": " + (unsat or "no solution.")
     elif result.status is Status.UNKNOWN and not result.stopped:
         text += ": the solver gave no answer."
     return text
@@ -61,7 +76,8 @@ def report_state(report: StepReport, kind: str = "generic", data: Mapping | None
     if report.objective:
         lines.append(_clip(f"objective: {report.objective}"))
     lines += [_clip(f"warning: {w}") for w in report.warnings]
-    lines.append(f"status: {status_text(report.result, report.note, counted=bool(report.all_grids))}")
+    status = status_text(report.result, report.note, counted=bool(report.all_grids), unsat=unsat_advice(report))
+    lines.append(f"status: {status}")
     grids = report.all_grids if len(report.all_grids) > 1 else (report.grid,) if report.grid else ()
     result = report.result
     bounds = [bound for _, bound in result.progress] if result else []

@@ -16,7 +16,7 @@ from kernelext.grid import Grid, build_grid, drawable
 from kernelext.lint import check_source
 from kernelext.model_state import ArrayInfo
 from kernelext.solver.engine import Solver, check_backend
-from kernelext.solver.result import SolveResult
+from kernelext.solver.result import SolveResult, Status
 from kernelext.scratch import scratch_folder
 
 DEFAULT_TIMEOUT = 10.0
@@ -52,6 +52,7 @@ class StepReport:
     note: str = ""
     warnings: tuple[str, ...] = ()
     all_grids: tuple[Grid, ...] = field(default=(), repr=False)
+    unsat_since: int | None = None  # after UNSAT: the first step whose model, with the steps before, has none
 
 
 class PuzzleSession:
@@ -73,6 +74,7 @@ class PuzzleSession:
         self.timeout = timeout
         self.backend = backend
         self.steps: list[Step] = []
+        self._history: list[list[Step]] = []  # the steps before each change, for `undo`
         self.last_result: SolveResult | None = None
         self.last_grid: Grid | None = None
         try:
@@ -104,6 +106,7 @@ class PuzzleSession:
         warnings = tuple(str(f) for f in findings)
         position = next((i for i, s in enumerate(self.steps) if s.key == key), None)
         old_steps = list(self.steps)
+        was_unsat = self.last_result is not None and self.last_result.status is Status.UNSAT
         try:
             if position is None:
                 before = model_state.mark()
@@ -116,13 +119,19 @@ class PuzzleSession:
                 self.steps = new_steps
                 report = self._report(position + 1, marks[position], replaced=True, end=marks[position + 1])
             report = replace(report, warnings=warnings)
+            if self.steps != old_steps:
+                self._history.append(old_steps)
             if show is not None:
                 self.set_show(show)
             if not solve:
                 return replace(report, grid=self._remember(self.grid(None)), note="Not solved (--no-solve).")
             if not model_state.mark().constraints:  # ACE fails on an objective with no constraint
                 return replace(report, grid=self._remember(self.grid(None)), note="No constraints yet: nothing to solve.")
-            return self._solved(report, sols, timeout, backend, self._compile())
+            report = self._solved(report, sols, timeout, backend, self._compile())
+            if report.result.status is Status.UNSAT:
+                first = report.number if report.replaced or not was_unsat else 1
+                report = replace(report, unsat_since=self._first_unsat_step(first, timeout, backend))
+            return report
         except (StepError, PuzzleUsageError, ModelRejected, KeyboardInterrupt) as error:
             # the step is at fault: roll it back (a solver that fails for its own reasons keeps the step)
             self.steps = old_steps
@@ -131,15 +140,37 @@ class PuzzleSession:
                 raise StepError("Interrupted: the step was not added (the model is as it was before this cell).") from None
             raise
 
-    def undo(self) -> Step:
-        """Drop the last step and rebuild the model without it."""
+    def undo(self) -> str:
+        """Undo the last change: drop the step just added, or put back the previous version of the step
+        just edited; rebuild the model. Returns what was undone, as a sentence."""
         if not self.steps:
             raise PuzzleUsageError("Nothing to undo: this puzzle has no steps.")
-        removed = self.steps[-1]
-        self._replay(self.steps[:-1])
-        self.steps = self.steps[:-1]
+        previous = self._history.pop() if self._history else self.steps[:-1]
+        changed = next((i for i, (a, b) in enumerate(zip(self.steps, previous)) if a != b), None)
+        self._replay(previous)
+        current, self.steps = self.steps, previous
         self.last_result = None
-        return removed
+        if changed is None or len(previous) < len(current):
+            number = len(previous) + 1 if changed is None else changed + 1
+            return f"Removed step {number}: {_first_line(current[number - 1])}"
+        return f"Put back the previous version of step {changed + 1}: {_first_line(previous[changed])}"
+
+    def _first_unsat_step(self, first: int, timeout: float | None, backend: str | None) -> int | None:
+        """The first step k >= `first` such that steps 1..k have no solution (the model then stays whole)."""
+        steps, found = list(self.steps), None
+        try:
+            for k in range(first, len(steps)):
+                self._replay(steps[:k])
+                if model_state.mark().constraints:
+                    model = self._compile()
+                    result = self.solver.solve(model, model_state.solution_cells(), timeout=timeout or self.timeout,
+                                               backend=backend or self.backend)
+                    if result.status is Status.UNSAT:
+                        found = k
+                        break
+        finally:
+            self._replay(steps)
+        return found if found is not None else len(steps)
 
     def rebuild(self) -> None:
         """Rebuild pycsp3's model from this session's steps (after another session used it)."""
@@ -297,6 +328,10 @@ def solution_as_arrays(solution) -> dict:
         else:
             out[info.name] = {vid: solution.get(vid) for _, vid in info.cells}
     return out
+
+
+def _first_line(step: Step) -> str:
+    return step.source.strip().splitlines()[0]
 
 
 def _finding_message(source: str, finding) -> str:

@@ -195,11 +195,29 @@ def test_unsat_step_is_reported_and_kept_so_it_can_be_undone(shell):
     shell.ok(AMAZE_BOARD)
     shell.ok(AMAZE_CLUES)
     text = shell.ok("%%puzzle+\nsatisfy(x[3][4] == 2)\n")
-    assert "status: UNSAT: no solution. Undo the step (%puzzle undo) or edit it." in text
+    assert "status: UNSAT: no solution since step 3, just added: `%puzzle undo` removes it, or edit it." in text
     assert "3 step(s)" in shell.ok("%puzzle steps")
     text = shell.ok("%puzzle undo")
     assert "Removed step 3: satisfy(x[3][4] == 2)" in text and "status: SAT" in text
     assert "eq(x[3][4],2)" not in model_text()
+
+
+def test_unsat_after_editing_a_step_names_it_and_undo_puts_its_previous_version_back(shell):
+    shell.ok(AMAZE_BOARD)
+    shell.ok("%%puzzle+ --step clues\nsatisfy(x[3][4] == 1)\n")
+    shell.ok("%%puzzle+\nsatisfy(x[1][1] == 0)\n")
+    before = model_text()
+    text = shell.ok("%%puzzle+ --step clues\nsatisfy(x[3][4] == 1, x[3][4] == 2)\n")
+    assert ("status: UNSAT: no solution since step 2 was edited: `%puzzle undo` puts back its previous version."
+            in text), text
+    text = shell.ok("%puzzle undo")
+    assert "Put back the previous version of step 2: satisfy(x[3][4] == 1)" in text and "status: SAT" in text
+    assert model_text() == before
+    text = shell.ok("%%puzzle+ --step clues\nsatisfy(x[3][4] == 1, x[1][1] == 1)\n")  # clashes with step 3
+    assert ("status: UNSAT: no solution: step 3 cannot hold with step 2 as edited; `%puzzle undo` puts back "
+            "step 2's previous version.") in text, text
+    assert "status: SAT" in shell.ok("%puzzle undo") and model_text() == before
+    assert "Removed step 3: satisfy(x[1][1] == 0)" in shell.ok("%puzzle undo")
 
 
 def test_sols_all_lists_every_solution(shell):

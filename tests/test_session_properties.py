@@ -84,6 +84,7 @@ class SessionMachine(RuleBasedStateMachine):
         self.name = "latin"
         self.session = None
         self.cells: list[tuple[str, str]] = []
+        self.history: list[list[tuple[str, str]]] = []  # the cells before each change, as `undo` goes back
         self.counter = 0
 
     @rule(name=st.sampled_from(sorted(PUZZLES)))
@@ -92,7 +93,7 @@ class SessionMachine(RuleBasedStateMachine):
             self.session.close()
         self.name, self.session = name, PuzzleSession(name, solver=self.solver)
         self.session.add_step(PUZZLES[name][0], "board", solve=False)
-        self.cells = [("board", PUZZLES[name][0])]
+        self.cells, self.history = [("board", PUZZLES[name][0])], [[]]
 
     @precondition(lambda self: self.session is not None)
     @rule(data=st.data(), keyed=st.booleans())
@@ -125,7 +126,7 @@ class SessionMachine(RuleBasedStateMachine):
     @rule()
     def undo(self):
         self.session.undo()
-        self.cells.pop()
+        self.cells = self.history.pop() if self.history else self.cells[:-1]
 
     def run(self, key: str, source: str) -> None:
         """Run a cell as the notebook would; mirror its effect on the cells when it is accepted."""
@@ -133,11 +134,13 @@ class SessionMachine(RuleBasedStateMachine):
             self.session.add_step(source, key, solve=False)
         except StepError:
             return
-        keys = [k for k, _ in self.cells]
+        keys, before = [k for k, _ in self.cells], list(self.cells)
         if key in keys:
             self.cells[keys.index(key)] = (key, source)
         else:
             self.cells.append((key, source))
+        if self.cells != before:
+            self.history.append(before)
 
     @invariant()
     def model_is_the_rebuilt_one(self):
