@@ -5,6 +5,7 @@ from __future__ import annotations
 import ast
 import builtins
 import inspect
+import itertools
 from collections.abc import Mapping
 from dataclasses import dataclass
 
@@ -49,7 +50,9 @@ def _holds_variables(value, current: set[int], depth: int = 0) -> bool:
     if isinstance(value, Variable):
         return id(value) in current
     if depth < 4 and isinstance(value, (list, tuple)):
-        return any(_holds_variables(item, current, depth + 1) for item in value[:3] if item is not None)
+        # islice, not value[:3]: pycsp3's arrays wrap a slice past their end round (and print a warning)
+        return any(_holds_variables(item, current, depth + 1) for item in itertools.islice(value, 3)
+                   if item is not None)
     return False
 
 
@@ -195,9 +198,15 @@ class _Checker(ast.NodeVisitor):
                 if self.evaluated_by_python(argument):
                     self.add(argument, "Python worked this out to True/False before pycsp3 saw it (no model variable "
                                        "in it): compare model variables, e.g. x[i] == v.")
+        if name in CONSTRAINTS and node.args and self.plain_number(node.args[0]):
+            self.add(node, f"{name}() of a number posts nothing: give it the variables, e.g. {name}(x[i]).")
         if name in BUILTINS and name not in self.shadowed and any(_mentions(a, self.variables) for a in node.args):
             self.add(node, f"Python's {name}() on model variables: use {BUILTINS[name]} instead.", error=name != "sum")
         self.generic_visit(node)
+
+    def plain_number(self, node: ast.AST) -> bool:
+        return (isinstance(node, ast.Constant) and isinstance(node.value, (int, float))) or (
+            isinstance(node, ast.Name) and node.id in self.plain)
 
     def evaluated_by_python(self, node: ast.AST) -> bool:
         if isinstance(node, ast.Constant):

@@ -88,8 +88,9 @@ def posted_since(start: Mark, end: Mark | None = None) -> list[str]:
     from pycsp3.classes.entities import CtrEntities
 
     texts = []
-    for item in CtrEntities.items[start.constraints:end.constraints if end else None]:
-        texts.extend(str(c) for c in item.flat_constraints())
+    with contextlib.redirect_stdout(io.StringIO()):  # pycsp3 may warn about its own slicing while printing
+        for item in CtrEntities.items[start.constraints:end.constraints if end else None]:
+            texts.extend(str(c) for c in item.flat_constraints())
     if len(texts) <= MAX_LISTED_CONSTRAINTS:
         return texts
     kinds = Counter(text.split("(", 1)[0] for text in texts)

@@ -75,6 +75,7 @@ class PuzzleSession:
         self.backend = backend
         self.steps: list[Step] = []
         self._history: list[list[Step]] = []  # the steps before each change, for `undo`
+        self._pycsp3_warnings: dict[str, tuple[str, ...]] = {}  # per step key, as the step last ran
         self.last_result: SolveResult | None = None
         self.last_grid: Grid | None = None
         try:
@@ -110,7 +111,7 @@ class PuzzleSession:
         try:
             if position is None:
                 before = model_state.mark()
-                self._run(step.code, echo=True)
+                self._run(step, echo=True)
                 self.steps = old_steps + [step]
                 report = self._report(len(self.steps), before, replaced=False)
             else:
@@ -118,7 +119,7 @@ class PuzzleSession:
                 marks = self._replay(new_steps)
                 self.steps = new_steps
                 report = self._report(position + 1, marks[position], replaced=True, end=marks[position + 1])
-            report = replace(report, warnings=warnings)
+            report = replace(report, warnings=warnings + self._pycsp3_warnings.get(key, ()))
             if self.steps != old_steps:
                 self._history.append(old_steps)
             if show is not None:
@@ -183,17 +184,18 @@ class PuzzleSession:
         for number, step in enumerate(steps, start=1):
             marks.append(model_state.mark())
             try:
-                self._run(step.code, echo=False)
+                self._run(step, echo=False)
             except StepError as error:
                 model_state.reset()
                 raise StepError(f"Step {number} fails when the steps are run again in order:\n{error}") from None
         marks.append(model_state.mark())
         return marks
 
-    def _run(self, source: str, echo: bool) -> None:
+    def _run(self, step: Step, echo: bool) -> None:
         had_objective = model_state.has_objective()
         with model_state.counting_objectives() as objectives:
-            run_source(source, self.namespace, echo=echo)
+            run = run_source(step.code, self.namespace, echo=echo)
+        self._pycsp3_warnings[step.key] = run.warnings
         if model_state.error_flagged():
             raise StepError("pycsp3 reported an error in this step; the model is as it was before it.")
         if len(objectives) + had_objective > 1:

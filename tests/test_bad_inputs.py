@@ -53,6 +53,10 @@ REFUSED = {  # cell run after the board and the clues: words of the message
     "endless recursion": ("%%puzzle+\ndef f(k):\n    return f(k + 1)\nf(0)\n", "RecursionError"),
     "sys.exit": ("%%puzzle+\nsatisfy(x[1][1] == 1)\nimport sys; sys.exit(3)\n", "stopped"),
     # pycsp3 refuses
+    # silent in stock pycsp3: each would post nothing, or constrain another cell
+    "index past the end": ("%%puzzle+\nk = 1\nsatisfy(x[1][9] == 1)\n", "Line 3: IndexError: index 9 is past the end"),
+    "global constraint of a number": ("%%puzzle+\nsatisfy(AllDifferent(3))\n", "Line 2: AllDifferent() of a number"),
+    "in an empty set": ("%%puzzle+\nsatisfy(x[1][1] in set())\n", "Line 2: ValueError: x[1][1] in an empty set"),
     "two objectives": ("%%puzzle+\nminimize(x[1][1])\nmaximize(x[1][2])\n", "A model has one objective"),
     "re-declared variable": ("%%puzzle+\nx = VarArray(size=3, dom={0, 1})\n", "The identifier x is used twice"),
     "empty domain": ("%%puzzle+\ny = VarArray(size=3, dom=range(0))\n", "empty domain"),

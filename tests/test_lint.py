@@ -171,3 +171,21 @@ def test_no_false_alarm_on_the_classroom_notebooks(path, monkeypatch):
         session.add_step(body, key, solve=False)
     if session is not None:
         session.close()
+
+
+def test_pycsp3_warnings_are_one_line_in_the_kits_words_naming_the_line(shell):
+    shell.ok("%%puzzle w\nx = VarArray(size=[3, 3], dom=range(3))\n")
+    text = shell.ok("%%puzzle+\nk = 1\nsatisfy(Sum(x[1][:5]) >= 1)\n")
+    assert ("warning: line 3: the slice [:5] goes past the end of an array, and pycsp3 fills it with cells from "
+            "its start again: keep slices within the array.") in text
+    assert "Warning:" not in text and "\x1b" not in text
+    again = shell.ok("%%puzzle+\nsatisfy(Sum(x[2][:4]) >= 1)\n")
+    assert "warning: line 2: the slice [:4]" in again  # each step's warning, not only the first in the kernel
+
+
+def test_no_stored_notebook_shows_a_raw_pycsp3_warning():
+    for path in NOTEBOOKS:
+        for cell in json.loads(path.read_text())["cells"]:
+            for output in cell.get("outputs", ()):
+                text = "".join(output.get("text", "")) + "".join(output.get("data", {}).get("text/plain", ""))
+                assert "Warning:" not in text and "\x1b[" not in text, f"{path.name}: {text[:200]}"
