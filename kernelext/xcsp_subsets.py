@@ -104,6 +104,22 @@ class _Expander:
         """`text` with every reference written out as the ids it stands for."""
         return _REFERENCE.sub(lambda m: " ".join(self.ids(m.group(0)) or [m.group(0)]), text)
 
+    def readable(self, text: str) -> str:
+        """`text` with every reference's indices written out: `x[0][]` becomes `x[0][0..8]`, or the ids
+        themselves when there are four at most."""
+
+        def write_out(match: re.Match) -> str:
+            token, ids = match.group(0), self.ids(match.group(0))
+            if not ids or "[]" not in token:
+                return token
+            if len(ids) <= 4:
+                return ", ".join(ids)
+            name = token.split("[", 1)[0]
+            parts = zip(_BRACKETS.findall(token), self.sizes[name])
+            return name + "".join(f"[{part or f'0..{size - 1}'}]" for part, size in parts)
+
+        return _REFERENCE.sub(write_out, text)
+
     def scope(self, text: str) -> list[str]:
         return [i for m in _REFERENCE.finditer(text) for i in self.ids(m.group(0)) or ()]
 
@@ -149,7 +165,7 @@ def _substitute(template: ET.Element, args: list[str]) -> ET.Element:
 
 
 def _constraint(full: ET.Element, short: ET.Element, expand: _Expander) -> XmlConstraint:
-    text = _readable(short)  # before `full` (possibly the same element) is written out
+    text = expand.readable(_readable(short))  # before `full` (possibly the same element) is written out
     for node in full.iter():
         node.tail = None
         node.text = " " + expand.text(" ".join(node.text.split())) + " " if (node.text or "").strip() else None

@@ -121,7 +121,7 @@ def test_sudoku_with_two_equal_clues_in_a_row(solver, tmp_path):
     session = session_with(solver, "sudoku", SUDOKU_BOARD, *SUDOKU_STEPS, "satisfy(x[0][8] == 5)")
     explanation = explain(session)
     assert explanation.minimal
-    assert {c.text for c in explanation.constraints} == {"eq(x[0][0],5)", "allDifferent(x[0][])", "eq(x[0][8],5)"}
+    assert {c.text for c in explanation.constraints} == {"eq(x[0][0],5)", "allDifferent(x[0][0..8])", "eq(x[0][8],5)"}
     assert explanation.steps == (2, 3, 6)
     assert_minimal_conflict(session, explanation.constraints, tmp_path)
 
@@ -177,3 +177,14 @@ def test_hint_uses_one_line_of_a_picross(solver):
     found = hint(session)
     assert found is not None and len(found.constraints) == 1 and not found.known
     assert found.value == session.solve().solution[found.cell]
+
+
+def test_constraints_are_shown_with_every_index(solver):
+    session = PuzzleSession("rows", solver=solver)
+    session.add_step("x = VarArray(size=[6, 6], dom=range(1, 7))", solve=False)
+    session.add_step("satisfy([AllDifferent(x[i]) for i in range(6)], [AllDifferent(x[:, j]) for j in range(6)])",
+                     solve=False)
+    session.add_step("satisfy(x[0][0] == 1, x[0][1] == 2, x[1][0] == 3, x[0][2] == 3, x[0][3] == 4, x[0][4] == 5)")
+    text = why(session, "x[0][5]").text()
+    assert "step 2: allDifferent(x[0][0..5])" in text and "[]" not in text
+    session.close()
