@@ -83,14 +83,21 @@ def trusted_cells(page) -> list[bool]:
     }""")
 
 
-def copy_notebooks(folder: Path) -> None:
+def copy_notebooks(folder: Path, mark: str = "") -> None:
+    """Copy the stored notebooks into `folder`; `mark` goes into each one's metadata, so that copies that
+    must stay untrusted differ from those the test trusts (trust follows a notebook's content, not its path)."""
     shutil.copytree(NOTEBOOKS, folder, ignore=shutil.ignore_patterns(".ipynb_checkpoints"))
+    if mark:
+        for path in folder.glob("*.ipynb"):
+            nb = json.loads(path.read_text())
+            nb["metadata"]["copy"] = mark
+            path.write_text(json.dumps(nb, indent=1, ensure_ascii=False) + "\n")
 
 
 def test_stored_notebooks_show_every_grid_in_jupyterlab_and_notebook_7(tmp_path):
     sync_playwright = require_browser()
     root = tmp_path / "root"
-    copy_notebooks(root / "untrusted")
+    copy_notebooks(root / "untrusted", mark="untrusted")
     copy_notebooks(root / "trusted")
     figures: dict[str, dict] = {}
     with jupyter_server(tmp_path, root, NO_WINDOWING) as server:
