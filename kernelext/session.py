@@ -108,6 +108,9 @@ class PuzzleSession:
         position = next((i for i, s in enumerate(self.steps) if s.key == key), None)
         old_steps = list(self.steps)
         was_unsat = self.last_result is not None and self.last_result.status is Status.UNSAT
+        last_grid = self.last_grid
+        if position is not None:
+            self.last_grid = None  # an edited step makes another model: nothing to mark as changed since the last
         try:
             if position is None:
                 before = model_state.mark()
@@ -135,7 +138,7 @@ class PuzzleSession:
             return report
         except (StepError, PuzzleUsageError, ModelRejected, KeyboardInterrupt) as error:
             # the step is at fault: roll it back (a solver that fails for its own reasons keeps the step)
-            self.steps = old_steps
+            self.steps, self.last_grid = old_steps, last_grid
             self._replay(old_steps)
             if isinstance(error, KeyboardInterrupt):
                 raise StepError("Interrupted: the step was not added (the model is as it was before this cell).") from None

@@ -220,6 +220,21 @@ def test_unsat_after_editing_a_step_names_it_and_undo_puts_its_previous_version_
     assert "Removed step 3: satisfy(x[1][1] == 0)" in shell.ok("%puzzle undo")
 
 
+def test_an_edited_step_marks_nothing_as_changed_and_an_added_one_marks_what_it_changed(shell):
+    shell.ok("%%puzzle latin --step board\nclue = 1\nx = VarArray(size=[3, 3], dom=range(1, 4))\n")
+    shell.ok("%%puzzle+\nsatisfy([AllDifferent(x[i]) for i in range(3)], [AllDifferent(x[:, j]) for j in range(3)])\n")
+    text = shell.ok("%%puzzle+ --step clue\nsatisfy(x[0][0] == clue)\n")
+    session = shell.ip.magics_manager.registry["PuzzleMagics"].session
+    assert session.last_grid.values[0][0] == 1
+    edited = shell.ok("%%puzzle+ --step board\nclue = 3\nx = VarArray(size=[3, 3], dom=range(1, 4))\n")
+    assert session.last_grid.values[0][0] == 3 and session.last_grid.changed == frozenset()
+    assert "[" not in edited.split("x (", 1)[1].split(":", 1)[1]  # no cell marked [v]
+    added = shell.ok("%%puzzle+\nsatisfy(x[1][1] == 1)\n")
+    assert "[" in added.split("x (", 1)[1].split(":", 1)[1]  # cells marked [v]
+    assert session.last_grid.changed and all(
+        session.last_grid.values[r][c] is not None for r, c in session.last_grid.changed)
+
+
 def test_sols_all_lists_every_solution(shell):
     shell.ok("%%puzzle pairs\nq = VarArray(size=3, dom=range(3))\n")
     text = shell.ok("%%puzzle+ --sols all\nsatisfy(AllDifferent(q))\n")
