@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import json
 import shutil
+from time import monotonic
 import tempfile
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -160,21 +161,29 @@ class PuzzleSession:
         return f"Put back the previous version of step {changed + 1}: {_first_line(previous[changed])}"
 
     def _first_unsat_step(self, first: int, timeout: float | None, backend: str | None) -> int | None:
-        """The first step k >= `first` such that steps 1..k have no solution (the model then stays whole)."""
+        """The first step k >= `first` such that steps 1..k have no solution, found by solving those models
+        within one solve's time limit in all (None when that runs out or on Ctrl-C); the model stays whole."""
         steps, found = list(self.steps), None
+        deadline = monotonic() + (timeout or self.timeout)
         try:
             for k in range(first, len(steps)):
                 self._replay(steps[:k])
+                left = deadline - monotonic()
+                if left <= 0:
+                    return None
                 if model_state.mark().constraints:
-                    model = self._compile()
-                    result = self.solver.solve(model, model_state.solution_cells(), timeout=timeout or self.timeout,
+                    result = self.solver.solve(self._compile(), model_state.solution_cells(), timeout=left,
                                                backend=backend or self.backend)
                     if result.status is Status.UNSAT:
                         found = k
                         break
+                    if result.status is not Status.SAT and result.status is not Status.OPTIMUM:
+                        return None  # not known to have a solution: no step can be named
+            return found if found is not None else len(steps)
+        except KeyboardInterrupt:
+            return None
         finally:
             self._replay(steps)
-        return found if found is not None else len(steps)
 
     def rebuild(self) -> None:
         """Rebuild pycsp3's model from this session's steps (after another session used it)."""

@@ -235,6 +235,16 @@ def test_an_edited_step_marks_nothing_as_changed_and_an_added_one_marks_what_it_
         session.last_grid.values[r][c] is not None for r, c in session.last_grid.changed)
 
 
+def test_naming_the_unsat_step_gives_up_when_its_time_runs_out(shell, monkeypatch):
+    shell.ok(AMAZE_BOARD)
+    shell.ok("%%puzzle+ --step clues\nsatisfy(x[3][4] == 1)\n")
+    shell.ok("%%puzzle+\nsatisfy(x[1][1] == 0)\n")
+    monkeypatch.setattr("kernelext.session.monotonic", iter(range(0, 10_000, 100)).__next__)  # 100 s a look
+    text = shell.ok("%%puzzle+ --step clues\nsatisfy(x[3][4] == 1, x[1][1] == 1)\n")
+    assert "status: UNSAT: no solution. `%puzzle undo` undoes the last change." in text
+    assert "3 step(s)" in shell.ok("%puzzle steps")
+
+
 def test_sols_all_lists_every_solution(shell):
     shell.ok("%%puzzle pairs\nq = VarArray(size=3, dom=range(3))\n")
     text = shell.ok("%%puzzle+ --sols all\nsatisfy(AllDifferent(q))\n")
