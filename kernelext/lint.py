@@ -16,6 +16,8 @@ PLAIN_TYPES = (bool, int, float, str)
 BUILTINS = {"max": "Maximum(...)", "min": "Minimum(...)", "sum": "Sum(...)", "abs": "pycsp3's abs()"}
 BOOL_OPS = {ast.And: ("and", "&"), ast.Or: ("or", "|")}
 DATA_ATTRIBUTES = {"dom", "id", "indexes", "name"}  # plain data read off a variable, e.g. x[0].dom
+PLAIN_CALLS = {"len", "range", "str", "repr", "type", "isinstance", "id"}
+PICKERS = {"flatten", "columns", "diagonals_down", "diagonals_up", "diagonal_down", "diagonal_up", "cp_array"}
 
 
 @dataclass(frozen=True)
@@ -36,9 +38,9 @@ def check_source(source: str, namespace: Mapping) -> list[Finding]:
         tree = ast.parse(source)
     except SyntaxError:
         return []  # running the step reports it, with its line
-    variables = _variable_names(tree, namespace)
+    variables, maybe = _variable_names(tree, namespace)
     shadowed = {name for name in BUILTINS if namespace.get(name, getattr(builtins, name)) is not getattr(builtins, name)}
-    findings = _Checker(variables, _plain_names(tree, namespace), shadowed).run(tree)
+    findings = _Checker(variables, maybe, _plain_names(tree, namespace), shadowed).run(tree)
     findings += _generators_used_twice(tree, namespace)
     return sorted(set(findings), key=lambda f: (not f.error, f.line))
 
@@ -62,16 +64,40 @@ def _current_variables() -> set[int]:
     return {id(v) for item in VarEntities.items for v in ([item.variable] if isinstance(item, EVar) else item.flatVars)}
 
 
-def _variable_names(tree: ast.AST, namespace: Mapping) -> set[str]:
-    """Names that hold variables of the current model: in `namespace` (variables of a puzzle started before
-    are not), or assigned in the step from variables or a declaration."""
+def _variable_names(tree: ast.AST, namespace: Mapping) -> tuple[set[str], set[str]]:
+    """Names that surely hold variables of the current model (in `namespace`, where variables of a puzzle
+    started before do not count; or assigned in the step a declaration or variables picked out of an array),
+    and names that may (assigned in the step from any other expression that uses variables, e.g. len(x))."""
     current = _current_variables()
-    names = {name for name, value in namespace.items() if not name.startswith("_") and _holds_variables(value, current)}
+    sure = {name for name, value in namespace.items() if not name.startswith("_") and _holds_variables(value, current)}
+    maybe: set[str] = set()
     for node in ast.walk(tree):
         if isinstance(node, ast.Assign):
-            if _declares(node.value) or _mentions(node.value, names):
-                names.update(t.id for target in node.targets for t in ast.walk(target) if isinstance(t, ast.Name))
-    return names
+            targets = {t.id for target in node.targets for t in ast.walk(target) if isinstance(t, ast.Name)}
+            if _declares(node.value) or _picks_variables(node.value, sure):
+                sure |= targets
+            elif _mentions(node.value, sure | maybe) and not _plain_call(node.value):
+                maybe |= targets
+    return sure, maybe - sure
+
+
+def _plain_call(node: ast.AST) -> bool:
+    """A call that gives plain data whatever its arguments: len(x), range(len(x)), str(x)..."""
+    return isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in PLAIN_CALLS
+
+
+def _picks_variables(node: ast.AST, names: set[str]) -> bool:
+    """`node` picks variables out of the arrays `names`: `x`, `x[i][j]`, `[x[i] for i in ...]`, `flatten(x)`."""
+    if isinstance(node, ast.Name):
+        return node.id in names
+    if isinstance(node, (ast.Subscript, ast.Starred)):
+        return _picks_variables(node.value, names)
+    if isinstance(node, (ast.List, ast.Tuple, ast.Set)):
+        return any(_picks_variables(item, names) for item in node.elts)
+    if isinstance(node, (ast.ListComp, ast.GeneratorExp, ast.SetComp)):
+        return _picks_variables(node.elt, names)
+    return (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in PICKERS
+            and any(_picks_variables(arg, names) for arg in node.args))
 
 
 def _declares(node: ast.AST) -> bool:
@@ -110,9 +136,27 @@ def _is_range(node: ast.AST) -> bool:
 class _Checker(ast.NodeVisitor):
     """Walks a step's tree and collects findings."""
 
-    def __init__(self, variables: set[str], plain: set[str], shadowed: set[str]):
-        self.variables, self.plain, self.shadowed = variables, plain, shadowed
+    def __init__(self, variables: set[str], maybe: set[str], plain: set[str], shadowed: set[str]):
+        self.variables, self.maybe, self.plain, self.shadowed = variables, maybe, plain, shadowed
         self.findings: list[Finding] = []
+
+    def flag(self, node: ast.AST, message: str, holds, error: bool = True) -> bool:
+        """Add a finding when `holds()` is true of the names that surely hold variables (an error, unless
+        `error` is False), else when it is true once the names that may hold them count (a warning: the check
+        cannot be sure). Returns whether a finding was added."""
+        if holds():
+            self.add(node, message, error)
+            return True
+        if self.maybe:
+            sure, self.variables = self.variables, self.variables | self.maybe
+            try:
+                unsure = holds()
+            finally:
+                self.variables = sure
+            if unsure:
+                self.add(node, message, error=False)
+                return True
+        return False
 
     def run(self, tree: ast.AST) -> list[Finding]:
         self.visit(tree)
@@ -141,32 +185,28 @@ class _Checker(ast.NodeVisitor):
         return self.constraint_like(node)
 
     def visit_BoolOp(self, node: ast.BoolOp) -> None:
-        if any(self.constraint_like(value) for value in node.values):
-            word, symbol = BOOL_OPS[type(node.op)]
-            self.add(node, f"`{word}` between constraints keeps only one of them: write (a) {symbol} (b), "
-                           "or give satisfy() separate arguments.")
-        else:
+        word, symbol = BOOL_OPS[type(node.op)]
+        if not self.flag(node, f"`{word}` between constraints keeps only one of them: write (a) {symbol} (b), "
+                               "or give satisfy() separate arguments.",
+                         lambda: any(self.constraint_like(value) for value in node.values)):
             self.generic_visit(node)
 
     def visit_UnaryOp(self, node: ast.UnaryOp) -> None:
-        if isinstance(node.op, ast.Not) and self.constraint_like(node.operand):
-            self.add(node, "`not` does not negate a constraint: write ~(a), or the opposite comparison (!= for ==).")
-        else:
+        if not (isinstance(node.op, ast.Not) and self.flag(
+                node, "`not` does not negate a constraint: write ~(a), or the opposite comparison (!= for ==).",
+                lambda: self.constraint_like(node.operand))):
             self.generic_visit(node)
 
     def visit_Expr(self, node: ast.Expr) -> None:
         value = node.value
-        posts_nothing = self.constraint_like(value) or (
-            isinstance(value, ast.Call) and isinstance(value.func, ast.Name) and value.func.id in CONSTRAINTS)
-        if posts_nothing:
-            self.add(node, "this constraint is not posted: put it inside satisfy(...).")
+        self.flag(node, "this constraint is not posted: put it inside satisfy(...).", lambda: self.constraint_like(value)
+                  or (isinstance(value, ast.Call) and isinstance(value.func, ast.Name) and value.func.id in CONSTRAINTS))
         self.generic_visit(node)
 
     def visit_If(self, node: ast.If | ast.While | ast.IfExp) -> None:
-        if self.tests_variable(node.test):
-            keyword = {ast.If: "if", ast.While: "while", ast.IfExp: "if"}[type(node)]
-            self.add(node, f"`{keyword}` cannot test a model variable (its value is unknown while modelling): "
-                           "use If(test, Then=...) inside satisfy(...).")
+        keyword = {ast.If: "if", ast.While: "while", ast.IfExp: "if"}[type(node)]
+        self.flag(node, f"`{keyword}` cannot test a model variable (its value is unknown while modelling): "
+                        "use If(test, Then=...) inside satisfy(...).", lambda: self.tests_variable(node.test))
         self.generic_visit(node)
 
     visit_While = visit_IfExp = visit_If
@@ -174,21 +214,25 @@ class _Checker(ast.NodeVisitor):
     def visit_ListComp(self, node: ast.ListComp | ast.SetComp | ast.GeneratorExp | ast.DictComp) -> None:
         """A comprehension's loop names are its own: a name that loops over plain values hides a model
         variable of the same name, one that loops over variables is one."""
-        outer = self.variables
+        outer = self.variables, self.maybe
         for generator in node.generators:
             names = {n.id for n in ast.walk(generator.target) if isinstance(n, ast.Name)}
-            over_variables = _mentions(generator.iter, self.variables) and not _iterates_values(generator.iter)
-            self.variables = (self.variables | names) if over_variables else (self.variables - names)
+            self.variables, self.maybe = self.variables - names, self.maybe - names
+            if not _iterates_values(generator.iter):
+                if _mentions(generator.iter, outer[0]):
+                    self.variables = self.variables | names
+                elif _mentions(generator.iter, outer[1]):
+                    self.maybe = self.maybe | names
         self.generic_visit(node)
-        self.variables = outer
+        self.variables, self.maybe = outer
 
     visit_SetComp = visit_GeneratorExp = visit_DictComp = visit_ListComp
 
     def visit_comprehension(self, node: ast.comprehension) -> None:
         for test in node.ifs:
-            if self.tests_variable(test):
-                self.add(test, "a comprehension's `if` cannot test a model variable (its value is unknown while "
-                               "modelling): use If(test, Then=...) inside satisfy(...).")
+            self.flag(test, "a comprehension's `if` cannot test a model variable (its value is unknown while "
+                            "modelling): use If(test, Then=...) inside satisfy(...).",
+                      lambda test=test: self.tests_variable(test))
         self.generic_visit(node)
 
     def visit_Call(self, node: ast.Call) -> None:
@@ -200,8 +244,9 @@ class _Checker(ast.NodeVisitor):
                                        "in it): compare model variables, e.g. x[i] == v.")
         if name in CONSTRAINTS and node.args and self.plain_number(node.args[0]):
             self.add(node, f"{name}() of a number posts nothing: give it the variables, e.g. {name}(x[i]).")
-        if name in BUILTINS and name not in self.shadowed and any(_mentions(a, self.variables) for a in node.args):
-            self.add(node, f"Python's {name}() on model variables: use {BUILTINS[name]} instead.", error=name != "sum")
+        if name in BUILTINS and name not in self.shadowed:
+            self.flag(node, f"Python's {name}() on model variables: use {BUILTINS[name]} instead.",
+                      lambda: any(_mentions(a, self.variables) for a in node.args), error=name != "sum")
         self.generic_visit(node)
 
     def plain_number(self, node: ast.AST) -> bool:

@@ -191,3 +191,16 @@ def test_no_puzzle_cell_of_a_stored_notebook_shows_a_raw_pycsp3_warning():
             for output in cell.get("outputs", ()):
                 text = "".join(output.get("text", "")) + "".join(output.get("data", {}).get("text/plain", ""))
                 assert "Warning:" not in text and "\x1b[" not in text, f"{path.name}: {text[:200]}"
+
+
+@pytest.mark.parametrize("source", ["d = len(x)\nok = [i for i in range(5) if i < d]",
+                                    "d = len(x)\nif d > 2:\n    satisfy(x[0] == 1)"])
+def test_plain_data_computed_from_variables_is_not_a_variable(namespace, source):
+    assert check_source(source, namespace) == []
+
+
+def test_a_name_that_may_hold_variables_gives_a_warning_not_a_refusal(namespace):
+    [finding] = check_source("e = abs(x[0] - x[1])\nif e > 1:\n    satisfy(x[0] == 1)", namespace)
+    assert finding.line == 2 and not finding.error and "`if` cannot test a model variable" in finding.message
+    [finding] = check_source("y = x[0]\nif y > 1:\n    satisfy(x[0] == 1)", namespace)
+    assert finding.error  # y is surely a variable: picked out of x
