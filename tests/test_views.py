@@ -168,3 +168,13 @@ def test_view_data_takes_plain_data_from_the_namespace():
     namespace.update(rows=((1, 2), (3,)), cols=[[1]], unrelated=[1])
     assert view_data("nonogram", namespace) == {"rows": [[1, 2], [3]], "cols": [[1]]}
     assert view_data("generic", namespace) == {}
+
+
+def test_futoshiki_reads_hints_as_the_notebook_and_the_grader_write_them():
+    values = [[1, 2, 3], [2, 3, 1], [3, 1, 2]]
+    as_dict = view_data("futoshiki", {"hints": {(0, 0): 1, (1, 1): 3}, "less": [((0, 0), (0, 1))]})
+    as_rows = {"hints": [[0, 0, 1], [1, 1, 3]], "less": [[[0, 0], [0, 1]]]}
+    for data in (as_dict, as_rows):
+        described = view_for("futoshiki").describe(grid(values), data)
+        assert cells_with(described, "given") == {(0, 0), (1, 1)}
+        assert described["signs"] == [{"cells": [[0, 0], [0, 1]], "text": "<"}]
