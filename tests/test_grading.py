@@ -210,7 +210,7 @@ def test_each_bad_submission_costs_only_its_instances(tmp_path):
         "memory_hog": "0", "not_json": "0", "missing_cells": "0"}
     assert grades["good"]["Q1"] == "" and grades["good"]["Q2"] == ""
     feedback = {s: (tmp_path / "out" / "feedback" / f"{s}.txt").read_text() for s in names}
-    expected_lines = {"syntax_error": "step 2: Line 1: SyntaxError", "infinite_loop": "timed out",
+    expected_lines = {"syntax_error": "step 2: Line 2: SyntaxError", "infinite_loop": "timed out",
                       "exits": "exit code 3", "memory_hog": "MemoryError", "not_json": "could not be read",
                       "missing_cells": "no `%%puzzle NAME` cell", "hard_coded": "hidden 1     failed"}
     for student, line in expected_lines.items():

@@ -57,7 +57,7 @@ def run(job: dict, *, deadline: float) -> dict:
     session.namespace["data"] = job["data"]  # after the helpers: `from pycsp3 import *` binds `data` too
     for number, source in enumerate(job["steps"], start=1):
         try:
-            session.add_step(source, key=f"step-{number}", solve=False)
+            session.add_step(source, key=f"step-{number}", solve=False, first_line=2)  # line 1: the magic
         except KernelextError as error:
             return {"error": f"step {number}: {first_line(error)}"}
     info = next((i for i in model_state.arrays() if i.name == job["answer"]), None)
