@@ -22,7 +22,7 @@ class GridWidget(anywidget.AnyWidget):
     Traits:
         description: the state, {"title", "lines", "grids" (grid descriptions, see kernelext.views),
             "total" (solutions found), "bounds" (the objective's bound per solution), "timing" (shown only
-            live)}; validation adds "pictures" (each grid's HTML, the same tables as the static form) and
+            live)}; validation adds "pictures" (each grid's table and legend, which the static form reuses) and
             "chart" (the bounds' HTML), which are all the front end draws.
         index: the solution shown; the front end sets it, one message per change.
         explainable: show an "Explain" button (set when `on_explain` is given); a click sends one custom
@@ -56,7 +56,7 @@ class GridWidget(anywidget.AnyWidget):
         if missing:
             raise traitlets.TraitError(f"a grid widget's description needs {', '.join(sorted(missing))}")
         state = {"total": len(state["grids"]), "bounds": [], "timing": "", **state}
-        state["pictures"] = [picture_html(grid, grid["name"]) for grid in state["grids"]]
+        state["pictures"] = [picture_html(grid) for grid in state["grids"]]
         state["chart"] = bounds_html(state["bounds"]) if len(state["bounds"]) > 1 else ""
         return state
 

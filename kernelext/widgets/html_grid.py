@@ -24,10 +24,6 @@ TABLE = f"border-collapse:collapse;border-spacing:0;margin:2px 0;font-family:{FO
 BARE = "padding:0;border:0;background-color:transparent"
 
 
-def _style(**properties) -> str:
-    return ";".join(f"{name.replace('_', '-')}:{value}" for name, value in properties.items())
-
-
 def _cell_style(cell: dict, s: int) -> str:
     classes = set(cell.get("classes", ()))
     parts = [f"width:{s}px;height:{s}px;padding:0;text-align:center;line-height:1",

@@ -48,21 +48,24 @@ def state_text(state: dict) -> str:
     return "\n".join(lines)
 
 
-def picture_html(description: dict, caption: str) -> str:
-    """One grid with its caption above and its legend below."""
-    return (f'<div style="display:inline-block;vertical-align:top;margin:4px 12px 4px 0">'
-            f"<div>{html.escape(caption)}</div>{grid_html(description)}{legend_html(description)}</div>")
+def picture_html(description: dict) -> str:
+    """One grid with its legend below."""
+    return grid_html(description) + legend_html(description)
 
 
 def state_html(state: dict) -> str:
-    """A widget state as static HTML: title, report lines, the grids (the first solutions) and the bound."""
+    """A widget state as static HTML: title, report lines, the grids (the first solutions) and the bound.
+    The grids' HTML is the state's "pictures" when it has them (a widget's state), else drawn here."""
     esc = html.escape
     parts = [f'<div style="font-family:{FONT};font-size:13px">', f"<div><b>{esc(state['title'])}</b></div>"]
     if state["lines"]:
         parts.append(f'<pre style="margin:2px 0;white-space:pre-wrap">{esc(chr(10).join(state["lines"]))}</pre>')
-    grids, total = state["grids"], state["total"]
-    for k, grid in enumerate(grids[:MAX_STATIC_GRIDS], start=1):
-        parts.append(picture_html(grid, f"{grid['name']}, solution {k} of {total}" if total > 1 else grid["name"]))
+    grids, total = state["grids"][:MAX_STATIC_GRIDS], state["total"]
+    pictures = state.get("pictures") or [picture_html(grid) for grid in grids]
+    for k, (grid, picture) in enumerate(zip(grids, pictures), start=1):
+        caption = f"{grid['name']}, solution {k} of {total}" if total > 1 else grid["name"]
+        parts.append(f'<div style="display:inline-block;vertical-align:top;margin:4px 12px 4px 0">'
+                     f"<div>{esc(caption)}</div>{picture}</div>")
     if total > MAX_STATIC_GRIDS:
         parts.append(f"<div>... {total - MAX_STATIC_GRIDS} more solutions</div>")
     if len(state.get("bounds") or ()) > 1:

@@ -82,6 +82,7 @@ function render({ model, el }) {
     }
     const pictures = state.pictures || [];
     if (pictures.length && !marked) {
+      parts.push(element("div", "kx-caption", (state.grids[index] || {}).name || ""));
       const grid = element("div", "kx-grid");
       grid.innerHTML = pictures[index];  // built by kernelext.widgets.html_grid, its text escaped
       parts.push(grid);
