@@ -130,7 +130,7 @@ def legend_html(description: dict) -> str:
              (_swatch(WHITE, text="■"), "filled", "filled"),
              (_swatch(WHITE, THICK, "○"), "end of a path", "endpoint"),
              (_swatch(WHITE, text="♛"), "queen", "queen"),
-             ("<b>9</b>", "given", "given")]
+             ("<b>bold</b>", "numbers are givens", "given")]
     if any(cell.get("corner") for row in description["cells"] for cell in row):
         items.append((_swatch(WHITE, CAGE_LINE, "Σ"), "cage and its sum", "caged"))
         present.add("caged")
