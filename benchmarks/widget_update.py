@@ -12,7 +12,7 @@ import sys
 import time
 
 from kernelext.grid import Grid
-from kernelext.views import view_for
+from kernelext.kinds import kind_for
 from kernelext.widgets.grid_widget import GridWidget
 
 N = 30
@@ -21,7 +21,7 @@ CLUES = {"rows": [[N // 2]] * N, "cols": [[N]] * (N // 2) + [[]] * (N - N // 2)}
 
 def widget_update_cost(runs: int = 50) -> tuple[float, int]:
     """Median seconds of one update (describe + set the trait + JSON of the message) and the message's bytes."""
-    view = view_for("nonogram")
+    view = kind_for("nonogram")
     widget = GridWidget(description={"title": "nonogram", "lines": [], "grids": []})
     times, size = [], 0
     for run in range(runs):

@@ -22,7 +22,7 @@ from kernelext.errors import PuzzleUsageError, StepError
 from kernelext.grid import Grid, build_grid
 from kernelext.pencil import declared_domains
 from kernelext.solver.result import SolveResult, Status
-from kernelext.views import view_for
+from kernelext.kinds import kind_for
 from kernelext.widgets.html_grid import grid_html
 from kernelext.widgets.static_forms import grid_text
 from kernelext.xcsp_subsets import XcspModel, read_model, rename, variable_element
@@ -548,7 +548,7 @@ def _minimal_note(minimal: bool, meaning: str) -> str:
 def _grid_lines(grid: Grid | None, marked: str) -> list[str]:
     if grid is None:
         return []
-    return [f"{grid.name} ([v] = {marked}, * = unknown):", grid_text(view_for("generic").describe(grid, {}))]
+    return [f"{grid.name} ([v] = {marked}, * = unknown):", grid_text(kind_for("generic").describe(grid, {}))]
 
 
 def _html(text: str, grid: Grid | None, kind: str, data: Mapping | None) -> str:
@@ -556,6 +556,6 @@ def _html(text: str, grid: Grid | None, kind: str, data: Mapping | None) -> str:
     lines = text.splitlines()
     if grid is not None:
         lines = lines[: len(lines) - len(_grid_lines(grid, "")[1].splitlines()) - 1]
-    picture = grid_html(view_for(kind).describe(grid, data or {})) if grid is not None else ""
+    picture = grid_html(kind_for(kind).describe(grid, data or {})) if grid is not None else ""
     return (f'<div style="font-family:sans-serif;font-size:13px"><pre style="margin:2px 0;white-space:pre-wrap">'
             f"{html.escape(chr(10).join(lines))}</pre>{picture}</div>")

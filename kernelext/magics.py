@@ -9,6 +9,7 @@ from IPython.display import display
 from traitlets import Bool, Float, Unicode
 
 from kernelext.errors import KernelextError, PuzzleUsageError
+from kernelext.kinds import view_choices
 
 COMMANDS = {
     "steps": "list the steps of the current puzzle",
@@ -77,8 +78,8 @@ class PuzzleMagics(Magics):
     @magic_arguments()
     @_with_commands
     @argument("words", nargs="*", help="cell form: the puzzle's NAME; line form: a command and its arguments (see below)")
-    @argument("--view", metavar="KIND", help="how to draw the grid: generic, sudoku, futoshiki, nonogram (picross), "
-              "numberlink (amaze), layout, queens (default: guessed from NAME and the data)")
+    @argument("--view", metavar="KIND", help=f"how to draw the grid: {view_choices()} (default: guessed from NAME "
+              "and the data)")
     @argument("--nodes", metavar="N", type=int, help="with `%%puzzle tree`: how many nodes to record (default 500)")
     @_step_options
     @line_cell_magic
@@ -109,7 +110,7 @@ class PuzzleMagics(Magics):
 
     def _start(self, args, cell):
         from kernelext.session import PuzzleSession
-        from kernelext.views import view_for
+        from kernelext.kinds import kind_for
 
         from kernelext import model_state
 
@@ -121,7 +122,7 @@ class PuzzleMagics(Magics):
         if len(args.words) != 1:
             raise PuzzleUsageError("Name the puzzle: %%puzzle NAME [options], e.g. %%puzzle amaze.")
         if args.view:
-            view_for(args.view)
+            kind_for(args.view)
         session = PuzzleSession(args.words[0], self.shell.user_ns, solver=self._shared_solver(),
                                 timeout=self.timeout, backend=self._backend_with_java_check())
         try:
@@ -152,21 +153,22 @@ class PuzzleMagics(Magics):
         if grid is None:
             print("No 1-D or 2-D array to show pencil marks on.")
             return
-        block = int(grid.shape[1] ** 0.5) if self._kind(session, None) == "sudoku" else None
-        marks = pencil_html(grid, block=block)
+        from kernelext.kinds import block_size
+
+        marks = pencil_html(grid, block=block_size(self._kind(session, None), grid) or None)
         if output is not None:
             output.pencil = marks
         display({"text/plain": pencil_text(grid), "text/html": marks}, raw=True)
 
     def _kind(self, session, grid):
-        from kernelext.views import detect_kind
+        from kernelext.kinds import detect_kind
 
         return self.view or detect_kind(session.name, grid, self.shell.user_ns)
 
     def _show_tree(self, session, nodes):
         from kernelext.render import in_kernel
         from kernelext.search_tree import record_tree, tree_html
-        from kernelext.views import view_data
+        from kernelext.kinds import view_data
         from kernelext.widgets.tree_widget import TreeWidget
 
         tree = record_tree(session, nodes=nodes or 500, timeout=self.timeout)
@@ -180,7 +182,7 @@ class PuzzleMagics(Magics):
         """Show a report with the puzzle's view: `--view`, else the kind its name or data suggest.
         Returns the ReportOutput shown."""
         from kernelext.render import ReportOutput
-        from kernelext.views import detect_kind, view_data
+        from kernelext.kinds import detect_kind, view_data
 
         kind = self.view or detect_kind(session.name, report.grid, self.shell.user_ns)
         steps = tuple(session.steps)
@@ -202,7 +204,7 @@ class PuzzleMagics(Magics):
 
     def _explain(self, session, command, rest, timeout):
         from kernelext import explain
-        from kernelext.views import detect_kind, view_data
+        from kernelext.kinds import detect_kind, view_data
 
         limit = {"timeout": timeout or self.timeout * 3}
         if command == "why":
@@ -227,7 +229,7 @@ class PuzzleMagics(Magics):
         display({"text/plain": result.text(), "text/html": result.html(kind, data)}, raw=True)
 
     def _save(self, session, path):
-        from kernelext.views import detect_kind, view_data, view_for
+        from kernelext.kinds import detect_kind, view_data, kind_for
         from kernelext.widgets.export import save_grid
 
         if not path.lower().endswith((".png", ".svg", ".pdf")):
@@ -236,7 +238,7 @@ class PuzzleMagics(Magics):
         if grid is None:
             raise PuzzleUsageError("No grid to save yet: add a step that declares a 1-D or 2-D array.")
         kind = self.view or detect_kind(session.name, grid, self.shell.user_ns)
-        description = view_for(kind).describe(grid, view_data(kind, self.shell.user_ns))
+        description = kind_for(kind).describe(grid, view_data(kind, self.shell.user_ns))
         print(f"Wrote {save_grid(description, path).name}")
 
     def _command(self, args):

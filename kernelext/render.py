@@ -10,7 +10,7 @@ from kernelext.errors import KernelextError
 from kernelext.grid import Grid
 from kernelext.session import StepReport
 from kernelext.solver.result import SolveResult, Status
-from kernelext.views import view_for
+from kernelext.kinds import kind_for
 from kernelext.widgets import static_forms
 
 if TYPE_CHECKING:
@@ -62,12 +62,12 @@ def _clip(line: str) -> str:
 
 def grid_text(grid: Grid, kind: str = "generic", data: Mapping | None = None) -> str:
     """The grid as aligned text (generic: `*` for free cells, `[v]` around values changed by this step)."""
-    return static_forms.grid_text(view_for(kind).describe(grid, data or {}))
+    return static_forms.grid_text(kind_for(kind).describe(grid, data or {}))
 
 
 def report_state(report: StepReport, kind: str = "generic", data: Mapping | None = None) -> dict:
     """The grid widget's state for `report`, its grids drawn by the view `kind` from `data`."""
-    view = view_for(kind)
+    view = kind_for(kind)
     title = f"{report.puzzle} · step {report.number}" + (" (replaced)" if report.replaced else "")
     lines = [_clip(f"declared: {d}") for d in report.declared]
     if report.posted:
@@ -82,6 +82,7 @@ def report_state(report: StepReport, kind: str = "generic", data: Mapping | None
     result = report.result
     bounds = [bound for _, bound in result.progress] if result else []
     described = [view.describe(g, data or {}) for g in grids[:MAX_WIDGET_GRIDS]]
+    lines += [described[0]["note"]] if described and described[0].get("note") else []
     return {"title": title, "lines": lines, "grids": described, "total": len(grids),
             "bounds": bounds if len(bounds) > 1 else [],
             "timing": f"solved in {result.time:.2f} s ({result.backend})" if result and result.backend else ""}
@@ -120,15 +121,15 @@ class ReportOutput:
 
     Arguments:
         report: the step's report.
-        kind: the view drawing the grid (see kernelext.views; PuzzleUsageError if unknown).
-        data: the puzzle data the view reads (see `kernelext.views.view_data`).
+        kind: the view drawing the grid (see kernelext.kinds; PuzzleUsageError if unknown).
+        data: the puzzle data the view reads (see `kernelext.kinds.view_data`).
         on_explain: returns the Explanation (see kernelext.explain) of an UNSAT step; the widget of such
             a step then has an "Explain" button.
     """
 
     def __init__(self, report: StepReport, kind: str = "generic", data: Mapping | None = None, *,
                  on_explain: Callable[[], Explanation] | None = None):
-        view_for(kind)
+        kind_for(kind)
         self.report, self.kind, self.data = report, kind, dict(data or {})
         unsat = report.result is not None and report.result.status is Status.UNSAT
         self.on_explain = on_explain if unsat else None

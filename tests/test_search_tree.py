@@ -7,7 +7,7 @@ import re
 import pytest
 
 from kernelext import model_state
-from kernelext.checkers.queens import conflicts
+from kernelext.kinds.queens import conflicts
 from kernelext.search_tree import build_tree, compare_trees, grid_at, record_tree, tree_html, tree_outline, tree_svg
 from kernelext.session import PuzzleSession
 from kernelext.solver.warm import WarmAce

@@ -14,7 +14,7 @@ from kernelext.pencil import PencilGrid, pencil_html
 from kernelext.render import report_html
 from kernelext.session import StepReport
 from kernelext.solver.result import SolveResult, Status
-from kernelext.views import view_for
+from kernelext.kinds import kind_for
 from kernelext.widgets.html_grid import grid_html, legend_html
 from sanitized_html import sanitizer_problems, style_problems
 
@@ -82,23 +82,23 @@ def bordered(row):
 def test_every_view_draws_a_table_the_sanitizer_keeps_whole(name):
     values, data = EXAMPLES[name]
     kind = "sudoku" if name == "killer" else name
-    description = view_for(kind).describe(values, data)
+    description = kind_for(kind).describe(values, data)
     markup = grid_html(description) + legend_html(description)
     assert sanitizer_problems(markup) == []
-    assert grid_html(description) == grid_html(view_for(kind).describe(values, data))  # deterministic
+    assert grid_html(description) == grid_html(kind_for(kind).describe(values, data))  # deterministic
     rows = [bordered(row) for row in table_of(grid_html(description)) if bordered(row)]
     assert [len(row) for row in rows] == [len(r) for r in description["cells"]]
 
 
 def test_sudoku_blocks_are_thick_lines():
-    description = view_for("sudoku").describe(*EXAMPLES["sudoku"])
+    description = kind_for("sudoku").describe(*EXAMPLES["sudoku"])
     rows = [bordered(row) for row in table_of(grid_html(description))]
     assert "border-top:3px solid" in rows[2][0][1] and "border-left:3px solid" in rows[0][2][1]
     assert "border-top:3px solid" not in rows[1][1][1]
 
 
 def test_futoshiki_signs_sit_in_cells_between_the_cells_they_compare():
-    description = view_for("futoshiki").describe(*EXAMPLES["futoshiki"])
+    description = kind_for("futoshiki").describe(*EXAMPLES["futoshiki"])
     rows = table_of(grid_html(description))
     assert len(rows) == 5 and [len(row) for row in rows] == [5] * 5
     assert [text for text, _ in rows[0]] == ["1", "<", "2", "", "3"]
@@ -106,7 +106,7 @@ def test_futoshiki_signs_sit_in_cells_between_the_cells_they_compare():
 
 
 def test_nonogram_clues_frame_the_grid_and_filled_cells_read_without_styles():
-    description = view_for("nonogram").describe(*EXAMPLES["nonogram"])
+    description = kind_for("nonogram").describe(*EXAMPLES["nonogram"])
     rows = table_of(grid_html(description))
     assert [text for text, _ in rows[0]] == ["", "2", "2", "2"]
     assert [row[0][0] for row in rows[1:]] == ["1 1", "3", "1"]
@@ -115,7 +115,7 @@ def test_nonogram_clues_frame_the_grid_and_filled_cells_read_without_styles():
 
 def test_killer_cages_are_outlined_with_their_sum_in_one_corner():
     cages = CAGES["small"]["cages"]
-    description = view_for("sudoku").describe(*EXAMPLES["killer"])
+    description = kind_for("sudoku").describe(*EXAMPLES["killer"])
     markup = grid_html(description)
     corners = re.findall(r'<span style="position:absolute;top:1px;left:2px;[^"]*">(\d+)</span>', markup)
     assert sorted(map(int, corners)) == sorted(total for total, _ in cages)
@@ -127,17 +127,17 @@ def test_killer_cages_are_outlined_with_their_sum_in_one_corner():
 def test_killer_cage_with_a_wrong_sum_is_a_conflict():
     complete = [row[:3] + [v] for row, v in zip(SUDOKU, (4, 2, 3, 1))]
     cage = [(3, 3), (2, 3), (1, 3)]  # 1 + 3 + 2 = 6
-    right = view_for("sudoku").describe(grid(complete), {"cages": [[6, cage]]})
-    wrong = view_for("sudoku").describe(grid(complete), {"cages": [[7, cage]]})
+    right = kind_for("sudoku").describe(grid(complete), {"cages": [[6, cage]]})
+    wrong = kind_for("sudoku").describe(grid(complete), {"cages": [[7, cage]]})
     assert all("conflict" not in right["cells"][r][c].get("classes", ()) for r, c in cage)
     assert all("conflict" in wrong["cells"][r][c]["classes"] for r, c in cage)
 
 
 def test_legend_names_only_the_marks_the_grid_shows():
-    legend = legend_html(view_for("generic").describe(*EXAMPLES["generic"]))
+    legend = legend_html(kind_for("generic").describe(*EXAMPLES["generic"]))
     assert "changed by this step" in legend and "no constraint on it yet" in legend
     assert "end of a path" not in legend and "queen" not in legend
-    assert legend_html(view_for("generic").describe(grid([[1, 2]]), {})) == ""
+    assert legend_html(kind_for("generic").describe(grid([[1, 2]]), {})) == ""
 
 
 def test_pencil_marks_survive_the_sanitizer():

@@ -4,13 +4,13 @@ import json
 
 import pytest
 
-from kernelext.checkers import futoshiki as futoshiki_rules
-from kernelext.checkers import nonogram as nonogram_rules
-from kernelext.checkers import queens as queens_rules
-from kernelext.checkers import sudoku as sudoku_rules
+from kernelext.kinds import futoshiki as futoshiki_rules
+from kernelext.kinds import nonogram as nonogram_rules
+from kernelext.kinds import queens as queens_rules
+from kernelext.kinds import sudoku as sudoku_rules
 from kernelext.errors import PuzzleUsageError
 from kernelext.grid import Grid
-from kernelext.views import detect_kind, kinds, view_data, view_for
+from kernelext.kinds import detect_kind, kinds, view_data, kind_for
 from kernelext.widgets.static_forms import grid_text
 
 
@@ -30,7 +30,7 @@ def test_sudoku_duplicate_is_a_conflict():
     values = [row[:] for row in SUDOKU_4]
     values[3][3] = 2  # 2 twice in the last row and in the last block; the last column lacks 1
     assert sudoku_rules.conflicts(values) == {(3, 2), (3, 3), (1, 3)}
-    described = view_for("sudoku").describe(grid(values), {})
+    described = kind_for("sudoku").describe(grid(values), {})
     assert cells_with(described, "conflict") == {(3, 2), (3, 3), (1, 3)}
 
 
@@ -40,7 +40,7 @@ def test_solved_sudoku_has_no_conflict_and_ignores_free_cells():
 
 
 def test_sudoku_blocks_have_thick_borders_and_givens_are_marked():
-    described = view_for("sudoku").describe(grid(SUDOKU_4), {"clues": [[1, 0, 0, 0]] + [[0] * 4] * 3})
+    described = kind_for("sudoku").describe(grid(SUDOKU_4), {"clues": [[1, 0, 0, 0]] + [[0] * 4] * 3})
     cells = described["cells"]
     assert cells[0][0]["borders"] == "tl" and cells[0][2]["borders"] == "tl" and cells[0][1]["borders"] == "t"
     assert cells[1][1].get("borders", "") == "" and cells[3][3]["borders"] == "rb"
@@ -51,7 +51,7 @@ def test_sudoku_blocks_have_thick_borders_and_givens_are_marked():
 def test_futoshiki_signs_sit_between_adjacent_cells():
     values = [[1, 2, 3], [2, 3, 1], [3, 1, 2]]
     less_than = [((0, 0), (0, 1)), ((0, 2), (0, 1)), ((1, 2), (0, 2)), ((0, 0), (1, 0)), ((0, 0), (2, 2))]
-    described = view_for("futoshiki").describe(grid(values), {"less_than": less_than})
+    described = kind_for("futoshiki").describe(grid(values), {"less_than": less_than})
     assert described["signs"] == [
         {"cells": [[0, 0], [0, 1]], "text": "<"},
         {"cells": [[0, 1], [0, 2]], "text": ">"},
@@ -70,7 +70,7 @@ def test_futoshiki_checker_finds_repeats_and_broken_inequalities():
 def test_nonogram_shows_clues_filled_cells_and_text_squares():
     values = [[1, 1, 0], [0, 1, 0], [1, None, 1]]
     data = {"rows": [[2], [1], [1, 1]], "cols": [[1, 1], [2], [1]]}
-    described = view_for("picross").describe(grid(values, changed={(0, 0)}), data)
+    described = kind_for("picross").describe(grid(values, changed={(0, 0)}), data)
     assert described["kind"] == "nonogram"
     assert described["row_clues"] == [[2], [1], [1, 1]] and described["col_clues"] == [[1, 1], [2], [1]]
     assert cells_with(described, "filled") == {(0, 0), (0, 1), (1, 1), (2, 0), (2, 2)}
@@ -82,13 +82,13 @@ def test_nonogram_line_not_matching_its_clue_is_a_conflict():
     values = [[1, 1], [1, 0]]
     assert nonogram_rules.conflicts(values, [[2], [1]], [[2], [1]]) == set()
     assert nonogram_rules.conflicts(values, [[1], [1]], [[2], [1]]) == {(0, 0), (0, 1)}
-    described = view_for("nonogram").describe(grid(values), {"rows": [[2], [0]], "cols": [[2], [1]]})
+    described = kind_for("nonogram").describe(grid(values), {"rows": [[2], [0]], "cols": [[2], [1]]})
     assert cells_with(described, "conflict") == {(1, 0), (1, 1)}  # row 1 should be empty
 
 
 def test_numberlink_colours_paths_and_circles_endpoints():
     values = [[1, 1, 1], [2, 0, 1], [2, 2, 2]]
-    described = view_for("amaze").describe(grid(values), {"points": [[(0, 0), (1, 2)], [(1, 0), (2, 2)]]})
+    described = kind_for("amaze").describe(grid(values), {"points": [[(0, 0), (1, 2)], [(1, 0), (2, 2)]]})
     cells = described["cells"]
     assert cells[0][0]["fill"] == cells[1][2]["fill"] != cells[1][0]["fill"] == cells[2][1]["fill"]
     assert "fill" not in cells[1][1] and cells[1][1]["text"] == ""
@@ -97,7 +97,7 @@ def test_numberlink_colours_paths_and_circles_endpoints():
 
 def test_layout_gives_each_piece_a_colour_and_leaves_unused_cells_blank():
     values = [[1, 1, 2], [1, 2, 2], [0, 3, 3]]
-    described = view_for("polyomino").describe(grid(values), {"grid": [[1, 1, 1], [1, 1, 0], [1, 1, 1]]})
+    described = kind_for("polyomino").describe(grid(values), {"grid": [[1, 1, 1], [1, 1, 0], [1, 1, 1]]})
     cells = described["cells"]
     fills = {cells[r][c].get("fill") for r, c in [(0, 0), (0, 1), (1, 0)]}
     assert len(fills) == 1 and None not in fills
@@ -107,18 +107,18 @@ def test_layout_gives_each_piece_a_colour_and_leaves_unused_cells_blank():
 
 
 def test_queens_from_a_row_of_columns_or_a_board():
-    from_row = view_for("queens").describe(grid([[1, 3, 0, 2]], changed={(0, 1)}), {})
+    from_row = kind_for("queens").describe(grid([[1, 3, 0, 2]], changed={(0, 1)}), {})
     assert cells_with(from_row, "queen") == {(0, 1), (1, 3), (2, 0), (3, 2)}
     assert cells_with(from_row, "changed") == {(1, 3)} and cells_with(from_row, "conflict") == set()
     assert from_row["cells"][0][0]["fill"] != from_row["cells"][0][1]["fill"]  # checkered
-    from_board = view_for("queens").describe(grid([[1, 0], [0, 1]]), {})
+    from_board = kind_for("queens").describe(grid([[1, 0], [0, 1]]), {})
     assert cells_with(from_board, "conflict") == {(0, 0), (1, 1)}
     assert grid_text(from_board) == " ♛  ·\n ·  ♛"
     assert queens_rules.conflicts([(0, 1), (1, 3), (2, 0), (3, 2)]) == set()
 
 
 def test_generic_shows_values_stars_and_changes():
-    described = view_for("generic").describe(grid([[1, None, 3], [4, 5, None]], holes={(1, 2)},
+    described = kind_for("generic").describe(grid([[1, None, 3], [4, 5, None]], holes={(1, 2)},
                                                   changed={(0, 0)}), {})
     assert grid_text(described) == "[1] *  3\n 4  5"
     assert cells_with(described, "free") == {(0, 1)}
@@ -126,14 +126,14 @@ def test_generic_shows_values_stars_and_changes():
 
 @pytest.mark.parametrize("kind", kinds())
 def test_descriptions_are_plain_json(kind):
-    described = view_for(kind).describe(grid([[1, 0, None], [2, 1, 1], [0, 3, 1]], changed={(1, 1)}), {})
+    described = kind_for(kind).describe(grid([[1, 0, None], [2, 1, 1], [0, 3, 1]], changed={(1, 1)}), {})
     assert json.loads(json.dumps(described)) == described
     assert {"kind", "name", "legend", "cells"} <= described.keys()
 
 
 @pytest.mark.parametrize("kind", kinds())
 def test_each_view_documents_the_names_it_reads(kind):
-    module = view_for(kind)
+    module = kind_for(kind)
     assert all(f"`{name}`" in module.__doc__ for name in module.DATA_NAMES)
 
 
@@ -159,7 +159,7 @@ def test_detect_kind_ignores_functions_in_a_namespace():
 
 def test_unknown_view_lists_the_views_there_are():
     with pytest.raises(PuzzleUsageError, match="sudoku"):
-        view_for("crossword")
+        kind_for("crossword")
 
 
 def test_view_data_takes_plain_data_from_the_namespace():
@@ -175,6 +175,6 @@ def test_futoshiki_reads_hints_as_the_notebook_and_the_grader_write_them():
     as_dict = view_data("futoshiki", {"hints": {(0, 0): 1, (1, 1): 3}, "less": [((0, 0), (0, 1))]})
     as_rows = {"hints": [[0, 0, 1], [1, 1, 3]], "less": [[[0, 0], [0, 1]]]}
     for data in (as_dict, as_rows):
-        described = view_for("futoshiki").describe(grid(values), data)
+        described = kind_for("futoshiki").describe(grid(values), data)
         assert cells_with(described, "given") == {(0, 0), (1, 1)}
         assert described["signs"] == [{"cells": [[0, 0], [0, 1]], "text": "<"}]

@@ -11,7 +11,7 @@ UNIT = 0.32  # inches per cell
 
 
 def save_grid(description: dict, path: str | Path) -> Path:
-    """Draw the grid `description` (see kernelext.views) into `path`; the suffix picks the format."""
+    """Draw the grid `description` (see kernelext.kinds) into `path`; the suffix picks the format."""
     import matplotlib
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure

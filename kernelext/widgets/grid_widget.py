@@ -20,7 +20,7 @@ class GridWidget(anywidget.AnyWidget):
     """One widget (one comm) per report.
 
     Traits:
-        description: the state, {"title", "lines", "grids" (grid descriptions, see kernelext.views),
+        description: the state, {"title", "lines", "grids" (grid descriptions, see kernelext.kinds),
             "total" (solutions found), "bounds" (the objective's bound per solution), "timing" (shown only
             live)}; validation adds "pictures" (each grid's table and legend, which the static form reuses) and
             "chart" (the bounds' HTML), which are all the front end draws.

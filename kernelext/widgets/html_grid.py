@@ -1,4 +1,4 @@
-"""A grid description (see kernelext.views) as an HTML table that every notebook front end shows.
+"""A grid description (see kernelext.kinds) as an HTML table that every notebook front end shows.
 
 Only markup that JupyterLab's and Notebook 7's sanitizer keep in an untrusted notebook is used:
 `table`, `tr`, `td`, `div`, `span`, `b`, `br` and `title` attributes, styled only by inline `style`

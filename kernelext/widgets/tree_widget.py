@@ -22,7 +22,7 @@ class TreeWidget(anywidget.AnyWidget):
     Arguments:
         tree: the SearchTree.
         info: the array to draw at the selected node (no grid when None).
-        kind: the grid's view (see kernelext.views); data: that view's data.
+        kind: the grid's view (see kernelext.kinds); data: that view's data.
     """
 
     _esm = Path(__file__).parent / "static" / "tree.js"
@@ -62,10 +62,10 @@ class TreeWidget(anywidget.AnyWidget):
     def _grid_picture(self, node_id: int) -> str:
         if self.info is None:
             return ""
-        from kernelext.views import view_for
+        from kernelext.kinds import kind_for
         from kernelext.widgets.html_grid import grid_html
 
-        return grid_html(view_for(self.kind).describe(grid_at(self.tree, node_id, self.info), self.data))
+        return grid_html(kind_for(self.kind).describe(grid_at(self.tree, node_id, self.info), self.data))
 
     def _repr_mimebundle_(self, **kwargs):
         data, metadata = super()._repr_mimebundle_(**kwargs)

@@ -1,4 +1,4 @@
-"""Building blocks shared by the views: cells, colours and checks on user data."""
+"""Building blocks shared by the kinds' views: cells, colours and checks on user data."""
 
 from __future__ import annotations
 
@@ -41,10 +41,16 @@ def mark(cells: list[list[dict]], positions, name: str) -> None:
 
 
 def description(kind: str, grid: Grid, cells: list[list[dict]], legend: str = LEGEND, **extra) -> dict:
-    """The grid description: kind, name, legend, cells (empty keys dropped) and any extra parts."""
+    """The grid description: kind, name, legend, cells and any extra parts (empty keys and parts dropped)."""
     clean = [[{"text": cell["text"], **{key: value for key, value in cell.items() if value and key != "text"}}
               for cell in row] for row in cells]
-    return {"kind": kind, "name": grid.name, "legend": legend, "cells": clean, **extra}
+    return {"kind": kind, "name": grid.name, "legend": legend, "cells": clean,
+            **{key: value for key, value in extra.items() if value}}
+
+
+def no_data_note(kind: str, names: tuple[str, ...]) -> str:
+    """The line a view adds when it finds none of its data: what it reads."""
+    return f"note: the {kind} view found no data it can use (it reads {', '.join(names[:-1])} or {names[-1]})."
 
 
 def first(data: Mapping, names: tuple[str, ...]):

@@ -1,4 +1,6 @@
-"""Queens view: queens (♛) on a checkered board, queens that attack another in red.
+"""Queens: no two queens share a row, a column or a diagonal.
+
+View: queens (♛) on a checkered board, queens that attack another in red.
 
 Data: none. A 1-D array q (one row of n values) puts the queen of row r at column q[r] (0-based);
 a 2-D 0/1 array puts a queen on each 1.
@@ -6,16 +8,26 @@ a 2-D 0/1 array puts a queen on each 1.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
+from itertools import combinations
 
-from kernelext.checkers import queens
 from kernelext.grid import Grid
-from kernelext.views._common import description, mark
+from kernelext.kinds._cells import description, mark
+from kernelext.kinds._rules import Cell
 
 DATA_NAMES: tuple[str, ...] = ()
 QUEEN = "♛"
 LIGHT, DARK = "#f7efe1", "#e3cfa9"
 LEGEND = f"{QUEEN} = queen, · = empty, * = not known yet, [v] = changed by this step"
+
+
+def conflicts(queens: Iterable[Cell]) -> set[Cell]:
+    """The queens that attack another queen."""
+    found: set[Cell] = set()
+    for (r1, c1), (r2, c2) in combinations(sorted(set(queens)), 2):
+        if r1 == r2 or c1 == c2 or abs(r1 - r2) == abs(c1 - c2):
+            found |= {(r1, c1), (r2, c2)}
+    return found
 
 
 def board(grid: Grid) -> tuple[list[list[int | None]], set[tuple[int, int]]]:
@@ -48,5 +60,5 @@ def describe(grid: Grid, data: Mapping) -> dict:
             cells[r].append({"text": text, "classes": classes, "fill": DARK if (r + c) % 2 else LIGHT})
     mark(cells, changed, "changed")
     queen_cells = [(r, c) for r, row in enumerate(squares) for c, value in enumerate(row) if value == 1]
-    mark(cells, queens.conflicts(queen_cells), "conflict")
+    mark(cells, conflicts(queen_cells), "conflict")
     return description("queens", grid, cells, LEGEND)

@@ -1,4 +1,6 @@
-"""Generic view: each cell shows its value, `*` where no constraint involves the variable yet.
+"""Generic: any array, no rules of its own.
+
+View: each cell shows its value, `*` where no constraint involves the variable yet.
 
 Data: none.
 """
@@ -8,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from kernelext.grid import Grid
-from kernelext.views._common import base_cells, description
+from kernelext.kinds._cells import base_cells, description
 
 DATA_NAMES: tuple[str, ...] = ()
 
