@@ -105,7 +105,7 @@ def memory_over_steps(solver: Solver, steps: int) -> tuple[tuple[float, float], 
     for k in range(1, steps + 1):
         session.add_step(f"satisfy(AllDifferent(q), q[0] == {k % 8})\n", key="rerun")
         if k in (10, steps):
-            marks[k] = (rss_mb(), rss_mb(solver._warm.pid))
+            marks[k] = (rss_mb(), rss_mb(solver.worker_pid))
     session.close()
     return marks[10], marks[steps]
 

@@ -6,10 +6,11 @@ from IPython.core.error import UsageError
 from IPython.core.magic import Magics, cell_magic, line_cell_magic, magics_class
 from IPython.core.magic_arguments import argument, magic_arguments, parse_argstring
 from IPython.display import display
-from traitlets import Bool, Float, Unicode
+from traitlets import Bool, Float, TraitError, Unicode, validate
 
 from kernelext.errors import KernelextError, PuzzleUsageError
 from kernelext.kinds import view_choices
+from kernelext.solver.backends import BACKENDS, backends_help
 
 COMMANDS = {
     "steps": "list the steps of the current puzzle",
@@ -41,7 +42,8 @@ def _step_options(func):
         argument("--show", metavar="VAR", help="the array to draw (default: the first 2-D array declared)"),
         argument("--timeout", metavar="S", type=float, help="seconds before the search stops (default: %%config PuzzleMagics.timeout)"),
         argument("--sols", metavar="N|all", help="how many solutions to find: a number or `all` (default 1)"),
-        argument("--solver", metavar="NAME", help="ace (warm JVM), ace-cold, choco, ortools or auto (default: %%config PuzzleMagics.solver)"),
+        argument("--solver", metavar="NAME", help=f"the solver: {backends_help()} "
+                 "(default: %%config PuzzleMagics.solver)"),
         argument("--no-solve", action="store_true", help="add the step without solving"),
         argument("--step", metavar="KEY", help="name this step: a cell run again with the same KEY replaces it"),
         argument("--domains", action="store_true", help="also show each cell's domain after propagation (pencil marks)"),
@@ -55,7 +57,7 @@ class PuzzleMagics(Magics):
     """Build a pycsp3 model one cell at a time, solving and drawing it after each step."""
 
     timeout = Float(10.0, help="Default time limit of a solve, in seconds.").tag(config=True)
-    solver = Unicode("ace", help="Default solver: ace (kept warm), ace-cold, choco, ortools or auto.").tag(config=True)
+    solver = Unicode("ace", help=f"Default solver, one of {', '.join(BACKENDS)}.").tag(config=True)
     domains = Bool(False, help="Show pencil marks (domains after propagation) after every step.").tag(config=True)
 
     def __init__(self, shell=None, **kwargs):
@@ -68,6 +70,12 @@ class PuzzleMagics(Magics):
         self._failed = None  # the name of a puzzle whose %%puzzle cell failed: no current puzzle until one starts
         self._java_checked = False  # Java is looked for once, at the first %%puzzle cell
         self._java_fallback = None  # "ortools" when there is no Java and the default solver was asked for
+
+    @validate("solver")
+    def _known_solver(self, proposal):
+        if proposal["value"] not in BACKENDS:
+            raise TraitError(f"Unknown solver {proposal['value']!r}: use one of {', '.join(BACKENDS)}.")
+        return proposal["value"]
 
     def remember_cell_id(self, info=None):
         """pre_run_cell hook: keep the id of the cell about to run (front ends that send one)."""

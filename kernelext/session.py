@@ -16,7 +16,8 @@ from kernelext.errors import ModelRejected, PuzzleUsageError, StepError
 from kernelext.grid import Grid, build_grid, drawable
 from kernelext.lint import check_source
 from kernelext.model_state import ArrayInfo
-from kernelext.solver.engine import Solver, check_backend
+from kernelext.solver.backends import check_backend
+from kernelext.solver.engine import Solver
 from kernelext.solver.result import SolveResult, Status
 from kernelext.scratch import scratch_folder
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 import nbformat
@@ -10,9 +11,13 @@ import pytest
 from instances import AMAZE, FUTOSHIKI, INSTANCES, Instance
 from kernelext import model_state
 from kernelext.session import PuzzleSession
+from kernelext.solver.ortools_backend import BackendUnsupported
+from kernelext.solver.backends import BACKENDS as REGISTRY
 from kernelext.solver.engine import Solver
 
-BACKENDS = ("ace", "ace-cold", "ortools")
+# Every backend of the registry but Choco (checked on the notebooks' last steps by test_puzzle_loop, it
+# needs a new JVM per solve) and auto (which is one of the others).
+BACKENDS = tuple(name for name in REGISTRY if name not in ("choco", "auto"))
 
 
 def outcomes(solver: Solver, steps, sols=1):
@@ -41,11 +46,34 @@ def test_backends_agree_on_every_walkthrough_step(solver, steps):
         assert len({(r.status, r.bound) for r in results.values()}) == 1, {b: (r.status, r.bound) for b, r in results.items()}
 
 
-def test_auto_uses_ortools_and_falls_back_to_ace(solver, tmp_path):
+def test_auto_uses_ortools_when_it_can(solver):
     session = PuzzleSession("auto", solver=solver)
     for source in FUTOSHIKI:
         session.add_step(source, solve=False)
     assert session.solve(backend="auto").backend == "ortools"
+    session.close()
+
+
+def test_auto_falls_back_to_ace_when_ortools_cannot_take_the_model(solver, monkeypatch):
+    session = PuzzleSession("auto", solver=solver)
+    for source in FUTOSHIKI:
+        session.add_step(source, solve=False)
+    expected = session.solve(backend="ace")
+    monkeypatch.setitem(sys.modules, "cpmpy.tools.xcsp3", None)  # as where CPMpy is not installed
+    with pytest.raises(BackendUnsupported):
+        session.solve(backend="ortools")
+    result = session.solve(backend="auto")
+    assert result.backend == "ace-warm"
+    assert (result.status, result.solutions) == (expected.status, expected.solutions)
+    session.close()
+
+
+def test_every_backend_of_the_registry_solves_a_walkthrough(solver):
+    session = PuzzleSession("every", solver=solver)
+    for source in FUTOSHIKI:
+        session.add_step(source, solve=False)
+    answers = {name: session.solve(backend=name, timeout=60) for name in REGISTRY}
+    assert len({(r.status, tuple(sorted(r.solution.items()))) for r in answers.values()}) == 1, answers
     session.close()
 
 

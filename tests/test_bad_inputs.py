@@ -270,7 +270,7 @@ def test_ctrl_c_while_drawing_keeps_the_step(amaze, monkeypatch):
 
 def test_java_vm_killed_during_a_search(amaze):
     solver = amaze.ip.magics_manager.registry["PuzzleMagics"]._solver
-    pid = solver._warm.pid
+    pid = solver.worker_pid
 
     def kill():
         time.sleep(1.5)
@@ -282,7 +282,7 @@ def test_java_vm_killed_during_a_search(amaze):
     killer.join()
     assert "[search stopped: timeout]" in run.text
     assert_kept(amaze, run, "status: UNKNOWN")
-    assert solver._warm.pid != pid
+    assert solver.worker_pid != pid
 
 
 def test_missing_java_with_the_warm_solver(shell, monkeypatch, tmp_path):

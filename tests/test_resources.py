@@ -33,11 +33,11 @@ def test_five_hundred_solved_steps_use_bounded_resources(monkeypatch, tmp_path):
     session.add_step("x = VarArray(size=3, dom=range(3))\n", solve=False)
     for number in range(STEPS):
         if number == WARM_UP:
-            pid = session.solver._warm.pid
+            pid = session.solver.worker_pid
             threads, rss, files = worker_threads(pid), worker_rss_mb(pid), kernelext_files()
         report = session.add_step(f"satisfy(AllDifferent(x), x[0] == {number % 3})\n", key="rerun")
         assert report.result.status.value == "SAT" and report.replaced == (number > 0)
-    assert session.solver._warm.pid == pid, "the worker was restarted"
+    assert session.solver.worker_pid == pid, "the worker was restarted"
     assert worker_threads(pid) <= threads + MAX_NEW_THREADS
     assert worker_rss_mb(pid) <= rss + MAX_RSS_GROWTH_MB
     assert kernelext_files() <= files

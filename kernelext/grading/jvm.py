@@ -6,7 +6,6 @@ import hashlib
 import os
 import subprocess
 import tempfile
-from importlib.util import find_spec
 from pathlib import Path
 
 # The JVM reserves far more address space than it uses; these keep it within a graded run's limit.
@@ -34,10 +33,11 @@ def ace_archive(memory_mb: int) -> str:
 
     A JVM started with it loads ACE's classes from the archive: about a third less start-up time.
     """
+    from kernelext.solver.jars import ace_jar
     from kernelext.solver.java import find_java
 
     try:
-        java, jar = str(find_java().java_executable), _ace_jar()
+        java, jar = str(find_java().java_executable), str(ace_jar())
     except Exception:
         return ""
     options = jvm_options(memory_mb)
@@ -59,9 +59,3 @@ def ace_archive(memory_mb: int) -> str:
             return ""
         os.replace(scratch, archive)
     return str(archive)
-
-
-def _ace_jar() -> str:
-    """ACE's jar inside the pycsp3 package, found without importing pycsp3 (its import reads sys.argv)."""
-    package = Path(find_spec("pycsp3").submodule_search_locations[0])
-    return str(max((package / "solvers" / "ace").glob("ACE-*.jar")))

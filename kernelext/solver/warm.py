@@ -17,10 +17,10 @@ import threading
 import time
 import weakref
 from dataclasses import dataclass
-from importlib.util import find_spec
 from pathlib import Path
 
 from kernelext.solver.errors import JavaNotFound, SolverError, WorkerCrashed
+from kernelext.solver.jars import ace_jar
 from kernelext.solver.java import JavaRuntime, find_java
 from kernelext.scratch import make_scratch_folder
 
@@ -296,17 +296,6 @@ def _end_process(process: subprocess.Popen, directory: Path) -> None:
     except OSError:
         pass
     shutil.rmtree(directory, ignore_errors=True)
-
-
-def ace_jar() -> Path:
-    """ACE's jar, as shipped inside pycsp3 (found without importing pycsp3, whose import has side effects)."""
-    spec = find_spec("pycsp3")
-    if spec is None or not spec.submodule_search_locations:
-        raise SolverError("pycsp3 is not installed: `pip install pycsp3` (it ships the ACE solver).")
-    jars = sorted(Path(next(iter(spec.submodule_search_locations)), "solvers", "ace").glob("ACE-*.jar"))
-    if not jars:
-        raise SolverError("ACE's jar is missing from pycsp3: reinstall it with `pip install --force-reinstall pycsp3`.")
-    return jars[-1]
 
 
 def _package_root() -> Path:

@@ -1,0 +1,201 @@
+"""The solvers the kit can use: one protocol, one registry.
+
+A backend is a class with a `name`, a one-line `summary`, the `capabilities` it offers beyond solving, and
+`solve(model, cells, *, sols, timeout) -> SolveResult` on a compiled XCSP3 file. Capabilities:
+  - "domains": `domains(model, timeout)`, each variable's values after root propagation (pencil marks, hints);
+  - "tree": `tree(model, *, nodes, sols, timeout)`, a solve that records its search tree;
+  - "cores": fast repeated solves of sub-models (explanations look for conflicts that way).
+Backends are built with the Solver that owns them (`Backend(solver)`), which finds Java and the other
+backends for them. Add a backend by adding a class to BACKENDS: `--solver`, its help, the `solver` trait
+and the agreement tests are built from it.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from dataclasses import replace
+from pathlib import Path
+from types import MappingProxyType
+from typing import TYPE_CHECKING, ClassVar
+
+from kernelext.errors import ModelRejected
+from kernelext.solver import ace_output
+from kernelext.solver.cold import run_java
+from kernelext.solver.errors import SolverError, WorkerCrashed
+from kernelext.solver.jars import ace_jar, choco_jar
+from kernelext.solver.result import SolveResult
+
+if TYPE_CHECKING:
+    from kernelext.solver.engine import Solver
+
+ALL = "all"
+
+
+class AceWarm:
+    """ACE in a worker JVM kept warm between solves."""
+
+    name: ClassVar[str] = "ace"
+    summary: ClassVar[str] = "ACE in a worker JVM kept warm between solves (the default)"
+    capabilities: ClassVar[frozenset[str]] = frozenset({"domains", "tree", "cores"})
+
+    def __init__(self, solver: Solver):
+        self.solver = solver
+        self._worker = None
+
+    def solve(self, model: Path, cells: ace_output.Cells, *, sols: int | str, timeout: float) -> SolveResult:
+        start = time.perf_counter()
+        try:
+            run = self.worker().run(ace_args(model, sols, timeout), timeout=timeout)
+        except WorkerCrashed:  # a cold run tells a model ACE rejects from a worker that died
+            return self.solver.backend("ace-cold").solve(model, cells, sols=sols, timeout=timeout)
+        stopped = "interrupted" if run.interrupted else _timed_out(run.output)
+        return ace_output.parse(run.output, cells, backend="ace-warm", time=time.perf_counter() - start, stopped=stopped)
+
+    def domains(self, model: Path, timeout: float) -> dict[str, tuple[int, ...]]:
+        return self.worker().domains([str(model)], timeout)
+
+    def tree(self, model: Path, *, nodes: int, sols: int | str, timeout: float):
+        """The search runs without restarts (one run, no cutoff), so that it is one tree."""
+        args = [*ace_args(model, sols, timeout), "-r_n=1", "-r_c=1000000000"]
+        return self.worker().tree(args, nodes, timeout)
+
+    def worker(self):
+        """The warm worker, started on first use."""
+        from kernelext.solver.warm import WarmAce
+
+        if self._worker is None:
+            self._worker = WarmAce(self.solver.java())
+        return self._worker
+
+    @property
+    def pid(self) -> int | None:
+        return self._worker.pid if self._worker is not None else None
+
+    def close(self) -> None:
+        if self._worker is not None:
+            self._worker.close()
+            self._worker = None
+
+
+class AceCold:
+    """ACE in a new JVM for each solve."""
+
+    name: ClassVar[str] = "ace-cold"
+    summary: ClassVar[str] = "ACE in a new JVM for each solve"
+    capabilities: ClassVar[frozenset[str]] = frozenset()
+
+    def __init__(self, solver: Solver):
+        self.solver = solver
+
+    def solve(self, model: Path, cells: ace_output.Cells, *, sols: int | str, timeout: float) -> SolveResult:
+        start = time.perf_counter()
+        run = run_java(str(self.solver.java().java_executable), ["-jar", str(ace_jar())],
+                       ace_args(model, sols, timeout), timeout=timeout + 5)
+        _check_accepted(run.output, run.stopped)
+        return ace_output.parse(run.output, cells, backend="ace-cold", time=time.perf_counter() - start,
+                                stopped=run.stopped or _timed_out(run.output))
+
+
+class Choco:
+    """Choco in a new JVM for each solve."""
+
+    name: ClassVar[str] = "choco"
+    summary: ClassVar[str] = "Choco in a new JVM for each solve"
+    capabilities: ClassVar[frozenset[str]] = frozenset()
+
+    def __init__(self, solver: Solver):
+        self.solver = solver
+
+    def solve(self, model: Path, cells: ace_output.Cells, *, sols: int | str, timeout: float) -> SolveResult:
+        args = [str(model), f"-limit=[{max(1, int(timeout))}s]"]
+        if sols == ALL or sols > 1:
+            args.append("-a")
+        start = time.perf_counter()
+        run = run_java(str(self.solver.java().java_executable),
+                       ["-cp", str(choco_jar()), "org.chocosolver.parser.xcsp.ChocoXCSP"], args, timeout=timeout + 5)
+        result = ace_output.parse(run.output, cells, backend="choco", time=time.perf_counter() - start,
+                                  stopped=run.stopped)
+        if sols != ALL and len(result.solutions) > sols:
+            result = replace(result, solutions=result.solutions[:sols])
+        return result
+
+
+class OrTools:
+    """OR-Tools CP-SAT in the kernel's own process (through CPMpy's XCSP3 reader)."""
+
+    name: ClassVar[str] = "ortools"
+    summary: ClassVar[str] = "OR-Tools CP-SAT in this process (needs cpmpy and ortools)"
+    capabilities: ClassVar[frozenset[str]] = frozenset()
+
+    def __init__(self, solver: Solver):
+        self.solver = solver
+
+    def solve(self, model: Path, cells: ace_output.Cells, *, sols: int | str, timeout: float) -> SolveResult:
+        from kernelext.solver.ortools_backend import solve_ortools
+
+        return solve_ortools(model, cells, sols=sols, timeout=timeout)
+
+
+class Auto:
+    """OR-Tools when it can read the model, else warm ACE."""
+
+    name: ClassVar[str] = "auto"
+    summary: ClassVar[str] = "OR-Tools when it can read the model, else warm ACE"
+    capabilities: ClassVar[frozenset[str]] = frozenset()
+
+    def __init__(self, solver: Solver):
+        self.solver = solver
+
+    def solve(self, model: Path, cells: ace_output.Cells, *, sols: int | str, timeout: float) -> SolveResult:
+        from kernelext.solver.ortools_backend import BackendUnsupported
+
+        try:
+            return self.solver.backend("ortools").solve(model, cells, sols=sols, timeout=timeout)
+        except BackendUnsupported:
+            return self.solver.backend("ace").solve(model, cells, sols=sols, timeout=timeout)
+
+
+BACKENDS = MappingProxyType({backend.name: backend for backend in (AceWarm, AceCold, Choco, OrTools, Auto)})
+
+
+def check_backend(name: str) -> str:
+    """`name` if it names a backend, else SolverError listing them."""
+    if name not in BACKENDS:
+        raise SolverError(f"Unknown solver {name!r}: use one of {', '.join(BACKENDS)}.")
+    return name
+
+
+def backends_help() -> str:
+    """The backends in one line, for `--solver` and the `solver` trait."""
+    return "; ".join(f"{name}: {backend.summary}" for name, backend in BACKENDS.items())
+
+
+def ace_args(model: Path, sols: int | str, timeout: float) -> list[str]:
+    """ACE's arguments: the model, the time limit and how many solutions to look for."""
+    args = [str(model), f"-t={max(1, int(timeout * 1000))}"]
+    if sols == ALL:
+        return [*args, "-s=all", "-xe", "-xc=false"]
+    if sols > 1:
+        return [*args, f"-s={sols}", "-xe", "-xc=false"]
+    return args
+
+
+def _check_accepted(output: str, stopped: str) -> None:
+    """Raise ModelRejected when the solver stopped on an error of its own, with no verdict."""
+    if stopped or re.search(r"^\s*s [A-Z]", ace_output.strip_colours(output), re.M):
+        return
+    lines = [line.strip() for line in ace_output.strip_colours(output).splitlines() if line.strip()]
+    found = [k for k, line in enumerate(lines) if "Exception" in line or "ERROR" in line.upper()]
+    detail = "no answer"
+    if found:
+        k = found[0]
+        detail = " ".join(lines[k:k + 2]) if lines[k].endswith("ERROR:") else lines[k]  # ACE: "! ERROR:", then the text
+    raise ModelRejected(f"The solver rejected the model ({detail[:150]}).\n"
+                        "Check the types and values in this step's constraints, then run it again.")
+
+
+def _timed_out(output: str) -> str:
+    """"timeout" when ACE says it stopped on its time limit."""
+    stop = re.search(r"stop:(\w+)", output)
+    return "timeout" if stop and "TIME" in stop.group(1) else ""
