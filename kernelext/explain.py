@@ -1,4 +1,4 @@
-"""Explanations: why a model has no solution, why a cell has the value it has, which cell to fill in next.
+"""Explanations, the algorithms: why a model has no solution, why a cell has its value, which cell to fill next.
 
 They work on the compiled XCSP3 model, cut into single constraints (`kernelext.xcsp_subsets`): subsets are
 written to temporary files and solved with warm ACE; pycsp3's model itself is only rebuilt from the steps,
@@ -8,23 +8,19 @@ as the session does on undo. Each call has a time limit; a set found when time r
 
 from __future__ import annotations
 
-import html
 import re
 import time
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from pathlib import Path
 
 from kernelext import model_state
-from kernelext.cell_code import run_source
-from kernelext.errors import PuzzleUsageError, StepError
+from kernelext.errors import PuzzleUsageError
+from kernelext.explanations import Culprit, Explanation, Hint, HintSequence, WhyAnswer
 from kernelext.grid import Grid, build_grid
 from kernelext.pencil import declared_domains
 from kernelext.solver.result import SolveResult, Status
-from kernelext.kinds import kind_for
-from kernelext.widgets.html_grid import grid_html
-from kernelext.widgets.static_forms import grid_text
 from kernelext.xcsp_subsets import XcspModel, read_model, rename, variable_element
 from kernelext.scratch import scratch_folder
 
@@ -32,163 +28,6 @@ DEFAULT_TIMEOUT = 30.0
 MAX_LEVEL = 3  # hints look, by propagation, for forcing sets of up to this many constraints...
 MAX_SETS = 1200  # ...among at most this many sets per level...
 BATCH = 400  # ...propagated this many at a time, each on its own copy of the variables
-
-
-@dataclass(frozen=True)
-class Culprit:
-    """One constraint of an explanation.
-
-    Attributes:
-        text: the constraint, short (e.g. `lt(x[0][0],x[0][1])`).
-        step: the number of the step that posted it (1 for the first step).
-        scope: its variables' ids.
-        cells: the (row, col) cells of the drawn array among them.
-    """
-
-    text: str
-    step: int
-    scope: tuple[str, ...]
-    cells: tuple[tuple[int, int], ...]
-
-
-class _Shown:
-    """Rich display for notebooks: the result's text and HTML."""
-
-    def _repr_mimebundle_(self, include=None, exclude=None):
-        return {"text/plain": self.text(), "text/html": self.html()}
-
-    def html(self, kind: str = "generic", data: Mapping | None = None) -> str:
-        """Static HTML: the text, and the grid drawn by the view `kind` with the cells concerned marked."""
-        return _html(self.text(), self.grid, kind, data)
-
-
-@dataclass(frozen=True)
-class Explanation(_Shown):
-    """Why a model has no solution: a set of constraints with no solution together.
-
-    Attributes:
-        puzzle: the puzzle's name.
-        steps: the numbers of the steps in conflict (a minimal set of steps).
-        constraints: the conflicting constraints; removing any one leaves a model with solutions (if minimal).
-        minimal: False when time ran out before the set was shown minimal.
-        grid: the drawn array, its cells in the constraints' scopes as `changed`.
-    """
-
-    puzzle: str
-    steps: tuple[int, ...]
-    constraints: tuple[Culprit, ...]
-    minimal: bool
-    grid: Grid | None
-
-    def text(self) -> str:
-        steps = ", ".join(map(str, self.steps))
-        lines = [f"{self.puzzle}: no solution. These {len(self.constraints)} constraints (steps {steps}) "
-                 "contradict each other:", *_listed(self.constraints), _minimal_note(self.minimal, "removing any "
-                 "one of them leaves a model with solutions")]
-        return "\n".join(lines + _grid_lines(self.grid, "cells they involve"))
-
-
-@dataclass(frozen=True)
-class WhyAnswer(_Shown):
-    """Why a cell has its value: the constraints that force it, or a solution where it differs.
-
-    Attributes:
-        puzzle: the puzzle's name.
-        cell: the variable's id, e.g. `x[3][4]`.
-        value: its value in the first solution found.
-        forced: True when every solution has `value` there.
-        constraints: (forced) a set of constraints that rules out every other value; empty when the domain does.
-        minimal: False when time ran out before the set was shown minimal.
-        grid: the first solution, the constraints' cells as `changed`.
-        alternative: (not forced) a solution with another value there, the cells that differ as `changed`.
-    """
-
-    puzzle: str
-    cell: str
-    value: int | None
-    forced: bool
-    constraints: tuple[Culprit, ...] = ()
-    minimal: bool = True
-    grid: Grid | None = None
-    alternative: Grid | None = None
-
-    def text(self) -> str:
-        if not self.forced:
-            if self.value is None:
-                return f"{self.cell} is not forced: no constraint involves it."
-            lines = [f"{self.cell} is not forced: it is {self.value} in one solution; here is another one."]
-            return "\n".join(lines + _grid_lines(self.alternative, "cells that differ"))
-        if not self.constraints:
-            return f"{self.cell} = {self.value} in every solution: its domain has no other value."
-        lines = [f"{self.cell} = {self.value} in every solution, because of these {len(self.constraints)} "
-                 f"constraints ({self.cell} != {self.value} contradicts them):", *_listed(self.constraints),
-                 _minimal_note(self.minimal, "without any one of them, another value is possible")]
-        return "\n".join(lines + _grid_lines(self.grid, "cells they involve"))
-
-    def html(self, kind: str = "generic", data: Mapping | None = None) -> str:
-        return _html(self.text(), self.grid if self.forced else self.alternative, kind, data)
-
-
-@dataclass(frozen=True)
-class Hint(_Shown):
-    """A cell that can be deduced next, with the few constraints and known cells that force it.
-
-    Attributes:
-        puzzle: the puzzle's name.
-        cell: the variable's id; `position` its (row, col) in the drawn array.
-        value: the value it must take.
-        constraints: the constraints that force it (together with `known`).
-        known: (cell id, value) of the known cells used: clues, or cells deduced before.
-        minimal: True when no smaller set forces any cell (sets of up to MAX_LEVEL constraints, by propagation);
-            False for a set found by the slower fallback (subset-minimal, for the first forced cell) or late.
-        grid: the known cells and this one, the cells of the constraints as `changed`.
-    """
-
-    puzzle: str
-    cell: str
-    position: tuple[int, int]
-    value: int
-    constraints: tuple[Culprit, ...]
-    known: tuple[tuple[str, int], ...]
-    minimal: bool
-    grid: Grid
-
-    def line(self) -> str:
-        """The hint in one line."""
-        known = f"; known: {', '.join(f'{c} = {v}' for c, v in self.known)}" if self.known else ""
-        return f"{self.cell} = {self.value} by {'; '.join(c.text for c in self.constraints) or 'its domain'}{known}"
-
-    def text(self) -> str:
-        lines = [f"hint: {self.cell} = {self.value}, forced by {len(self.constraints)} constraint(s) "
-                 f"and {len(self.known)} known cell(s):", *_listed(self.constraints)]
-        if self.known:
-            lines.append("  known: " + ", ".join(f"{c} = {v}" for c, v in self.known))
-        if not self.minimal:
-            lines.append("(not shown to be the smallest such set)")
-        return "\n".join(lines + _grid_lines(self.grid, "cells the constraints involve"))
-
-
-@dataclass(frozen=True)
-class HintSequence(_Shown):
-    """Hints applied one after the other, each using the cells deduced before.
-
-    Attributes:
-        puzzle: the puzzle's name.
-        hints: the hints, in order.
-        solved: True when every cell of the drawn array is known at the end.
-        grid: the known cells at the end.
-    """
-
-    puzzle: str
-    hints: tuple[Hint, ...]
-    solved: bool
-    grid: Grid | None
-
-    def text(self) -> str:
-        ending = "every cell is deduced" if self.solved else "some cells are still unknown"
-        lines = [f"{self.puzzle}: {len(self.hints)} hint(s); {ending}."]
-        lines += [f"{n:>3}. {hint.line()}" for n, hint in enumerate(self.hints, start=1)]
-        return "\n".join(lines + _grid_lines(self.grid, "cells deduced by these hints"))
 
 
 # -- the three questions ----------------------------------------------------------------------------
@@ -306,7 +145,7 @@ class _Context:
         self.pool = [c.xml for c in self.model.constraints]
         self.cells = model_state.solution_cells()
         self.info = session.shown_array()
-        self.positions = _positions(self.info)
+        self.positions = self.info.positions() if self.info is not None else {}
 
     def __enter__(self) -> _Context:
         return self
@@ -371,26 +210,24 @@ class _Context:
 
 
 def _rebuild(session, path: Path) -> tuple[XcspModel, tuple[int, ...]]:
-    """Run the session's steps again from scratch (as its replay does), compiling the model after each;
-    return the final model and, for each of its constraints, the number of the step that posted it."""
-    model_state.reset()
+    """Replay the session's steps, compiling the model after each; return the final model and, for each of
+    its constraints, the number of the step that posted it."""
     seen: Counter = Counter()
     origins: dict[str, list[int]] = defaultdict(list)
-    model = None
-    for number, step in enumerate(session.steps, start=1):
-        try:
-            run_source(step.code, session.namespace, echo=False)
-        except StepError as error:
-            model_state.reset()
-            raise StepError(f"Step {number} fails when the steps are run again in order:\n{error}") from None
-        if not model_state.has_constraints_or_objective():
-            continue
-        model_state.compile_to(path)
-        model = read_model(path)
-        counts = Counter(c.xml for c in model.constraints)
+    models: list[XcspModel] = []
+
+    def compiled(number: int) -> None:
+        nonlocal seen
+        if not session.anything_to_solve():
+            return
+        models.append(read_model(session.compile(path)))
+        counts = Counter(c.xml for c in models[-1].constraints)
         for xml, more in (counts - seen).items():
             origins[xml] += [number] * more
         seen = counts
+
+    session.replay(after_each=compiled)
+    model = models[-1] if models else None
     if model is None or not model.constraints:
         raise PuzzleUsageError("This puzzle has no constraints yet: there is nothing to explain.")
     taken: Counter = Counter()
@@ -400,12 +237,6 @@ def _rebuild(session, path: Path) -> tuple[XcspModel, tuple[int, ...]]:
         owners.append(steps[min(taken[constraint.xml], len(steps) - 1)])
         taken[constraint.xml] += 1
     return model, tuple(owners)
-
-
-def _positions(info) -> dict[str, tuple[int, int]]:
-    if info is None:
-        return {}
-    return {vid: (0, index[0]) if len(index) == 1 else tuple(index) for index, vid in info.cells}
 
 
 def _require(result: SolveResult | None, status: Status, message: str) -> SolveResult:
@@ -533,29 +364,3 @@ def _connected_sets(rules: list[int], constraints, size: int, targets: set[str])
             break
     useful = sorted(s for s in frontier if len(s) == size and set().union(*(scopes[i] for i in s)) & targets)
     yield from useful[:MAX_SETS]
-
-
-# -- text and HTML --------------------------------------------------------------------------------------
-
-def _listed(culprits: Sequence[Culprit]) -> list[str]:
-    return [f"  step {c.step}: {c.text}" for c in culprits]
-
-
-def _minimal_note(minimal: bool, meaning: str) -> str:
-    return f"  ({meaning})" if minimal else "  (time ran out: this set may not be minimal)"
-
-
-def _grid_lines(grid: Grid | None, marked: str) -> list[str]:
-    if grid is None:
-        return []
-    return [f"{grid.name} ([v] = {marked}, * = unknown):", grid_text(kind_for("generic").describe(grid, {}))]
-
-
-def _html(text: str, grid: Grid | None, kind: str, data: Mapping | None) -> str:
-    """The text (without its grid) and the grid drawn by the view `kind`, marked cells highlighted."""
-    lines = text.splitlines()
-    if grid is not None:
-        lines = lines[: len(lines) - len(_grid_lines(grid, "")[1].splitlines()) - 1]
-    picture = grid_html(kind_for(kind).describe(grid, data or {})) if grid is not None else ""
-    return (f'<div style="font-family:sans-serif;font-size:13px"><pre style="margin:2px 0;white-space:pre-wrap">'
-            f"{html.escape(chr(10).join(lines))}</pre>{picture}</div>")

@@ -35,11 +35,10 @@ def drawable(info: ArrayInfo) -> bool:
 
 def build_grid(info: ArrayInfo, solution: Solution | None, previous: Grid | None = None) -> Grid:
     """Lay `solution`'s values for `info` out as rows; mark cells that differ from `previous`."""
-    rows, cols = (1, info.shape[0]) if len(info.shape) == 1 else info.shape
+    rows, cols = info.grid_shape
     values = [[None] * cols for _ in range(rows)]
     present = set()
-    for index, variable in info.cells:
-        r, c = (0, index[0]) if len(index) == 1 else index
+    for variable, (r, c) in info.positions().items():
         present.add((r, c))
         values[r][c] = solution.get(variable) if solution else None
     holes = frozenset((r, c) for r in range(rows) for c in range(cols) if (r, c) not in present)

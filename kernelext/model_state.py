@@ -30,10 +30,20 @@ class ArrayInfo:
     shape: tuple[int, ...]
     cells: tuple[tuple[tuple[int, ...], str], ...]  # (index, variable id), row-major, holes left out
 
+    @property
+    def grid_shape(self) -> tuple[int, int]:
+        """Rows and columns when drawn as a grid (a 1-D array is one row, a single variable one cell)."""
+        return (1, self.shape[0]) if len(self.shape) == 1 else (1, 1) if not self.shape else self.shape[:2]
+
+    def positions(self) -> dict[str, tuple[int, int]]:
+        """{variable id: its (row, col) in that grid}, row-major."""
+        return {vid: (0, 0) if not index else (0, index[0]) if len(index) == 1 else tuple(index[:2])
+                for index, vid in self.cells}
+
 
 def reset() -> None:
-    """Empty pycsp3's model and clear the flags and queues it keeps between models."""
-    from pycsp3.classes.entities import clear
+    """Empty pycsp3's model and clear the flags and queues it keeps between models (and its owner)."""
+    from pycsp3.classes.entities import VarEntities, clear
     from pycsp3.classes.main.variables import Variable
     from pycsp3.compiler import Compilation
     from pycsp3.tools import curser
@@ -44,6 +54,22 @@ def reset() -> None:
     curser.queue_in.clear()
     Error.errorOccurrence = False
     Compilation.done = True  # nothing for pycsp3's exit hook to write into the working directory
+    VarEntities.kernelext_owner = None
+
+
+def claim(owner: object) -> None:
+    """Record that `owner`'s steps built pycsp3's model as it stands. pycsp3's model is global, so its owner
+    is kept with it (on pycsp3's own VarEntities) and forgotten by `reset`."""
+    from pycsp3.classes.entities import VarEntities
+
+    VarEntities.kernelext_owner = owner
+
+
+def owned_by(owner: object) -> bool:
+    """True when pycsp3's model is the one `owner` built last (see `claim`)."""
+    from pycsp3.classes.entities import VarEntities
+
+    return getattr(VarEntities, "kernelext_owner", None) is owner
 
 
 def mark() -> Mark:
@@ -135,10 +161,11 @@ def has_objective() -> bool:
     return bool(ObjEntities.items)
 
 
-def has_constraints_or_objective() -> bool:
-    from pycsp3.classes.entities import CtrEntities, ObjEntities
+def anything_to_solve() -> bool:
+    """True when the model has a constraint (ACE fails on an objective with no constraint)."""
+    from pycsp3.classes.entities import CtrEntities
 
-    return bool(CtrEntities.items or ObjEntities.items)
+    return bool(CtrEntities.items)
 
 
 def arrays() -> list[ArrayInfo]:

@@ -11,9 +11,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from kernelext.errors import StepError
 from kernelext.model_state import ArrayInfo
-from kernelext.scratch import scratch_folder
 
 Domains = Mapping[str, tuple[int, ...]]
 SMALL = 9  # domains of at most this many values are drawn digit by digit
@@ -57,12 +55,11 @@ class PencilGrid:
 
 def pencil_grid(info: ArrayInfo, domains: Domains, previous: Domains | None = None) -> PencilGrid:
     """Lay the `domains` (variable id -> values) of `info`'s variables out as rows; note what `previous` had more."""
-    rows, cols = layout_shape(info)
+    rows, cols = info.grid_shape
     values: list[list] = [[None] * cols for _ in range(rows)]
     removed: list[list] = [[()] * cols for _ in range(rows)]
     present = set()
-    for index, variable in info.cells:
-        r, c = position(index)
+    for variable, (r, c) in info.positions().items():
         present.add((r, c))
         if variable in domains:
             values[r][c] = tuple(sorted(domains[variable]))
@@ -73,16 +70,6 @@ def pencil_grid(info: ArrayInfo, domains: Domains, previous: Domains | None = No
              if v is not None]
     boolean = bool(known) and all(s <= {0, 1} for s in known)
     return PencilGrid(info.name, tuple(map(tuple, values)), tuple(map(tuple, removed)), holes, boolean)
-
-
-def layout_shape(info: ArrayInfo) -> tuple[int, int]:
-    """Rows and columns of an array drawn as a grid (a 1-D array is one row, a single variable one cell)."""
-    return (1, info.shape[0]) if len(info.shape) == 1 else (1, 1) if not info.shape else info.shape
-
-
-def position(index: tuple[int, ...]) -> tuple[int, int]:
-    """The (row, col) of a variable's index in that grid."""
-    return (0, 0) if not index else (0, index[0]) if len(index) == 1 else index
 
 
 def cell_text(values: tuple[int, ...] | None) -> str:
@@ -206,21 +193,13 @@ def pencil_report(session, previous_domains: Domains | None = None, *, timeout: 
     by the previous call as `previous_domains` to mark what this step removed, and `model` when the model as it
     stands is already compiled (compiling takes most of the time). The grid is None without a drawable array.
     """
-    from kernelext import model_state
-
+    to_solve = session.anything_to_solve()  # first: it makes pycsp3's model the session's
     domains = declared_domains()
+    if model is None and to_solve:
+        model = session.compile()
     if model is not None:
         domains.update(session.solver.domains(model, timeout=timeout or session.timeout))
-    elif model_state.has_constraints_or_objective():
-        with scratch_folder("pencil") as folder:
-            path = Path(folder) / "model.xml"
-            try:
-                model_state.compile_to(path)
-            except RuntimeError:
-                raise StepError("pycsp3 could not compile the model: check this step's constraints.") from None
-            domains.update(session.solver.domains(path, timeout=timeout or session.timeout))
-    infos = {info.name: info for info in model_state.arrays()}
-    info = infos.get(array) if array is not None else session.shown_array()
+    info = session.array(array) if array is not None else session.shown_array()
     grid = pencil_grid(info, domains, previous_domains) if info is not None and len(info.shape) <= 2 else None
     return grid, domains
 

@@ -14,7 +14,7 @@ from kernelext.kinds import kind_for
 from kernelext.widgets import static_forms
 
 if TYPE_CHECKING:
-    from kernelext.explain import Explanation
+    from kernelext.explanations import Explanation
 
 MAX_LINE = 160
 MAX_WIDGET_GRIDS = 50
@@ -96,17 +96,6 @@ def report_text(report: StepReport, kind: str = "generic", data: Mapping | None 
 def report_html(report: StepReport, kind: str = "generic", data: Mapping | None = None) -> str:
     """The whole report as static HTML (tables that notebook sanitizers keep)."""
     return static_forms.state_html(report_state(report, kind, data))
-
-
-def help_text(commands: dict[str, str], options: dict[str, str]) -> str:
-    """The summary `%puzzle help` prints: the magics, every line command and every option."""
-    lines = ["%%puzzle NAME [options]   start a puzzle; the cell declares its variables",
-             "%%puzzle+ [options]       add the cell as a step (run again: replaces it)",
-             "Line commands:"]
-    lines += [f"  %puzzle {name:<17} {text}" for name, text in commands.items()]
-    lines.append("Options (%%puzzle? and %%puzzle+? say which magic takes which):")
-    lines += [f"  {name:<24} {text}" for name, text in options.items()]
-    return "\n".join(lines)
 
 
 def in_kernel() -> bool:

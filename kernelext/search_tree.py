@@ -13,8 +13,7 @@ from pathlib import Path
 
 from kernelext.grid import Grid
 from kernelext.model_state import ArrayInfo
-from kernelext.pencil import layout_shape, position, side_by_side
-from kernelext.scratch import scratch_folder
+from kernelext.pencil import side_by_side
 
 DEFAULT_NODES = 500
 KINDS = ("root", "decision", "refutation", "failure", "solution")
@@ -174,7 +173,6 @@ def record_tree(source, *, nodes: int = DEFAULT_NODES, sols: int | str = "all", 
         timeout: seconds before the search stops (the session's timeout by default, else 10).
         solver: the Solver for a file (a new one, closed afterwards, by default).
     """
-    from kernelext import model_state
     from kernelext.solver.engine import Solver
 
     if isinstance(source, (str, Path)):
@@ -186,10 +184,7 @@ def record_tree(source, *, nodes: int = DEFAULT_NODES, sols: int | str = "all", 
             if own:
                 solver.close()
     else:
-        with scratch_folder("tree") as folder:
-            path = Path(folder) / "model.xml"
-            model_state.compile_to(path)
-            ace = source.solver.search_tree(path, nodes=nodes, sols=sols, timeout=timeout or source.timeout)
+        ace = source.solver.search_tree(source.compile(), nodes=nodes, sols=sols, timeout=timeout or source.timeout)
     return build_tree(ace.events, truncated=ace.truncated or ace.run.interrupted, limit=nodes, stats=ace.stats)
 
 
@@ -198,11 +193,10 @@ def grid_at(tree: SearchTree, node_id: int, info: ArrayInfo) -> Grid:
     solution node), `*` elsewhere; the cell of the node's own decision marked changed."""
     node = tree.nodes[node_id]
     assigned = dict(node.solution or node.path)
-    rows, cols = layout_shape(info)
+    rows, cols = info.grid_shape
     values = [[None] * cols for _ in range(rows)]
     present, changed = set(), set()
-    for index, variable in info.cells:
-        r, c = position(index)
+    for variable, (r, c) in info.positions().items():
         present.add((r, c))
         values[r][c] = assigned.get(variable)
         if variable == node.variable and node.positive:

@@ -7,6 +7,7 @@ import json
 import shutil
 from time import monotonic
 import tempfile
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -85,7 +86,7 @@ class PuzzleSession:
         except OSError as error:
             raise PuzzleUsageError(f"Cannot create a temporary folder in {tempfile.gettempdir()} ({error.strerror}): "
                                    "set TMPDIR to a folder you can write to.") from None
-        model_state.reset()
+        self._owner = object()  # pycsp3's model is global: this marks it as built by this session's steps
 
     # -- building -------------------------------------------------------------------------------
 
@@ -108,6 +109,7 @@ class PuzzleSession:
             raise StepError(_finding_message(step.code, findings[0]))
         warnings = tuple(str(f) for f in findings)
         position = next((i for i, s in enumerate(self.steps) if s.key == key), None)
+        self._use_model()
         old_steps = list(self.steps)
         was_unsat = self.last_result is not None and self.last_result.status is Status.UNSAT
         last_grid = self.last_grid
@@ -121,7 +123,7 @@ class PuzzleSession:
                 report = self._report(len(self.steps), before, replaced=False)
             else:
                 new_steps = old_steps[:position] + [step] + old_steps[position + 1:]
-                marks = self._replay(new_steps)
+                marks = self.replay(new_steps)
                 self.steps = new_steps
                 report = self._report(position + 1, marks[position], replaced=True, end=marks[position + 1])
             report = replace(report, warnings=warnings + self._pycsp3_warnings.get(key, ()))
@@ -131,9 +133,9 @@ class PuzzleSession:
                 self.set_show(show)
             if not solve:
                 return replace(report, grid=self._remember(self.grid(None)), note="Not solved (--no-solve).")
-            if not model_state.mark().constraints:  # ACE fails on an objective with no constraint
+            if not self.anything_to_solve():
                 return replace(report, grid=self._remember(self.grid(None)), note="No constraints yet: nothing to solve.")
-            report = self._solved(report, sols, timeout, backend, self._compile())
+            report = self._solved(report, sols, timeout, backend, self.compile())
             if report.result.status is Status.UNSAT:
                 first = report.number if report.replaced or not was_unsat else 1
                 report = replace(report, unsat_since=self._first_unsat_step(first, timeout, backend))
@@ -141,7 +143,7 @@ class PuzzleSession:
         except (StepError, PuzzleUsageError, ModelRejected, KeyboardInterrupt) as error:
             # the step is at fault: roll it back (a solver that fails for its own reasons keeps the step)
             self.steps, self.last_grid = old_steps, last_grid
-            self._replay(old_steps)
+            self.replay(old_steps)
             if isinstance(error, KeyboardInterrupt):
                 raise StepError("Interrupted: the step was not added (the model is as it was before this cell).") from None
             raise
@@ -153,7 +155,7 @@ class PuzzleSession:
             raise PuzzleUsageError("Nothing to undo: this puzzle has no steps.")
         previous = self._history.pop() if self._history else self.steps[:-1]
         changed = next((i for i, (a, b) in enumerate(zip(self.steps, previous)) if a != b), None)
-        self._replay(previous)
+        self.replay(previous)
         current, self.steps = self.steps, previous
         self.last_result = None
         if changed is None or len(previous) < len(current):
@@ -168,12 +170,12 @@ class PuzzleSession:
         deadline = monotonic() + (timeout or self.timeout)
         try:
             for k in range(first, len(steps)):
-                self._replay(steps[:k])
+                self.replay(steps[:k])
                 left = deadline - monotonic()
                 if left <= 0:
                     return None
-                if model_state.mark().constraints:
-                    result = self.solver.solve(self._compile(), model_state.solution_cells(), timeout=left,
+                if self.anything_to_solve():
+                    result = self.solver.solve(self.compile(), model_state.solution_cells(), timeout=left,
                                                backend=backend or self.backend)
                     if result.status is Status.UNSAT:
                         found = k
@@ -184,25 +186,31 @@ class PuzzleSession:
         except KeyboardInterrupt:
             return None
         finally:
-            self._replay(steps)
+            self.replay(steps)
 
-    def rebuild(self) -> None:
-        """Rebuild pycsp3's model from this session's steps (after another session used it)."""
-        self._replay(self.steps)
-
-    def _replay(self, steps: list[Step]) -> list[model_state.Mark]:
-        """Rebuild the model from scratch by re-running `steps`; return the mark before each and after the last."""
+    def replay(self, steps: list[Step] | None = None,
+               after_each: Callable[[int], None] | None = None) -> list[model_state.Mark]:
+        """Rebuild pycsp3's model from scratch by running `steps` (this session's by default) again, calling
+        `after_each(number)` after each; return the mark before each step and after the last."""
         model_state.reset()
+        model_state.claim(self._owner)
         marks = []
-        for number, step in enumerate(steps, start=1):
+        for number, step in enumerate(self.steps if steps is None else steps, start=1):
             marks.append(model_state.mark())
             try:
                 self._run(step, echo=False)
             except StepError as error:
                 model_state.reset()
                 raise StepError(f"Step {number} fails when the steps are run again in order:\n{error}") from None
+            if after_each is not None:
+                after_each(number)
         marks.append(model_state.mark())
         return marks
+
+    def _use_model(self) -> None:
+        """Make pycsp3's global model this session's, replaying its steps if another session built it since."""
+        if not model_state.owned_by(self._owner):
+            self.replay(self.steps)
 
     def _run(self, step: Step, echo: bool) -> None:
         had_objective = model_state.has_objective()
@@ -228,19 +236,28 @@ class PuzzleSession:
         """Compile the current model (unless `model` is given) and solve it; kept as `last_result`."""
         if not self.steps:
             raise PuzzleUsageError("This puzzle has no steps yet: start it with %%puzzle NAME.")
-        model = model or self._compile()
+        self._use_model()
+        model = model or self.compile()
         cells = model_state.solution_cells()
         self.last_result = self.solver.solve(model, cells, sols=sols, timeout=timeout or self.timeout,
                                              backend=backend or self.backend)
         return self.last_result
 
-    def _compile(self) -> Path:
-        path = Path(self._workdir.name) / "model.xml"
+    def compile(self, path: Path | None = None) -> Path:
+        """Write the model as it stands as an XCSP3 file (in the session's temporary folder by default).
+        Raises StepError when pycsp3 cannot compile it."""
+        self._use_model()
+        path = path or Path(self._workdir.name) / "model.xml"
         try:
             model_state.compile_to(path)
         except Exception:
             raise StepError("pycsp3 could not compile the model: check this step's constraints.") from None
         return path
+
+    def anything_to_solve(self) -> bool:
+        """True when the model has a constraint (an objective alone is nothing to solve)."""
+        self._use_model()
+        return model_state.anything_to_solve()
 
     def state_report(self, *, sols: int | str = 1, timeout: float | None = None,
                      backend: str | None = None) -> StepReport:
@@ -248,9 +265,9 @@ class PuzzleSession:
         if not self.steps:
             raise PuzzleUsageError("This puzzle has no steps yet: start it with %%puzzle NAME.")
         report = StepReport(self.name, len(self.steps))
-        if not model_state.mark().constraints:  # ACE fails on an objective with no constraint
+        if not self.anything_to_solve():
             return replace(report, grid=self._remember(self.grid(None)), note="No constraints yet: nothing to solve.")
-        return self._solved(report, sols, timeout, backend, self._compile())
+        return self._solved(report, sols, timeout, backend, self.compile())
 
     def _solved(self, report: StepReport, sols: int | str, timeout: float | None, backend: str | None,
                 model: Path) -> StepReport:
@@ -267,6 +284,7 @@ class PuzzleSession:
 
     def shown_array(self) -> ArrayInfo | None:
         """The array drawn as the grid: `show`, else the first 2-D array, else the first 1-D one."""
+        self._use_model()
         infos = model_state.arrays()
         if self.show is not None:
             return next((info for info in infos if info.name == self.show), None)
@@ -275,6 +293,11 @@ class PuzzleSession:
             if found:
                 return found
         return None
+
+    def array(self, name: str) -> ArrayInfo | None:
+        """The declared array (or single variable) `name`, None if there is none."""
+        self._use_model()
+        return next((info for info in model_state.arrays() if info.name == name), None)
 
     def grid(self, result: SolveResult | None, index: int = -1) -> Grid | None:
         """The grid of the shown array for solution `index` of `result` (all `*` without a solution)."""
@@ -288,6 +311,7 @@ class PuzzleSession:
 
     def set_show(self, name: str) -> None:
         """Draw the array `name` from now on; PuzzleUsageError if it is not a declared 1-D or 2-D array."""
+        self._use_model()
         infos = {info.name: info for info in model_state.arrays()}
         if name not in infos:
             names = ", ".join(n for n, i in infos.items() if drawable(i)) or "none yet"
@@ -310,14 +334,13 @@ class PuzzleSession:
 
     def export(self, path: str | Path) -> Path:
         """Write the model (`.xml`, XCSP3) or the last solution (`.json`) to `path`."""
+        self._use_model()
         path = Path(path)
         if path.suffix not in (".xml", ".json"):
             raise PuzzleUsageError(f"Cannot export to {path.name}: use a .xml (model) or .json (solution) file.")
         try:
             if path.suffix == ".xml":
-                scratch = Path(self._workdir.name) / "export.xml"
-                model_state.compile_to(scratch)
-                shutil.copyfile(scratch, path)
+                shutil.copyfile(self.compile(Path(self._workdir.name) / "export.xml"), path)
             else:
                 if self.last_result is None or self.last_result.solution is None:
                     raise PuzzleUsageError("No solution to export yet: solve the puzzle first.")

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from conftest import AMAZE_BOARD, AMAZE_CLUES, model_text
+from kernelext.solver.engine import Solver
 
 CLUE_GRID = """\
  *  *  *  *  *  *  *
@@ -136,16 +137,23 @@ BAD_STEPS = {
 
 
 @pytest.mark.parametrize("name", BAD_STEPS)
+def user_names(shell) -> dict[str, str]:
+    """The notebook's own names (IPython's left out) and what they hold, as text."""
+    hidden = set(shell.ip.user_ns_hidden)
+    return {name: repr(value) for name, value in shell.ip.user_ns.items()
+            if not name.startswith("_") and name not in hidden and name not in ("In", "Out")}
+
+
 def test_failing_step_leaves_the_model_and_namespace_as_before(shell, name):
     source, message = BAD_STEPS[name]
     shell.ok(AMAZE_BOARD)
     shell.ok(AMAZE_CLUES)
-    before = model_text()
+    before, names = model_text(), user_names(shell)
     text = shell.fails("%%puzzle+\n" + source)
     assert message in text
     assert "Traceback" not in text and "kernelext/" not in text
     assert model_text() == before
-    assert shell.ip.user_ns["n"] == 5
+    assert user_names(shell) == names
     assert "2 step(s)" in shell.ok("%puzzle steps")
     assert "status: SAT" in shell.ok("%%puzzle+\nsatisfy(x[1][1] == 0)\n")
 
@@ -258,10 +266,22 @@ def test_no_solve_adds_the_step_without_solving(shell):
     assert "status: SAT" in shell.ok("%puzzle solve")
 
 
-def test_timeout_option_and_config_default(shell):
+def test_timeout_option_and_config_default_reach_the_solver(shell, monkeypatch):
+    limits = []
+    solve = Solver.solve
+
+    def recording(self, *args, **kwargs):
+        limits.append(kwargs["timeout"])
+        return solve(self, *args, **kwargs)
+
+    monkeypatch.setattr(Solver, "solve", recording)
     shell.ok("%config PuzzleMagics.timeout = 3")
     shell.ok(AMAZE_BOARD)
+    assert "status: SAT" in shell.ok(AMAZE_CLUES)
     assert "status: SAT" in shell.ok("%%puzzle+ --timeout 5\nsatisfy(x[1][1] == 0)\n")
+    assert "status: SAT" in shell.ok("%puzzle solve --timeout 7")
+    assert limits == [3, 5, 7]
+    shell.ok("%config PuzzleMagics.timeout = 10")
 
 
 def test_export_writes_the_model_and_the_solution(shell, tmp_path):
@@ -275,19 +295,30 @@ def test_export_writes_the_model_and_the_solution(shell, tmp_path):
     assert "use a .xml (model) or .json (solution)" in shell.fails(f"%puzzle export {tmp_path / 'a.txt'}")
 
 
-def test_help_and_magic_docstrings_document_every_command_and_option(shell):
-    from kernelext.magics import COMMANDS
+def test_help_and_magic_docstrings_document_every_command_option_view_and_solver(shell):
+    from kernelext.commands import COMMANDS
+    from kernelext.kinds import aliases, kinds
+    from kernelext.solver.backends import BACKENDS
 
     text = shell.ok("%puzzle help")
     magics = shell.ip.magics_manager.registry["PuzzleMagics"]
     options = {o for magic in (magics.puzzle, magics.puzzle_step) for action in magic.parser._actions
                for o in action.option_strings if o.startswith("--") and o != "--help"}
-    assert len(COMMANDS) == 13 and {"--domains", "--view", "--nodes", "--step", "--no-solve"} <= options
-    for doc in (text, shell.ip.find_cell_magic("puzzle").__doc__, shell.ip.find_line_magic("puzzle").__doc__,
-                shell.ip.find_cell_magic("puzzle+").__doc__):
-        assert all(f"%puzzle {command}" in doc for command in COMMANDS)
-    assert all(option in text for option in options)
-    assert all(option in shell.ip.find_cell_magic("puzzle").__doc__ for option in options)
+    assert {"--domains", "--view", "--nodes", "--step", "--no-solve", "--solver"} <= options
+    handlers = {command.run for command in COMMANDS.values()}
+    assert len(handlers) == len(COMMANDS) == 13  # one handler per command
+    cell_doc, line_doc = shell.ip.find_cell_magic("puzzle").__doc__, shell.ip.find_line_magic("puzzle").__doc__
+    for doc in (text, cell_doc, line_doc, shell.ip.find_cell_magic("puzzle+").__doc__):
+        assert all(f"%puzzle {command.usage}" in doc for command in COMMANDS.values())
+        assert all(name in doc for name in BACKENDS)
+    for doc in (text, cell_doc):
+        assert all(option in doc for option in options)
+        assert all(name in " ".join(doc.split()) for name in [*kinds(), *aliases()])
+    shell.ok("%unload_ext kernelext")
+    shell.ok("%load_ext kernelext")
+    for name in COMMANDS:  # every command is routed (with no puzzle yet, each but help says so)
+        result = shell.ok("%puzzle help") if name == "help" else shell.fails(f"%puzzle {name}")
+        assert ("No puzzle started" in result) == (name != "help"), name
 
 
 def test_steps_leave_no_files_in_the_working_directory(shell, tmp_path, monkeypatch):
@@ -354,7 +385,10 @@ def test_session_api_without_ipython():
     assert len(session.steps) == 2
     session.undo()
     assert len(session.steps) == 1
-    assert session.solve is not None
+    assert session.state_report().note == "No constraints yet: nothing to solve."
+    session.add_step("satisfy(x[1][1] == 2)\n")
+    result = session.solve()
+    assert result.status.value == "SAT" and result.solution["x[1][1]"] == 2 and result.solution["x[3][4]"] != 1
     session.close()
 
 
@@ -395,7 +429,9 @@ def test_pencil_marks_and_search_tree_commands(shell):
     text = shell.ok("%%puzzle+ --domains\nsatisfy(AllDifferent(q), q[0] == 1)\n")
     assert "{0,2,3}" in text.replace(", ", ",")
     text = shell.ok("%puzzle tree --nodes 50")
-    assert "solution" in text and len(text) < 2000
+    summary = text.splitlines()[0]
+    assert summary.startswith("search tree: ") and ", 1 solutions, " in summary, summary
+    assert "✓" in text  # the solution node in the outline
 
 
 @pytest.mark.parametrize("backend", ["ace", "ace-cold", "ortools", "choco"])

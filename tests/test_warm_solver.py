@@ -111,16 +111,13 @@ def test_a_model_rewritten_at_the_same_path_is_read_again(ace, tmp_path):
     assert lines(ace.run([str(path)], timeout=10).output, "s ") == ["s OPTIMUM FOUND"]
 
 
-def test_repeated_solves_reuse_one_worker_and_are_fast(ace, models):
+def test_repeated_solves_reuse_one_worker(ace, models):
+    """(How fast they are is measured by benchmarks/solve_steps.py.)"""
     ace.run([models["csp"]], timeout=10)
     pid = ace.pid
-    times = []
     for _ in range(5):
-        start = time.perf_counter()
-        ace.run([models["cop"]], timeout=10)
-        times.append(time.perf_counter() - start)
+        assert lines(ace.run([models["cop"]], timeout=10).output, "s ") == ["s OPTIMUM FOUND"]
     assert ace.pid == pid
-    assert statistics.median(times) < 0.5
 
 
 def test_solver_output_stays_out_of_the_callers_streams(ace, models, capfd):

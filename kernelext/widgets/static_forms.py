@@ -7,7 +7,10 @@ keeps to what notebook sanitizers keep (see kernelext.widgets.html_grid).
 from __future__ import annotations
 
 import html
+from collections.abc import Mapping
 
+from kernelext.grid import Grid
+from kernelext.kinds import kind_for
 from kernelext.widgets.html_grid import bounds_html, grid_html, legend_html
 from kernelext.widgets.style import FONT
 
@@ -72,3 +75,18 @@ def state_html(state: dict) -> str:
         parts.append(bounds_html(state["bounds"]))
     parts.append("</div>")
     return "".join(parts)
+
+
+def explanation_text(words: list[str], grid: Grid | None, marked: str) -> str:
+    """An explanation as text: its words, then the grid (generic view) with the cells concerned as [v]."""
+    if grid is None:
+        return "\n".join(words)
+    picture = grid_text(kind_for("generic").describe(grid, {}))
+    return "\n".join([*words, f"{grid.name} ([v] = {marked}, * = unknown):", picture])
+
+
+def explanation_html(words: list[str], grid: Grid | None, kind: str, data: Mapping | None) -> str:
+    """An explanation as static HTML: its words, then the grid drawn by the view `kind`, the cells concerned marked."""
+    picture = grid_html(kind_for(kind).describe(grid, data or {})) if grid is not None else ""
+    return (f'<div style="font-family:sans-serif;font-size:13px"><pre style="margin:2px 0;white-space:pre-wrap">'
+            f"{html.escape(chr(10).join(words))}</pre>{picture}</div>")

@@ -1,0 +1,189 @@
+"""What explanations find: a conflict, why a cell has its value, hints. Frozen dataclasses whose words and
+grid show as text and as static HTML (drawn by `kernelext.widgets.static_forms`); the algorithms that find
+them live in `kernelext.explain`."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from kernelext.grid import Grid
+from kernelext.widgets.static_forms import explanation_html, explanation_text
+
+
+@dataclass(frozen=True)
+class Culprit:
+    """One constraint of an explanation.
+
+    Attributes:
+        text: the constraint, short (e.g. `lt(x[0][0],x[0][1])`).
+        step: the number of the step that posted it (1 for the first step).
+        scope: its variables' ids.
+        cells: the (row, col) cells of the drawn array among them.
+    """
+
+    text: str
+    step: int
+    scope: tuple[str, ...]
+    cells: tuple[tuple[int, int], ...]
+
+
+class _Shown:
+    """Rich display for notebooks: the result's words, then its grid (`picture`), as text and as HTML."""
+
+    def _repr_mimebundle_(self, include=None, exclude=None):
+        return {"text/plain": self.text(), "text/html": self.html()}
+
+    def text(self) -> str:
+        """The words, then the grid as text."""
+        grid, marked = self.picture()
+        return explanation_text(self.words(), grid, marked)
+
+    def html(self, kind: str = "generic", data: Mapping | None = None) -> str:
+        """Static HTML: the words, and the grid drawn by the view `kind` with the cells concerned marked."""
+        grid, _ = self.picture()
+        return explanation_html(self.words(), grid, kind, data)
+
+
+@dataclass(frozen=True)
+class Explanation(_Shown):
+    """Why a model has no solution: a set of constraints with no solution together.
+
+    Attributes:
+        puzzle: the puzzle's name.
+        steps: the numbers of the steps in conflict (a minimal set of steps).
+        constraints: the conflicting constraints; removing any one leaves a model with solutions (if minimal).
+        minimal: False when time ran out before the set was shown minimal.
+        grid: the drawn array, its cells in the constraints' scopes as `changed`.
+    """
+
+    puzzle: str
+    steps: tuple[int, ...]
+    constraints: tuple[Culprit, ...]
+    minimal: bool
+    grid: Grid | None
+
+    def words(self) -> list[str]:
+        steps = ", ".join(map(str, self.steps))
+        return [f"{self.puzzle}: no solution. These {len(self.constraints)} constraints (steps {steps}) "
+                "contradict each other:", *_listed(self.constraints), _minimal_note(self.minimal, "removing any "
+                "one of them leaves a model with solutions")]
+
+    def picture(self) -> tuple[Grid | None, str]:
+        return self.grid, "cells they involve"
+
+
+@dataclass(frozen=True)
+class WhyAnswer(_Shown):
+    """Why a cell has its value: the constraints that force it, or a solution where it differs.
+
+    Attributes:
+        puzzle: the puzzle's name.
+        cell: the variable's id, e.g. `x[3][4]`.
+        value: its value in the first solution found.
+        forced: True when every solution has `value` there.
+        constraints: (forced) a set of constraints that rules out every other value; empty when the domain does.
+        minimal: False when time ran out before the set was shown minimal.
+        grid: the first solution, the constraints' cells as `changed`.
+        alternative: (not forced) a solution with another value there, the cells that differ as `changed`.
+    """
+
+    puzzle: str
+    cell: str
+    value: int | None
+    forced: bool
+    constraints: tuple[Culprit, ...] = ()
+    minimal: bool = True
+    grid: Grid | None = None
+    alternative: Grid | None = None
+
+    def words(self) -> list[str]:
+        if not self.forced:
+            if self.value is None:
+                return [f"{self.cell} is not forced: no constraint involves it."]
+            return [f"{self.cell} is not forced: it is {self.value} in one solution; here is another one."]
+        if not self.constraints:
+            return [f"{self.cell} = {self.value} in every solution: its domain has no other value."]
+        return [f"{self.cell} = {self.value} in every solution, because of these {len(self.constraints)} "
+                f"constraints ({self.cell} != {self.value} contradicts them):", *_listed(self.constraints),
+                _minimal_note(self.minimal, "without any one of them, another value is possible")]
+
+    def picture(self) -> tuple[Grid | None, str]:
+        if not self.forced:
+            return (self.alternative, "cells that differ") if self.value is not None else (None, "")
+        return (self.grid, "cells they involve") if self.constraints else (None, "")
+
+
+@dataclass(frozen=True)
+class Hint(_Shown):
+    """A cell that can be deduced next, with the few constraints and known cells that force it.
+
+    Attributes:
+        puzzle: the puzzle's name.
+        cell: the variable's id; `position` its (row, col) in the drawn array.
+        value: the value it must take.
+        constraints: the constraints that force it (together with `known`).
+        known: (cell id, value) of the known cells used: clues, or cells deduced before.
+        minimal: True when no smaller set forces any cell (sets of up to MAX_LEVEL constraints, by propagation);
+            False for a set found by the slower fallback (subset-minimal, for the first forced cell) or late.
+        grid: the known cells and this one, the cells of the constraints as `changed`.
+    """
+
+    puzzle: str
+    cell: str
+    position: tuple[int, int]
+    value: int
+    constraints: tuple[Culprit, ...]
+    known: tuple[tuple[str, int], ...]
+    minimal: bool
+    grid: Grid
+
+    def line(self) -> str:
+        """The hint in one line."""
+        known = f"; known: {', '.join(f'{c} = {v}' for c, v in self.known)}" if self.known else ""
+        return f"{self.cell} = {self.value} by {'; '.join(c.text for c in self.constraints) or 'its domain'}{known}"
+
+    def words(self) -> list[str]:
+        lines = [f"hint: {self.cell} = {self.value}, forced by {len(self.constraints)} constraint(s) "
+                 f"and {len(self.known)} known cell(s):", *_listed(self.constraints)]
+        if self.known:
+            lines.append("  known: " + ", ".join(f"{c} = {v}" for c, v in self.known))
+        if not self.minimal:
+            lines.append("(not shown to be the smallest such set)")
+        return lines
+
+    def picture(self) -> tuple[Grid | None, str]:
+        return self.grid, "cells the constraints involve"
+
+
+@dataclass(frozen=True)
+class HintSequence(_Shown):
+    """Hints applied one after the other, each using the cells deduced before.
+
+    Attributes:
+        puzzle: the puzzle's name.
+        hints: the hints, in order.
+        solved: True when every cell of the drawn array is known at the end.
+        grid: the known cells at the end.
+    """
+
+    puzzle: str
+    hints: tuple[Hint, ...]
+    solved: bool
+    grid: Grid | None
+
+    def words(self) -> list[str]:
+        ending = "every cell is deduced" if self.solved else "some cells are still unknown"
+        lines = [f"{self.puzzle}: {len(self.hints)} hint(s); {ending}."]
+        return lines + [f"{n:>3}. {hint.line()}" for n, hint in enumerate(self.hints, start=1)]
+
+    def picture(self) -> tuple[Grid | None, str]:
+        return self.grid, "cells deduced by these hints"
+
+
+def _listed(culprits: Sequence[Culprit]) -> list[str]:
+    return [f"  step {c.step}: {c.text}" for c in culprits]
+
+
+def _minimal_note(minimal: bool, meaning: str) -> str:
+    return f"  ({meaning})" if minimal else "  (time ran out: this set may not be minimal)"
