@@ -136,7 +136,6 @@ BAD_STEPS = {
 }
 
 
-@pytest.mark.parametrize("name", BAD_STEPS)
 def user_names(shell) -> dict[str, str]:
     """The notebook's own names (IPython's left out) and what they hold, as text."""
     hidden = set(shell.ip.user_ns_hidden)
@@ -144,6 +143,7 @@ def user_names(shell) -> dict[str, str]:
             if not name.startswith("_") and name not in hidden and name not in ("In", "Out")}
 
 
+@pytest.mark.parametrize("name", BAD_STEPS)
 def test_failing_step_leaves_the_model_and_namespace_as_before(shell, name):
     source, message = BAD_STEPS[name]
     shell.ok(AMAZE_BOARD)
@@ -456,3 +456,22 @@ def test_a_model_can_be_compiled_again_after_more_steps():
     assert session.add_step("satisfy(x[0][0] == 1)\n").result.status.value == "SAT"
     assert session.solve().status.value == "SAT"
     session.close()
+
+
+def test_a_new_session_leaves_the_model_of_another_whole(solver):
+    from kernelext.session import PuzzleSession
+
+    queens = PuzzleSession("queens", solver=solver)
+    queens.add_step("q = VarArray(size=4, dom=range(4))\n", solve=False)
+    queens.add_step("satisfy(AllDifferent(q), AllDifferent(q[i] + i for i in range(4)),"
+                    " AllDifferent(q[i] - i for i in range(4)))\n", solve=False)
+    other = PuzzleSession("other", solver=solver)
+    assert len(queens.solve(sols="all").solutions) == 2  # creating `other` did not touch it
+    other.add_step("y = VarArray(size=3, dom={0, 1})\nsatisfy(y[0] != y[1], y[1] != y[2])\n", solve=False)
+    assert len(queens.solve(sols="all").solutions) == 2  # nor did building its model
+    assert [info.name for info in (queens.shown_array(),)] == ["q"]
+    assert len(other.solve(sols="all").solutions) == 2 and other.shown_array().name == "y"
+    queens.add_step("satisfy(q[0] == 1)\n", solve=False)
+    assert queens.solve().solution == {"q[0]": 1, "q[1]": 3, "q[2]": 0, "q[3]": 2}
+    queens.close()
+    other.close()

@@ -178,3 +178,57 @@ def test_futoshiki_reads_hints_as_the_notebook_and_the_grader_write_them():
         described = kind_for("futoshiki").describe(grid(values), data)
         assert cells_with(described, "given") == {(0, 0), (1, 1)}
         assert described["signs"] == [{"cells": [[0, 0], [0, 1]], "text": "<"}]
+
+
+@pytest.mark.parametrize("kind", [k for k in kinds() if kind_for(k).DATA_NAMES])
+def test_a_view_that_finds_none_of_its_data_says_what_it_reads(kind):
+    described = kind_for(kind).describe(grid([[1, 2], [2, 1]]), {"unrelated": [1]})
+    note = described.get("note", "")
+    assert note.startswith(f"note: the {kind} view found no data it can use")
+    assert all(name in note for name in kind_for(kind).DATA_NAMES)
+
+
+def test_the_note_reaches_the_report_and_goes_once_the_data_is_there():
+    from kernelext.render import report_text
+    from kernelext.session import StepReport
+
+    report = StepReport("f", 1, grid=grid([[1, 2], [2, 1]]))
+    assert "note: the futoshiki view found no data it can use" in report_text(report, "futoshiki", {})
+    assert "note:" not in report_text(report, "futoshiki", {"less": [((0, 0), (0, 1))]})
+
+
+def test_kinds_are_found_by_their_aliases_and_no_alias_is_taken_twice():
+    from kernelext.kinds import aliases, view_choices
+
+    names = [alias for module in map(kind_for, kinds()) for alias in getattr(module, "ALIASES", ())]
+    assert len(names) == len(set(names)) and not set(names) & set(kinds())
+    for alias, kind in aliases().items():
+        assert kind_for(alias) is kind_for(kind)
+        assert f"{kind} (" in view_choices() and alias in view_choices()
+
+
+def test_the_graders_checks_use_the_kinds_rules():
+    from kernelext.grading.checkers import CHECKERS
+    from kernelext.kinds import answer_checks
+
+    assert dict(CHECKERS) == dict(answer_checks())
+    wrong = [row[:] for row in SUDOKU_4]
+    wrong[3][3] = 2
+    assert sudoku_rules.conflicts(wrong) == {(3, 2), (3, 3), (1, 3)}
+    assert CHECKERS["sudoku"](wrong, {"clues": [[0] * 4] * 4}, {}) == "row 3 should hold 1..4 once each"
+    assert CHECKERS["sudoku"](SUDOKU_4, {"clues": [[1, 0, 0, 0]] + [[0] * 4] * 3}, {}) == ""
+    assert CHECKERS["nonogram"]([[1, 1], [0, 1]], {"row_clues": [[2], [1]], "cols": [[1], [2]]}, {}) == ""
+    assert "column 0" in CHECKERS["nonogram"]([[1, 1], [1, 0]], {"rows": [[2], [1]], "columns": [[1], [2]]}, {})
+    futoshiki = {"hints": [[0, 0, 1]], "less_than": [((0, 0), (0, 1))]}
+    assert CHECKERS["futoshiki"]([[1, 2], [2, 1]], {"n": 2, **futoshiki}, {}) == ""
+    assert "less than" in CHECKERS["futoshiki"]([[1, 2], [2, 1]], {"n": 2, "lt": [((0, 1), (0, 0))]}, {})
+
+
+@pytest.mark.parametrize("check", sorted(__import__("kernelext.kinds", fromlist=["x"]).answer_checks()))
+def test_answer_checks_say_what_is_wrong_with_a_malformed_answer(check):
+    from kernelext.kinds import answer_checks
+
+    data = {"grid": [[1, 0], [0, 0]], "clues": [[1, 0], [0, 0]], "n": 2, "m": 2, "points": [[(1, 1), (2, 2)]],
+            "rows": [[1]], "columns": [[1]], "hints": [], "less": [], "shapes": [[[1]]]}
+    message = answer_checks()[check]("not an array", data, {})
+    assert isinstance(message, str) and "should be" in message

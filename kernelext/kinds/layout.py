@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from kernelext.grid import Grid
-from kernelext.kinds._cells import base_cells, colour, description, first, int_matrix
+from kernelext.kinds._cells import base_cells, colour, description, first, int_matrix, no_data_note
 from kernelext.kinds._rules import shape_problem
 
 ALIASES = ("polyomino",)
@@ -38,7 +38,7 @@ def describe(grid: Grid, data: Mapping) -> dict:
                 cells[r][c]["borders"] = "".join(side for side, (dr, dc) in
                                                  (("t", (-1, 0)), ("r", (0, 1)), ("b", (1, 0)), ("l", (0, -1)))
                                                  if piece(r + dr, c + dc) != value)
-    return description("layout", grid, cells, LEGEND)
+    return description("layout", grid, cells, LEGEND, note="" if board else no_data_note("layout", DATA_NAMES))
 
 
 def check_positions(answer, data: dict, expected: dict) -> str:
