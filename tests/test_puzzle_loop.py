@@ -429,9 +429,8 @@ def test_pencil_marks_and_search_tree_commands(shell):
     text = shell.ok("%%puzzle+ --domains\nsatisfy(AllDifferent(q), q[0] == 1)\n")
     assert "{0,2,3}" in text.replace(", ", ",")
     text = shell.ok("%puzzle tree --nodes 50")
-    summary = text.splitlines()[0]
-    assert summary.startswith("search tree: ") and ", 1 solutions, " in summary, summary
-    assert "✓" in text  # the solution node in the outline
+    summary = next(line for line in text.splitlines() if line.startswith("search tree: "))
+    assert ", 6 solutions, " in summary, summary  # q[0] = 1, the other three columns in any order
 
 
 @pytest.mark.parametrize("backend", ["ace", "ace-cold", "ortools", "choco"])
