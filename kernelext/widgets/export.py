@@ -73,5 +73,5 @@ def _draw_cell(axes, cell: dict, r: int, c: int, points: float) -> None:
         axes.text(c + 0.06, r + 0.06, str(cell["corner"]), ha="left", va="top", color=TEXT, fontsize=points * 0.25)
     if cell["text"]:
         axes.text(c + 0.5, r + 0.5, cell["text"], ha="center", va="center", color=text_colour(classes),
-                  fontsize=points * (0.6 if "queen" in classes else 0.45),
+                  fontsize=points * (0.6 if classes & {"queen", "star"} else 0.27 if "clue" in classes else 0.45),
                   weight="bold" if classes & {"given", "endpoint"} else "normal")

@@ -14,9 +14,9 @@ from __future__ import annotations
 
 import html
 
-from kernelext.widgets.style import (CAGE_LINE, CHANGED, CHANGED_LINE, CONFLICT, CONFLICT_BG, FONT, FREE_TEXT, HOLE,
-                                     LINE, SIGN_GLYPHS, SOLVED_TEXT, TEXT, THICK, WHITE, background, cell_size,
-                                     text_colour)
+from kernelext.widgets.style import (CAGE_LINE, CHANGED, CHANGED_LINE, CLUE_BG, CONFLICT, CONFLICT_BG, FONT,
+                                     FREE_TEXT, HOLE, LINE, SIGN_GLYPHS, SOLVED_TEXT, TEXT, THICK, WHITE, background,
+                                     cell_size, text_colour)
 
 SIDES = {"t": "top", "r": "right", "b": "bottom", "l": "left"}
 CLEAR_ROW = "background-color:transparent"  # over JupyterLab's striped and hover rows
@@ -28,8 +28,10 @@ def _cell_style(cell: dict, s: int) -> str:
     classes = set(cell.get("classes", ()))
     parts = [f"width:{s}px;height:{s}px;padding:0;text-align:center;line-height:1",
              f"border:1px solid {LINE if 'hole' not in classes else HOLE}"]  # size, colours: from the table
-    if "queen" in classes:
+    if classes & {"queen", "star"}:
         parts.append(f"font-size:{round(s * 0.75)}px")
+    elif "clue" in classes:  # two sums, `16╲17`, in one cell
+        parts.append(f"font-size:{max(8, round(s * 0.33))}px;white-space:nowrap")
     if background(cell) != WHITE:
         parts.append(f"background-color:{background(cell)}")
     if text_colour(classes) != TEXT:
@@ -130,6 +132,8 @@ def legend_html(description: dict) -> str:
              (_swatch(WHITE, text="■"), "filled", "filled"),
              (_swatch(WHITE, THICK, "○"), "end of a path", "endpoint"),
              (_swatch(WHITE, text="♛"), "queen", "queen"),
+             (_swatch(WHITE, text="★"), "star", "star"),
+             (_swatch(CLUE_BG, THICK), "clue cell: 16╲7 = sum down 16, sum across 7", "clue"),
              ("<b>bold</b>", "numbers are givens", "given")]
     if any(cell.get("corner") for row in description["cells"] for cell in row):
         items.append((_swatch(WHITE, CAGE_LINE, "Σ"), "cage and its sum", "caged"))
