@@ -14,8 +14,9 @@ The registry below (names, aliases, `--view` help, the grader's checkers) is bui
 A grid description is JSON-able: {"kind", "name", "legend", "cells": rows of {"text", "fill"?, "classes"?,
 "borders"?, "cage"?, "corner"?}, and optionally "note", "row_clues", "col_clues" (lists of lists of ints) and
 "signs" ([{"cells": [[r, c], [r, c]], "text"}], between adjacent cells)}. Cell classes: hole, free, given,
-solved, changed, conflict, filled, endpoint, queen; "borders" lists the thick sides among "trbl", "cage" the
-sides of a cage outline (dashed, inside the cell) and "corner" a small text in the top-left corner (a sum).
+solved, changed, conflict, filled, endpoint, queen, star, clue (a black cell showing its clues); "borders"
+lists the thick sides among "trbl", "cage" the sides of a cage outline (dashed, inside the cell) and
+"corner" a small text in the top-left corner (a sum).
 """
 
 from __future__ import annotations
