@@ -7,7 +7,7 @@ import pytest
 import traitlets
 from comm.base_comm import BaseComm
 
-import kernelext.magics
+import kernelext.puzzle
 import kernelext.render
 from kernelext.errors import PuzzleUsageError
 from kernelext.explanations import Culprit, Explanation
@@ -91,10 +91,11 @@ def test_one_comm_opens_per_grid_and_one_trait_holds_the_description(sent):
     opens = [data for kind, data in sent if kind == "comm_open"]
     assert len(opens) == 1  # no layout widget, no widget per cell
     synced = opens[0]["state"]["description"]
-    assert {key: value for key, value in synced.items() if key != "pictures"} == state
+    assert {key: value for key, value in synced.items() if key not in ("pictures", "chart")} == state
     assert synced["pictures"] == [picture_html(grid) for grid in state["grids"]]  # the tables the front end inserts
-    assert synced["layout"] is None and synced["index"] == 0
-    assert len(synced["description"]["grids"][0]["cells"]) == N
+    assert synced["chart"] == ""  # no bound
+    assert opens[0]["state"]["layout"] is None and opens[0]["state"]["index"] == 0
+    assert len(synced["grids"][0]["cells"]) == N
 
 
 def test_browsing_solutions_is_one_message_each(sent):
@@ -209,7 +210,7 @@ def test_pencil_marks_reach_the_widget_in_one_update_and_toggle_in_the_browser(l
 
 def test_magics_wire_the_explain_button_and_the_pencil_toggle(shell, live, monkeypatch):
     shown = []
-    monkeypatch.setattr(kernelext.magics, "display", lambda obj, **kwargs: shown.append(obj))
+    monkeypatch.setattr(kernelext.puzzle, "display", lambda obj, **kwargs: shown.append(obj))
     shell.ok("%%puzzle futoshiki\nF = VarArray(size=[3, 3], dom=range(1, 4))\n")
     shell.ok("%%puzzle+\nsatisfy([AllDifferent(r) for r in F], [AllDifferent(c) for c in columns(F)])\n")
     shell.ok("%%puzzle+\nsatisfy(F[0][0] < F[0][1], F[0][1] < F[0][2])\n")
