@@ -78,13 +78,15 @@ def extract_model(student: str, code_cells: list[str], *, answer: str | None = N
     notes = []
     for start in starts:
         if start != chosen:
-            why = (f"it does not declare `{answer}`" if start not in declaring
+            why = ("a later `%%puzzle` cell starts the model again" if not answer
+                   else f"it does not declare `{answer}`" if start not in declaring
                    else f"a later `%%puzzle` cell declares `{answer}` too")
             notes.append(f"code cell {start + 1} (`{code_cells[start].split(chr(10))[0].strip()}`) and its steps "
                          f"were left out: {why}")
     if orphans and chosen == starts[0]:
         cells = ", ".join(str(i + 1) for i in orphans)
-        notes.append(f"the `%%puzzle+` cells above the `%%puzzle` cell (code cells {cells}) were run after it")
+        notes.append(f"the `%%puzzle+` cells above the `%%puzzle` cell (code cell{'s' * (len(orphans) > 1)} {cells}) "
+                     "were run after it")
     steps = [_body(code_cells[i]) for i in groups[chosen]]
     helpers = []
     for number, source in enumerate(code_cells, start=1):

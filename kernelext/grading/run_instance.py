@@ -70,7 +70,24 @@ def run(job: dict, *, deadline: float) -> dict:
     result = session.solve(sols=job["sols"], timeout=max(1.0, deadline - time.monotonic() - JVM_START))
     solutions = result.solutions if job["sols"] == "all" else result.solutions[-1:]
     return {"status": result.status.value, "stopped": result.stopped,
-            "answers": [nested_values(info, solution) for solution in solutions]}
+            "answers": [nested_values(info, _with_singles(solution, info)) for solution in solutions]}
+
+
+def _with_singles(solution, info) -> dict:
+    """`solution` with the value of each cell of `info` left out of it whose domain holds a single value."""
+    return {**solution, **{name: value for name, value in _single_values(info).items() if solution.get(name) is None}}
+
+
+def _single_values(info) -> dict:
+    """The cells of `info` whose domain holds one value: pycsp3 leaves them out of the model when unconstrained."""
+    from pycsp3.classes.main.variables import Variable
+
+    single = {}
+    for _, name in info.cells:
+        values = Variable.name2obj[name].dom.all_values()
+        if len(values) == 1:
+            single[name] = values[0]
+    return single
 
 
 def run_probes(session, probes: list[dict], *, deadline: float) -> list[str]:
