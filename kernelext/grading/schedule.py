@@ -124,7 +124,7 @@ def run_jobs(jobs: list[Job], *, executor=None, workers: int | None = None, limi
 
 def _stop_reason(tally: _Tally, limits: Limits) -> str:
     if limits.max_timeouts and tally.timeouts >= limits.max_timeouts:
-        return f"not run: this notebook's runs stopped after {tally.timeouts} time-outs"
+        return f"not run: this notebook's runs stopped after {tally.timeouts} time-out{'s' * (tally.timeouts > 1)}"
     if limits.budget is not None and tally.seconds >= limits.budget:
         return f"not run: this notebook used up its time budget ({limits.budget:g} s)"
     return ""
