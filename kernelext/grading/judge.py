@@ -27,7 +27,7 @@ def result_for(job, outcome: Outcome, message: str = "", *, shown: str | None = 
     """The result of `job`: full points when passed; `shown` is the student's line (defaults per outcome)."""
     points = job.instance.points if outcome is Outcome.PASSED else 0
     if shown is None:
-        shown = _HIDDEN.get(outcome, message) if job.instance.hidden else message
+        shown = _HIDDEN.get(outcome, message) if job.instance.hidden else cap(message)
     return InstanceResult(job.instance.name, job.instance.hidden, job.label, outcome, points, job.instance.points,
                           message, kind=job.kind, shown=shown)
 
