@@ -8,13 +8,16 @@ from __future__ import annotations
 
 import json
 import os
+import sys
 import tempfile
+from pathlib import Path
 
 import pytest
 
 from kernelext.grading import Outcome, grade
 from kernelext.grading.exercise import load_exercise
 from kernelext.grading.notebook import read_submission
+from kernelext.grading.sandbox import exposed
 from test_grading import EXERCISES, PICROSS, picross_cells, write_notebook
 
 STEP2 = read_submission(PICROSS / "instructor.ipynb").steps[1]  # the rows of x follow their clues
@@ -128,3 +131,9 @@ def test_no_temporary_folder_is_left_by_crashed_or_killed_runs(mode, tmp_path, m
                     only=["moon"], time_limit=2, sandbox=mode)
     assert [r.results[0].outcome for r in results] == [Outcome.CRASHED, Outcome.TIMEOUT]
     assert os.listdir(scratch) == []
+
+
+def test_bwrap_mode_says_when_a_hidden_instance_would_be_inside_the_sandbox():
+    inside = [str(Path(sys.prefix) / "picross" / "hidden" / "arrow.json"), "/usr/share/hidden/arrow.json"]
+    assert exposed("bwrap", [*inside, str(PICROSS / "hidden" / "arrow.json")]) == inside
+    assert exposed("process", inside) == []

@@ -109,6 +109,11 @@ def _dask(address: str | None):
     except ImportError:
         raise ValueError("--dask needs Dask's distributed package: pip install distributed") from None
     with Client(address, timeout=30) as client:
+        try:
+            client.wait_for_workers(1, timeout=60)
+        except TimeoutError:
+            raise ValueError(f"No Dask worker joined the scheduler at {address} within 60 s: start one with "
+                             f"`dask worker {address}`.") from None
         yield client
 
 

@@ -9,6 +9,7 @@ from typing import Callable
 from kernelext.grading.exercise import Exercise, load_exercise
 from kernelext.grading.notebook import Submission, read_submission
 from kernelext.grading.results import Outcome, SubmissionResult, format_points
+from kernelext.grading.sandbox import exposed, resolve_mode
 from kernelext.grading.schedule import grade_submissions, jobs_for
 from kernelext.grading.scores import read_scores, with_questions
 from kernelext.grading.submissions import find_submissions
@@ -37,12 +38,17 @@ def grade(*, exercise_dir: str | Path, submissions_dir: str | Path, out_dir: str
     """
     exercise = load_exercise(exercise_dir, only=only, time_limit=time_limit, memory_mb=memory_mb,
                              max_timeouts=max_timeouts, budget=budget)
+    mode = resolve_mode(sandbox)
+    reachable = exposed(mode, sorted(Path(exercise_dir).glob("hidden/*.json")))
+    if reachable:
+        raise ValueError(f"The sandbox binds the folder holding {reachable[0]}, so student code could read it: "
+                         "keep exercises outside the Python installation, the virtual environment and /usr.")
     marks = read_scores(scores, exercise.questions) if scores else {}
     found = find_submissions(submissions_dir, assignment or exercise.name)
     submissions = [read_submission(path, student=student, answer=exercise.answer) for student, path in found]
     tell = None if progress is None else (lambda result: progress(with_questions(result, exercise.questions, marks)))
     results = [with_questions(r, exercise.questions, marks) for r in
-               grade_submissions(exercise, submissions, executor=executor, workers=workers, sandbox=sandbox,
+               grade_submissions(exercise, submissions, executor=executor, workers=workers, sandbox=mode,
                                  progress=tell)]
     out_dir = Path(out_dir)
     (out_dir / "feedback").mkdir(parents=True, exist_ok=True)
