@@ -97,6 +97,7 @@ def run_probes(session, probes: list[dict], *, deadline: float) -> list[str]:
     model has no array NAME, or one of another shape than the values.
     """
     from kernelext import model_state
+    from kernelext.errors import KernelextError
 
     statuses = []
     for number, probe in enumerate(probes):
@@ -109,8 +110,12 @@ def run_probes(session, probes: list[dict], *, deadline: float) -> list[str]:
         session.namespace["_kernelext_at"] = _at
         session.namespace["_kernelext_fix"] = [(name, index, _at(values, index)) for name, values in
                                                probe["fix"].items() for index, _ in infos[name].cells]
-        session.add_step("satisfy(_kernelext_at(globals()[name], index) == value "
-                         "for name, index, value in _kernelext_fix)", key=f"probe-{number}", solve=False)
+        try:
+            session.add_step("satisfy(_kernelext_at(globals()[name], index) == value "
+                             "for name, index, value in _kernelext_fix)", key=f"probe-{number}", solve=False)
+        except KernelextError:
+            statuses.append("UNSAT")  # pycsp3 refuses the values outright (one is outside its cell's domain)
+            continue
         share = (deadline - time.monotonic() - JVM_START * (len(probes) - number)) / (len(probes) - number)
         statuses.append(session.solve(sols=1, timeout=max(1.0, share)).status.value)
         session.undo()
