@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import subprocess
 import sys
 import tempfile
 from pathlib import Path
@@ -120,12 +121,19 @@ def test_feedback_never_repeats_student_text_for_hidden_instances(tmp_path):
     assert not any(str(arrow) in text or digits in text or "arrow" in text for text in feedback.values())
 
 
+def _dead_pid() -> int:
+    process = subprocess.Popen(["true"])
+    process.wait()
+    return process.pid
+
+
 @pytest.mark.parametrize("mode", ["bwrap", "process"])
 def test_no_temporary_folder_is_left_by_crashed_or_killed_runs(mode, tmp_path, monkeypatch):
     scratch = tmp_path / "tmp"
     scratch.mkdir()
     monkeypatch.setenv("TMPDIR", str(scratch))
     monkeypatch.setattr(tempfile, "tempdir", str(scratch))
+    (scratch / f"kernelext-{_dead_pid()}-grade-left").mkdir()  # a grader killed before it removed a run's folder
     _write(tmp_path / "in", {"exits": f"{STEP2}\nimport os\nos._exit(3)", "loops": "while True:\n    pass"})
     results = grade(exercise_dir=PICROSS, submissions_dir=tmp_path / "in", out_dir=tmp_path / "out",
                     only=["moon"], time_limit=2, sandbox=mode)

@@ -13,6 +13,7 @@ from kernelext.grading.sandbox import exposed, resolve_mode
 from kernelext.grading.schedule import grade_submissions, jobs_for
 from kernelext.grading.scores import read_scores, with_questions
 from kernelext.grading.submissions import find_submissions
+from kernelext.scratch import reap_stale_folders
 
 
 def grade(*, exercise_dir: str | Path, submissions_dir: str | Path, out_dir: str | Path,
@@ -38,6 +39,7 @@ def grade(*, exercise_dir: str | Path, submissions_dir: str | Path, out_dir: str
     """
     exercise = load_exercise(exercise_dir, only=only, time_limit=time_limit, memory_mb=memory_mb,
                              max_timeouts=max_timeouts, budget=budget)
+    reap_stale_folders()  # run folders of a grader that was killed before it could remove them
     mode = resolve_mode(sandbox)
     reachable = exposed(mode, sorted(Path(exercise_dir).glob("hidden/*.json")))
     if reachable:
