@@ -1,40 +1,84 @@
-"""Grade 30 copies of the picross solution on its 12 instances (6 public, 6 hidden) and print the wall time.
+"""Grade 30 copies of the picross solution (12 instances, 6 of them hidden, and 3 graded parts) and print the wall time,
+with the default pool and, with --dask, on a `dask scheduler` + `dask worker` started on 127.0.0.1 for the run.
 
-Usage: python benchmarks/grading.py [--submissions N] [--workers N]
+Usage: python benchmarks/grading.py [--submissions N] [--workers N] [--dask] [--sandbox auto|bwrap|process]
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import shutil
+import signal
+import subprocess
+import sys
 import tempfile
 import time
+from contextlib import contextmanager
 from pathlib import Path
 
 from kernelext.grading import grade
 
 EXERCISE = Path(__file__).resolve().parent.parent / "exercises" / "picross"
+BIN = Path(sys.executable).parent
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--submissions", type=int, default=30)
-    parser.add_argument("--workers", type=int, default=None, help="instances at once (default: one per core)")
+    parser.add_argument("--workers", type=int, default=None, help="runs at once (default: one per core)")
+    parser.add_argument("--dask", action="store_true", help="also grade on a local dask scheduler + worker")
+    parser.add_argument("--sandbox", default="auto")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as work:
         submissions = Path(work, "submissions")
         submissions.mkdir()
         for number in range(args.submissions):
             shutil.copyfile(EXERCISE / "instructor.ipynb", submissions / f"student{number:02d}.ipynb")
-        start = time.perf_counter()
-        results = grade(exercise_dir=EXERCISE, submissions_dir=submissions, out_dir=Path(work, "out"),
-                        workers=args.workers)
-        wall = time.perf_counter() - start
-    runs = sum(len(r.results) for r in results)
-    full = sum(r.points == r.max_points for r in results)
-    print(f"{len(results)} submissions x {runs // len(results)} instances = {runs} runs on {os.cpu_count()} cores: "
-          f"{wall:.1f} s wall ({wall / runs:.2f} s per run); {full}/{len(results)} with full marks")
+        options = dict(exercise_dir=EXERCISE, submissions_dir=submissions, sandbox=args.sandbox)
+        _timed("default pool", lambda: grade(**options, out_dir=Path(work, "pool"), workers=args.workers))
+        if args.dask:
+            from distributed import Client
+
+            with _cluster(Path(work, "cluster"), threads=args.workers or os.cpu_count() or 1) as address:
+                with Client(address) as client:
+                    client.wait_for_workers(1, timeout=60)
+                    _timed("dask worker", lambda: grade(**options, out_dir=Path(work, "dask"), executor=client))
+            same = Path(work, "pool", "grades.csv").read_text() == Path(work, "dask", "grades.csv").read_text()
+            print(f"grades.csv identical across executors: {same}")
+
+
+def _timed(name: str, run):
+    start = time.perf_counter()
+    results = run()
+    wall = time.perf_counter() - start
+    runs = sum(1 for r in results for item in r.results if item.kind != "question")
+    full = sum(all(i.points == i.max_points for i in r.results if i.kind != "question") for r in results)
+    print(f"{name}: {len(results)} submissions, {runs} runs on {os.cpu_count()} cores: {wall:.1f} s wall "
+          f"({wall / runs:.2f} s per run); {full}/{len(results)} with full marks", flush=True)
+    return results
+
+
+@contextmanager
+def _cluster(folder: Path, threads: int):
+    """A `dask scheduler` and one `dask worker` with `threads` threads on 127.0.0.1; yields the scheduler address."""
+    folder.mkdir()
+    started = [subprocess.Popen([BIN / "dask", "scheduler", "--host", "127.0.0.1", "--port", "0", "--no-dashboard",
+                                 "--scheduler-file", "scheduler.json"], cwd=folder, stdout=subprocess.DEVNULL,
+                                stderr=subprocess.DEVNULL, start_new_session=True)]
+    try:
+        while not (folder / "scheduler.json").is_file():
+            time.sleep(0.2)
+        address = json.loads((folder / "scheduler.json").read_text())["address"]
+        started.append(subprocess.Popen([BIN / "dask", "worker", address, "--nthreads", str(threads), "--no-dashboard",
+                                         "--local-directory", str(folder / "scratch")], cwd=folder,
+                                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True))
+        yield address
+    finally:
+        for process in reversed(started):
+            os.killpg(process.pid, signal.SIGTERM)
+            process.wait()
 
 
 if __name__ == "__main__":

@@ -95,7 +95,8 @@ def test_extraction_keeps_the_last_puzzle_its_steps_and_helper_definitions():
     ])
     assert model.steps == ("y = VarArray(size=2, dom={0, 1})", "satisfy(y[0] != y[1])")
     assert model.helpers == ("from pycsp3 import *", "@lru_cache\ndef helper(n):\n    return n")
-    assert len(model.notes) == 1 and "code cell 8" in model.notes[0] and "SyntaxError" in model.notes[0]
+    assert len(model.notes) == 2 and "code cell 2 (`%%puzzle draft`)" in model.notes[0]
+    assert "code cell 8" in model.notes[1] and "SyntaxError" in model.notes[1]
 
 
 # -- checkers (pure) --------------------------------------------------------------------------------
@@ -158,9 +159,11 @@ def test_instructor_solution_scores_full_marks(name, tmp_path):
     (tmp_path / "in" / "teacher.ipynb").write_bytes((EXERCISES / name / "instructor.ipynb").read_bytes())
     [result] = grade(exercise_dir=EXERCISES / name, submissions_dir=tmp_path / "in", out_dir=tmp_path / "out",
                      only=only)
-    assert result.points == result.max_points > 0, result.summary()
+    graded = [r for r in result.results if r.kind != "question"]
+    assert sum(r.points for r in graded) == sum(r.max_points for r in graded) > 0, result.summary()
     header = next(csv.reader(open(tmp_path / "out" / "grades.csv")))
-    assert header == ["student", *only, "total", *exercise.questions] and exercise.questions
+    assert header == ["student", only[0], "hidden 1", *(q.name for q in exercise.questions), "total"]
+    assert exercise.questions and all(q.points > 0 for q in exercise.questions)
 
 
 BAD = {
@@ -197,7 +200,7 @@ def test_each_bad_submission_costs_only_its_instances(tmp_path):
                     only=["moon", "arrow"], time_limit=8)
     by_student = {r.student: r for r in results}
     assert sorted(by_student) == sorted(names)
-    outcomes = {s: [i.outcome for i in r.results] for s, r in by_student.items()}
+    outcomes = {s: [i.outcome for i in r.results if i.kind == "instance"] for s, r in by_student.items()}
     assert outcomes["good"] == outcomes["chatty"] == [Outcome.PASSED, Outcome.PASSED]
     assert outcomes["hard_coded"] == [Outcome.PASSED, Outcome.FAILED]
     for student, outcome in [("syntax_error", Outcome.ERROR), ("infinite_loop", Outcome.TIMEOUT),
@@ -250,5 +253,5 @@ def test_cli_releases_and_grades(tmp_path, capsys):
     (tmp_path / "in").mkdir()
     (tmp_path / "in" / "zoe.ipynb").write_bytes((tmp_path / "student" / "picross.ipynb").read_bytes())
     assert cli(["grade", str(PICROSS), str(tmp_path / "in"), str(tmp_path / "out"), "--only", "moon"]) == 0
-    assert "zoe: 0/1 points" in capsys.readouterr().out
+    assert "zoe: 0/5 points" in capsys.readouterr().out  # 1 instance, and 2 + 2 points of written questions
     assert read_csv(tmp_path / "out" / "grades.csv")["zoe"]["total"] == "0"

@@ -4,16 +4,18 @@ from __future__ import annotations
 
 import inspect
 import types
+from dataclasses import replace
 from pathlib import Path
 
 from kernelext.grading.exercise import load_exercise
 from kernelext.grading.notebook import Submission
 from kernelext.grading.results import CheckReport
-from kernelext.grading.runner import jobs_for, run_jobs
+from kernelext.grading.sandbox import resolve_mode
+from kernelext.grading.schedule import jobs_for, run_jobs
 
 
 def check_public(model, exercise_dir: str | Path = ".", *, namespace: dict | None = None,
-                 executor=None) -> CheckReport:
+                 executor=None, sandbox: str = "auto") -> CheckReport:
     """Run a model on the public instances of the exercise in `exercise_dir`, each in its own process.
 
     Arguments:
@@ -21,6 +23,7 @@ def check_public(model, exercise_dir: str | Path = ".", *, namespace: dict | Non
         namespace: where to find the functions, classes and imports the steps use (a notebook's user
             namespace); a PuzzleSession's own namespace by default.
         executor: runs the instances instead of a local thread pool.
+        sandbox: where the model runs: "auto", "bwrap" or "process" (see `kernelext.grading.sandbox`).
     Returns:
         a CheckReport: one row per public instance (passed, failed, error, timed out, crashed).
     """
@@ -28,11 +31,12 @@ def check_public(model, exercise_dir: str | Path = ".", *, namespace: dict | Non
         namespace = getattr(model, "namespace", None) or {}
     steps = getattr(model, "steps", model)
     sources = tuple(getattr(step, "source", step) for step in steps)
-    exercise = load_exercise(exercise_dir, public_only=True)
+    exercise = replace(load_exercise(exercise_dir, public_only=True), parts=())
     submission = Submission("you", sources, helper_sources(namespace))
     if not sources:
         return CheckReport(exercise.name, (), ("no steps yet: start the puzzle with a %%puzzle NAME cell",))
-    return CheckReport(exercise.name, tuple(run_jobs(jobs_for(exercise, submission), executor=executor)))
+    jobs = jobs_for(exercise, submission, sandbox=resolve_mode(sandbox))
+    return CheckReport(exercise.name, tuple(run_jobs(jobs, executor=executor)))
 
 
 def helper_sources(namespace: dict) -> tuple[str, ...]:

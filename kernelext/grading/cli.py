@@ -1,12 +1,18 @@
-"""`kernelext-grade`: release an exercise to students, or grade their submissions."""
+"""`kernelext-grade`: release an exercise to students, grade their submissions, or grade one for a platform."""
 
 from __future__ import annotations
 
 import argparse
+import contextlib
+import json
 import sys
+import tempfile
+from pathlib import Path
 
 from kernelext.grading.grade import grade
 from kernelext.grading.notebook import release
+from kernelext.grading.platforms import PLATFORMS, results_json
+from kernelext.grading.sandbox import MODES
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -16,27 +22,99 @@ def main(argv: list[str] | None = None) -> int:
     out = commands.add_parser("release", help="write the student notebook (no solutions) and the public instances")
     out.add_argument("exercise_dir")
     out.add_argument("out_dir")
-    marks = commands.add_parser("grade", help="grade a folder of submitted notebooks (*.ipynb)")
+    marks = commands.add_parser("grade", help="grade a folder of submitted notebooks (or nbgrader's submitted/)")
     marks.add_argument("exercise_dir")
     marks.add_argument("submissions_dir")
     marks.add_argument("out_dir")
-    marks.add_argument("--only", action="append", metavar="INSTANCE", help="grade just this instance (repeatable)")
-    marks.add_argument("--time-limit", type=float, metavar="S", help="seconds per instance (overrides exercise.json)")
-    marks.add_argument("--memory", type=int, metavar="MB", help="memory per instance (overrides exercise.json)")
-    marks.add_argument("--workers", type=int, metavar="N", help="instances run at once (default: one per core)")
+    _options(marks)
+    marks.add_argument("--scores", metavar="CSV", help="the written questions' points: student,Q1,Q2...")
+    marks.add_argument("--assignment", metavar="NAME", help="nbgrader's assignment name (default: the exercise's)")
+    marks.add_argument("--dask", metavar="SCHEDULER", help="run on a Dask cluster, e.g. tcp://127.0.0.1:8786")
+    marks.add_argument("--quiet", action="store_true", help="no progress line per submission")
+    one = commands.add_parser("results", help="grade one notebook and write a platform's results.json")
+    one.add_argument("exercise_dir")
+    one.add_argument("notebook")
+    one.add_argument("results_json")
+    one.add_argument("--platform", choices=PLATFORMS, default="gradescope")
+    _options(one)
     args = parser.parse_args(argv)
     try:
         if args.command == "release":
             print(f"Wrote {release(exercise_dir=args.exercise_dir, out_dir=args.out_dir)}")
             return 0
-        results = grade(exercise_dir=args.exercise_dir, submissions_dir=args.submissions_dir, out_dir=args.out_dir,
-                        only=args.only, time_limit=args.time_limit, memory_mb=args.memory, workers=args.workers)
+        if args.command == "results":
+            return _results(args)
+        return _grade(args)
     except (OSError, ValueError) as error:
         parser.error(str(error))
+
+
+def _options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--only", action="append", metavar="NAME", help="grade just this instance or part (repeatable)")
+    parser.add_argument("--time-limit", type=float, metavar="S", help="seconds per run (overrides exercise.json)")
+    parser.add_argument("--memory", type=int, metavar="MB", help="memory per run (overrides exercise.json)")
+    parser.add_argument("--workers", type=int, metavar="N", help="runs at once (default: one per core)")
+    parser.add_argument("--sandbox", choices=MODES, default="auto",
+                        help="where student code runs: bwrap (sealed), process, or auto (bwrap when it works)")
+    parser.add_argument("--max-timeouts", type=int, metavar="N",
+                        help="stop a notebook's runs after N time-outs (0: never; default from exercise.json, else 2)")
+    parser.add_argument("--budget", type=float, metavar="S", help="seconds of runs a notebook may use in all")
+
+
+def _limits(args) -> dict:
+    return dict(only=args.only, time_limit=args.time_limit, memory_mb=args.memory, workers=args.workers,
+                sandbox=args.sandbox, max_timeouts=args.max_timeouts, budget=args.budget)
+
+
+def _grade(args) -> int:
+    count = []
+
+    def progress(result) -> None:
+        count.append(result)
+        print(f"[{len(count)}] {result.student}: {result.points:g}/{result.max_points:g} points", file=sys.stderr,
+              flush=True)
+
+    with _dask(args.dask) as client:
+        results = grade(exercise_dir=args.exercise_dir, submissions_dir=args.submissions_dir, out_dir=args.out_dir,
+                        executor=client, scores=args.scores, assignment=args.assignment,
+                        progress=None if args.quiet else progress, **_limits(args))
     for result in results:
         print(result.summary())
     print(f"Graded {len(results)} submission(s): {args.out_dir}/grades.csv, {args.out_dir}/feedback/")
     return 0
+
+
+def _results(args) -> int:
+    notebook = Path(args.notebook)
+    if not notebook.is_file():
+        raise FileNotFoundError(f"No notebook {notebook}: give the submitted .ipynb file.")
+    with tempfile.TemporaryDirectory(prefix="kernelext-results-") as work:
+        (Path(work) / "in").mkdir()
+        (Path(work) / "in" / "submission.ipynb").write_bytes(notebook.read_bytes())
+        [result] = grade(exercise_dir=args.exercise_dir, submissions_dir=Path(work) / "in", out_dir=Path(work) / "out",
+                         **_limits(args))
+    Path(args.results_json).write_text(json.dumps(results_json(result, args.platform), indent=1) + "\n")
+    print(result.feedback())
+    return 0
+
+
+@contextlib.contextmanager
+def _dask(address: str | None):
+    """A Dask client connected to `address` (None: no client)."""
+    if address is None:
+        yield None
+        return
+    try:
+        from distributed import Client
+    except ImportError:
+        raise ValueError("--dask needs Dask's distributed package: pip install distributed") from None
+    with Client(address, timeout=30) as client:
+        try:
+            client.wait_for_workers(1, timeout=60)
+        except TimeoutError:
+            raise ValueError(f"No Dask worker joined the scheduler at {address} within 60 s: start one with "
+                             f"`dask worker {address}`.") from None
+        yield client
 
 
 if __name__ == "__main__":

@@ -8,9 +8,10 @@ from pathlib import Path
 from types import MappingProxyType
 
 from kernelext.grading.checkers import CHECKERS
-from kernelext.grading.notebook import question_names
+from kernelext.grading.notebook import questions
 
-DEFAULTS = MappingProxyType({"sols": 1, "points": {"public": 1, "hidden": 1}, "time_limit": 30.0, "memory_mb": 2048})
+DEFAULTS = MappingProxyType({"sols": 1, "points": {"public": 1, "hidden": 1}, "time_limit": 30.0, "memory_mb": 2048,
+                             "parts": [], "max_timeouts": 2, "budget": None})
 
 
 @dataclass(frozen=True)
@@ -21,6 +22,29 @@ class Instance:
     hidden: bool
     data: dict
     expected: dict
+    points: float
+
+
+@dataclass(frozen=True)
+class Part:
+    """A graded part of the model (a viewpoint, a channelling...), checked by probes on one public instance.
+
+    Each probe fixes arrays to values (`{"x": [[...]]}`) and says whether the model must then have a
+    solution (`"expect": "sat"`) or none (`"unsat"`); `why` is the feedback when it does not.
+    """
+
+    name: str
+    title: str
+    points: float
+    instance: Instance
+    probes: tuple[dict, ...]
+
+
+@dataclass(frozen=True)
+class Question:
+    """A written question, marked by the teacher: its column name ("Q1") and its points."""
+
+    name: str
     points: float
 
 
@@ -37,7 +61,10 @@ class Exercise:
         time_limit: wall-clock seconds per instance (start, modelling, solving).
         memory_mb: address-space limit per instance, in MB.
         instances: the public instances, then the hidden ones, each sorted by name.
-        questions: the column names of the hand-graded written questions.
+        questions: the hand-graded written questions.
+        parts: the graded parts of the model.
+        max_timeouts: a submission's runs stop after this many time-outs (0: never).
+        budget: seconds of runs a submission may use in all (None: no budget).
     """
 
     name: str
@@ -47,7 +74,10 @@ class Exercise:
     time_limit: float
     memory_mb: int
     instances: tuple[Instance, ...]
-    questions: tuple[str, ...] = ()
+    questions: tuple[Question, ...] = ()
+    parts: tuple[Part, ...] = ()
+    max_timeouts: int = 2
+    budget: float | None = None
 
     @property
     def public(self) -> tuple[Instance, ...]:
@@ -55,13 +85,14 @@ class Exercise:
 
 
 def load_exercise(folder: str | Path, *, only: list[str] | None = None, public_only: bool = False,
-                  time_limit: float | None = None, memory_mb: int | None = None) -> Exercise:
+                  time_limit: float | None = None, memory_mb: int | None = None, max_timeouts: int | None = None,
+                  budget: float | None = None) -> Exercise:
     """Read an exercise folder.
 
     Arguments:
-        only: keep just the instances with these names.
+        only: keep just the instances and parts with these names.
         public_only: leave the hidden instances out.
-        time_limit, memory_mb: override the configured limits.
+        time_limit, memory_mb, max_timeouts, budget: override the configured limits.
     """
     folder = Path(folder)
     config_path = folder / "exercise.json"
@@ -73,15 +104,20 @@ def load_exercise(folder: str | Path, *, only: list[str] | None = None, public_o
     kinds = ("public",) if public_only else ("public", "hidden")
     instances = tuple(_instance(path, kind == "hidden", config["points"][kind])
                       for kind in kinds for path in sorted((folder / kind).glob("*.json")))
+    parts = tuple(_part(folder, spec, number) for number, spec in enumerate(config["parts"], start=1))
     if only is not None:
-        unknown = sorted(set(only) - {i.name for i in instances})
+        unknown = sorted(set(only) - {i.name for i in instances} - {p.name for p in parts})
         if unknown:
-            raise ValueError(f"No instance named {', '.join(unknown)} in {folder}.")
+            raise ValueError(f"No instance or part named {', '.join(unknown)} in {folder}.")
         instances = tuple(i for i in instances if i.name in only)
+        parts = tuple(p for p in parts if p.name in only)
     instructor = folder / "instructor.ipynb"
+    budget = budget if budget is not None else config["budget"]
     return Exercise(folder.resolve().name, config["answer"], config["checker"], config["sols"],
                     float(time_limit or config["time_limit"]), int(memory_mb or config["memory_mb"]), instances,
-                    question_names(instructor) if instructor.is_file() else ())
+                    tuple(Question(*q) for q in questions(instructor)) if instructor.is_file() else (), parts,
+                    int(config["max_timeouts"] if max_timeouts is None else max_timeouts),
+                    float(budget) if budget else None)
 
 
 def load_instance(name: str, folder: str | Path = "public") -> dict:
@@ -90,6 +126,22 @@ def load_instance(name: str, folder: str | Path = "public") -> dict:
     if not path.is_file():
         raise FileNotFoundError(f"No instance file {path}: run the notebook from the exercise's folder.")
     return json.loads(path.read_text())["data"]
+
+
+def _part(folder: Path, spec: dict, number: int) -> Part:
+    where = f"exercise.json, part {number}"
+    missing = [key for key in ("name", "points", "instance", "probes") if key not in spec]
+    if missing:
+        raise ValueError(f"{where}: give its {', '.join(missing)}.")
+    path = folder / "public" / f"{spec['instance']}.json"
+    if not path.is_file():
+        raise ValueError(f"{where}: its instance must be a public one; there is no {path}.")
+    for probe in spec["probes"]:
+        if probe.get("expect") not in ("sat", "unsat") or not isinstance(probe.get("fix"), dict) or not probe.get("why"):
+            raise ValueError(f"{where}: each probe needs \"fix\" (arrays to values), \"expect\" (sat or unsat) "
+                             "and \"why\" (the feedback when the model does otherwise).")
+    return Part(spec["name"], spec.get("title", spec["name"]), float(spec["points"]),
+                _instance(path, False, float(spec["points"])), tuple(spec["probes"]))
 
 
 def _instance(path: Path, hidden: bool, points: float) -> Instance:

@@ -1,47 +1,77 @@
-"""Grade a folder of submitted notebooks: a grades CSV and one feedback file per student."""
+"""Grade submitted notebooks: a grades CSV, and feedback per student as text and HTML."""
 
 from __future__ import annotations
 
 import csv
 from pathlib import Path
+from typing import Callable
 
 from kernelext.grading.exercise import Exercise, load_exercise
-from kernelext.grading.notebook import read_submission
-from kernelext.grading.results import SubmissionResult, format_points
-from kernelext.grading.runner import grade_submissions
+from kernelext.grading.notebook import Submission, read_submission
+from kernelext.grading.results import Outcome, SubmissionResult, format_points
+from kernelext.grading.sandbox import exposed, resolve_mode
+from kernelext.grading.schedule import grade_submissions, jobs_for
+from kernelext.grading.scores import read_scores, with_questions
+from kernelext.grading.submissions import find_submissions
+from kernelext.scratch import reap_stale_folders
 
 
 def grade(*, exercise_dir: str | Path, submissions_dir: str | Path, out_dir: str | Path,
           only: list[str] | None = None, time_limit: float | None = None, memory_mb: int | None = None,
-          executor=None, workers: int | None = None) -> list[SubmissionResult]:
-    """Grade every `*.ipynb` in `submissions_dir`; write `grades.csv` and `feedback/<student>.txt` in `out_dir`.
+          executor=None, workers: int | None = None, sandbox: str = "auto", max_timeouts: int | None = None,
+          budget: float | None = None, scores: str | Path | None = None, assignment: str | None = None,
+          progress: Callable[[SubmissionResult], None] | None = None) -> list[SubmissionResult]:
+    """Grade the notebooks in `submissions_dir`; write `grades.csv` and `feedback/<student>.txt|.html` in `out_dir`.
 
     Arguments:
-        only: grade just these instances (by name).
-        time_limit, memory_mb: override the exercise's limits per instance.
-        executor: runs the instances instead of the local thread pool (see `runner.grade_submissions`).
-        workers: the local pool's size (default: one per core).
+        submissions_dir: `<student>.ipynb` files, or nbgrader's `submitted/<student>/<assignment>/` layout.
+        only: grade just these instances and parts (by name).
+        time_limit, memory_mb: override the exercise's limits per run.
+        executor: runs the jobs instead of the local pool (see `schedule.grade_submissions`).
+        workers: runs at once (default: one per core).
+        sandbox: "auto" (bwrap when it works here), "bwrap" or "process"; see `kernelext.grading.sandbox`.
+        max_timeouts, budget: stop a submission's runs after this many time-outs, or past this many seconds.
+        scores: a CSV of the written questions' points (`student,Q1,Q2...`), counted in the totals.
+        assignment: the nbgrader assignment's name (default: the exercise folder's name).
+        progress: called with each submission's result as soon as it is graded.
     Returns:
         one SubmissionResult per notebook, sorted by student.
     """
-    exercise = load_exercise(exercise_dir, only=only, time_limit=time_limit, memory_mb=memory_mb)
-    if not Path(submissions_dir).is_dir():
-        raise FileNotFoundError(f"No folder {submissions_dir}: give the folder of submitted notebooks.")
-    submissions = [read_submission(path) for path in sorted(Path(submissions_dir).glob("*.ipynb"))]
-    results = grade_submissions(exercise, submissions, executor=executor, workers=workers)
+    exercise = load_exercise(exercise_dir, only=only, time_limit=time_limit, memory_mb=memory_mb,
+                             max_timeouts=max_timeouts, budget=budget)
+    reap_stale_folders()  # run folders of a grader that was killed before it could remove them
+    mode = resolve_mode(sandbox)
+    reachable = exposed(mode, sorted(Path(exercise_dir).glob("hidden/*.json")))
+    if reachable:
+        raise ValueError(f"The sandbox binds the folder holding {reachable[0]}, so student code could read it: "
+                         "keep exercises outside the Python installation, the virtual environment and /usr.")
+    marks = read_scores(scores, exercise.questions) if scores else {}
+    found = find_submissions(submissions_dir, assignment or exercise.name)
+    submissions = [read_submission(path, student=student, answer=exercise.answer) for student, path in found]
+    tell = None if progress is None else (lambda result: progress(with_questions(result, exercise.questions, marks)))
+    results = [with_questions(r, exercise.questions, marks) for r in
+               grade_submissions(exercise, submissions, executor=executor, workers=workers, sandbox=mode,
+                                 progress=tell)]
     out_dir = Path(out_dir)
     (out_dir / "feedback").mkdir(parents=True, exist_ok=True)
     write_grades(out_dir / "grades.csv", exercise, results)
     for result in results:
         (out_dir / "feedback" / f"{result.student}.txt").write_text(result.feedback() + "\n")
+        (out_dir / "feedback" / f"{result.student}.html").write_text(result.feedback_html())
     return results
 
 
+def columns(exercise: Exercise) -> list[str]:
+    """The grades file's columns: instances as students see them ("hidden 1"), parts, questions, total."""
+    labels = [job.label if job.kind == "instance" else job.instance.name for job in jobs_for(exercise, Submission(''))]
+    return ["student", *labels, *(q.name for q in exercise.questions), "total"]
+
+
 def write_grades(path: Path, exercise: Exercise, results: list[SubmissionResult]) -> None:
-    """One row per student: points per instance, the total, and an empty column per written question."""
+    """One row per student: points per instance, part and written question (blank until marked), the total."""
     with open(path, "w", newline="") as file:
         writer = csv.writer(file)
-        writer.writerow(["student", *(i.name for i in exercise.instances), "total", *exercise.questions])
+        writer.writerow(columns(exercise))
         for result in results:
-            points = [format_points(r.points) for r in result.results]
-            writer.writerow([result.student, *points, format_points(result.points), *("" for _ in exercise.questions)])
+            points = ["" if r.outcome is Outcome.TO_GRADE else format_points(r.points) for r in result.results]
+            writer.writerow([result.student, *points, format_points(result.points)])

@@ -13,6 +13,7 @@ BEGIN, END = "### BEGIN SOLUTION", "### END SOLUTION"
 PLACEHOLDER = MappingProxyType({"code": "# YOUR CODE HERE", "markdown": "YOUR ANSWER HERE"})
 QUESTION_TAG = "question"
 _SOLUTION = re.compile(rf"^([ \t]*){re.escape(BEGIN)}.*?^[ \t]*{re.escape(END)}[^\n]*$", re.M | re.S)
+_POINTS = re.compile(r"\((\d+(?:\.\d+)?) points?\)")
 _HELPER_NODES = (ast.Import, ast.ImportFrom, ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
 
 
@@ -35,28 +36,59 @@ class Submission:
     notes: tuple[str, ...] = ()
 
 
-def read_submission(path: str | Path) -> Submission:
-    """Extract the model of the notebook at `path`; a notebook that cannot be read gives a `problem`."""
+def read_submission(path: str | Path, *, student: str | None = None, answer: str | None = None) -> Submission:
+    """Extract the model of the notebook at `path` (see `extract_model`); a notebook that cannot be read gives a `problem`.
+
+    Arguments:
+        student: who submitted it (default: the file name without `.ipynb`).
+        answer: the array the exercise asks for, which picks the model among several `%%puzzle` cells.
+    """
     import nbformat
 
     path = Path(path)
+    student = student or path.stem
     try:
         notebook = nbformat.read(path, as_version=4)
         code_cells = [str(cell.get("source", "")) for cell in notebook.cells if cell.get("cell_type") == "code"]
     except Exception as error:  # not JSON, not a notebook, unreadable file...
         reason = str(error).splitlines()[0] if str(error) else type(error).__name__
-        return Submission(path.stem, problem=f"the notebook could not be read ({reason[:120]})")
-    return extract_model(path.stem, code_cells)
+        return Submission(student, problem=f"the notebook could not be read ({reason[:120]})")
+    return extract_model(student, code_cells, answer=answer)
 
 
-def extract_model(student: str, code_cells: list[str]) -> Submission:
-    """Split code cells into the puzzle's steps (magic lines stripped) and helper definitions."""
+def extract_model(student: str, code_cells: list[str], *, answer: str | None = None) -> Submission:
+    """Split code cells into the puzzle's steps (magic lines stripped) and helper definitions.
+
+    The model is the last `%%puzzle NAME` cell that, with the `%%puzzle+` cells after it, declares the
+    `answer` array (the last `%%puzzle NAME` cell when none does, or when `answer` is None); other
+    `%%puzzle` cells are left out with a note. `%%puzzle+` cells above the first `%%puzzle NAME` cell
+    (a declaration cell moved down) are run after it, with a note.
+    """
     starts = [i for i, source in enumerate(code_cells) if _magic(source) == "%%puzzle"]
     if not starts:
         return Submission(student, problem="the notebook has no `%%puzzle NAME` cell, so there is no model to run")
-    steps = [_body(code_cells[starts[-1]])]
-    steps += [_body(s) for s in code_cells[starts[-1] + 1:] if _magic(s) == "%%puzzle+"]
-    helpers, notes = [], []
+    groups = {start: [start] + [i for i in range(start + 1, _next(starts, start, len(code_cells)))
+                                 if _magic(code_cells[i]) == "%%puzzle+"] for start in starts}
+    orphans = [i for i in range(starts[0]) if _magic(code_cells[i]) == "%%puzzle+"]
+    if orphans:
+        groups[starts[0]] = groups[starts[0]][:1] + orphans + groups[starts[0]][1:]
+    declaring = [start for start in starts if answer and any(declares(_body(code_cells[i]), answer)
+                                                             for i in groups[start])]
+    chosen = (declaring or starts)[-1]
+    notes = []
+    for start in starts:
+        if start != chosen:
+            why = ("a later `%%puzzle` cell starts the model again" if not answer
+                   else f"it does not declare `{answer}`" if start not in declaring
+                   else f"a later `%%puzzle` cell declares `{answer}` too")
+            notes.append(f"code cell {start + 1} (`{code_cells[start].split(chr(10))[0].strip()}`) and its steps "
+                         f"were left out: {why}")
+    if orphans and chosen == starts[0]:
+        cells = ", ".join(str(i + 1) for i in orphans)
+        notes.append(f"the `%%puzzle+` cells above the `%%puzzle` cell (code cell{'s' * (len(orphans) > 1)} {cells}) "
+                     "were run after it")
+    steps = [_body(code_cells[i]) for i in groups[chosen]]
+    helpers = []
     for number, source in enumerate(code_cells, start=1):
         if _magic(source):
             continue
@@ -68,6 +100,29 @@ def extract_model(student: str, code_cells: list[str]) -> Submission:
         if helper:
             helpers.append(helper)
     return Submission(student, tuple(steps), tuple(helpers), notes=tuple(notes))
+
+
+def declares(source: str, name: str) -> bool:
+    """Whether `source` assigns `name` at its top level (`x = VarArray(...)`, `x, y = ...`)."""
+    try:
+        tree = ast.parse(source)
+    except SyntaxError:
+        return re.search(rf"^\s*{re.escape(name)}\s*=", source, re.M) is not None
+    targets = [t for node in tree.body if isinstance(node, ast.Assign) for t in node.targets]
+    targets += [node.target for node in tree.body if isinstance(node, ast.AnnAssign)]
+    while targets:
+        target = targets.pop()
+        if isinstance(target, ast.Name) and target.id == name:
+            return True
+        if isinstance(target, (ast.Tuple, ast.List)):
+            targets += target.elts
+        elif isinstance(target, ast.Starred):
+            targets.append(target.value)
+    return False
+
+
+def _next(starts: list[int], start: int, end: int) -> int:
+    return next((s for s in starts if s > start), end)
 
 
 def release(*, exercise_dir: str | Path, out_dir: str | Path) -> Path:
@@ -104,14 +159,21 @@ def strip_solutions(source: str, cell_type: str = "code") -> str:
     return _SOLUTION.sub(lambda match: match.group(1) + placeholder, source)
 
 
-def question_names(path: str | Path) -> tuple[str, ...]:
-    """Q1, Q2... one per markdown cell tagged `question` in the notebook at `path`."""
+def questions(path: str | Path) -> tuple[tuple[str, float], ...]:
+    """("Q1", points), ("Q2", points)... one per markdown cell tagged `question` in the notebook at `path`.
+
+    The points are read from the cell's "(P points)"; a question without them is worth 0.
+    """
     import nbformat
 
     notebook = nbformat.read(path, as_version=4)
     tagged = [c for c in notebook.cells
               if c.cell_type == "markdown" and QUESTION_TAG in c.get("metadata", {}).get("tags", [])]
-    return tuple(f"Q{number}" for number in range(1, len(tagged) + 1))
+    found = []
+    for number, cell in enumerate(tagged, start=1):
+        points = _POINTS.search(cell.source)
+        found.append((f"Q{number}", float(points.group(1)) if points else 0.0))
+    return tuple(found)
 
 
 def _magic(source: str) -> str:

@@ -3,11 +3,8 @@
 from __future__ import annotations
 
 import html
-import re
 from dataclasses import dataclass
 from enum import Enum
-
-_ERROR_KIND = re.compile(r"\b([A-Z]\w*(?:Error|Exception|Exit|Interrupt))\b")
 
 
 class Outcome(Enum):
@@ -16,20 +13,24 @@ class Outcome(Enum):
     ERROR = "error"  # the student's code raised
     TIMEOUT = "timed out"
     CRASHED = "crashed"  # the process ended without an answer
-    NOT_RUN = "not run"  # the notebook holds no model that can run
+    NOT_RUN = "not run"  # the notebook holds no model that can run, or grading stopped early
+    GRADED = "graded"  # a written question, with the points the teacher gave
+    TO_GRADE = "to grade"  # a written question the teacher has not marked yet
 
 
 @dataclass(frozen=True)
 class InstanceResult:
-    """How one submission did on one instance.
+    """How one submission did on one graded item: an instance, a part of the model, or a written question.
 
     Attributes:
-        instance: the instance's name.
+        instance: the item's name (an instance's, a part's, "Q1"...).
         hidden: a hidden instance (its name, data and details are kept from the student).
-        label: what the student sees instead of a hidden instance's name ("hidden 1").
-        outcome: passed, failed, error, timed out, crashed or not run.
+        label: what the student sees instead of the name ("hidden 1", a part's title).
+        outcome: passed, failed, error, timed out, crashed, not run; graded or to grade for questions.
         points, max_points: earned and possible points.
-        message: one line saying why it did not pass ("" when it did).
+        message: one line for the teacher saying why it did not pass ("" when it did).
+        kind: "instance", "part" or "question".
+        shown: the student's version of `message` (None: the same), with nothing of hidden instances.
     """
 
     instance: str
@@ -39,23 +40,18 @@ class InstanceResult:
     points: float
     max_points: float
     message: str = ""
+    kind: str = "instance"
+    shown: str | None = None
 
     @property
     def student_message(self) -> str:
-        """`message`, reduced for hidden instances to what reveals nothing of their contents."""
-        if not self.hidden or self.outcome is Outcome.NOT_RUN:
-            return self.message
-        if self.outcome is Outcome.ERROR:
-            kind = _ERROR_KIND.search(self.message)
-            return f"your code raised {kind.group(1)}" if kind else "your code raised an error"
-        return {Outcome.FAILED: "no answer, or an answer that breaks the puzzle's rules",
-                Outcome.TIMEOUT: self.message, Outcome.CRASHED: "the process stopped before giving an answer"
-                }.get(self.outcome, "")
+        """What the student is told about this item."""
+        return self.message if self.shown is None else self.shown
 
-    def line(self, *, for_student: bool = False) -> str:
-        name = self.label if for_student else self.instance
+    def line(self, *, for_student: bool = False, width: int = 12) -> str:
+        name = self.label if for_student or self.kind == "part" else self.instance
         message = self.student_message if for_student else self.message
-        text = f"{name:<12} {self.outcome.value:<9} {format_points(self.points)}/{format_points(self.max_points)}"
+        text = f"{name:<{width}} {self.outcome.value:<9} {format_points(self.points)}/{format_points(self.max_points)}"
         return f"{text}  {message}" if message else text
 
 
@@ -86,8 +82,21 @@ class SubmissionResult:
     def _text(self, *, for_student: bool) -> str:
         lines = [f"{self.student}: {format_points(self.points)}/{format_points(self.max_points)} points"]
         lines += [f"  note: {note}" for note in self.notes]
-        lines += ["  " + r.line(for_student=for_student) for r in self.results]
+        sections = any(r.kind != "instance" for r in self.results)
+        width = max([12] + [len(r.label) for r in self.results if r.kind == "part"])
+        for title, kind in _SECTIONS:
+            items = [r for r in self.results if r.kind == kind]
+            if items and sections:
+                lines.append(f"  {title}:")
+            lines += [("    " if sections else "  ") + r.line(for_student=for_student, width=width) for r in items]
         return "\n".join(lines)
+
+    def feedback_html(self) -> str:
+        """The student's view as a standalone HTML page."""
+        caption = f"{self.student}: {format_points(self.points)}/{format_points(self.max_points)} points"
+        return ("<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>" + html.escape(caption) +
+                "</title></head><body>" + _table(caption, self.results, self.notes, for_student=True) +
+                "</body></html>\n")
 
     def __repr__(self) -> str:
         return self.summary()
@@ -124,12 +133,17 @@ class CheckReport:
         return _table(f"{self.exercise}: {done}/{len(self.results)} public instances passed", self.results, self.notes)
 
 
-def _table(caption: str, results: tuple[InstanceResult, ...], notes: tuple[str, ...]) -> str:
-    colour = {Outcome.PASSED: "#1a7f37"}
+_SECTIONS = (("instances", "instance"), ("parts of the model", "part"), ("written questions", "question"))
+
+
+def _table(caption: str, results: tuple[InstanceResult, ...], notes: tuple[str, ...], *,
+           for_student: bool = False) -> str:
+    colour = {Outcome.PASSED: "#1a7f37", Outcome.GRADED: "#1a7f37", Outcome.TO_GRADE: "#9a6700"}
     rows = "".join(
-        f"<tr><td>{html.escape(r.instance)}</td>"
+        f"<tr><td>{html.escape(r.label if for_student or r.kind == 'part' else r.instance)}</td>"
         f"<td style=\"color:{colour.get(r.outcome, '#cf222e')}\">{r.outcome.value}</td>"
-        f"<td>{format_points(r.points)}/{format_points(r.max_points)}</td><td>{html.escape(r.message)}</td></tr>"
+        f"<td>{format_points(r.points)}/{format_points(r.max_points)}</td>"
+        f"<td>{html.escape(r.student_message if for_student else r.message)}</td></tr>"
         for r in results)
     items = "".join(f"<li>{html.escape(note)}</li>" for note in notes)
     return (f"<table><caption>{html.escape(caption)}</caption>"

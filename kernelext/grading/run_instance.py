@@ -1,8 +1,8 @@
 """Run one model on one instance, in a process of its own: `python -m kernelext.grading.run_instance`.
 
 Reads `job.json` from the working directory and writes `result.json` beside it: the solver's status
-and the answer array's values, or the first line of the error that stopped the model. Checking the
-answer is left to the caller, outside this process.
+and the answer array's values (or, for a job with probes, each probe's status), or the first line of
+the error that stopped the model. Checking the answer is left to the caller, outside this process.
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ def main() -> None:
     try:
         result = run(job, deadline=started + job["time_limit"])
     except BaseException as error:  # whatever the student's code throws (MemoryError, RecursionError...)
-        result = {"error": first_line(f"{type(error).__name__}: {error}")}
+        result = {"error": first_line(f"{type(error).__name__}: {error}"), "error_type": type(error).__name__}
     Path("result.json").write_text(json.dumps(result))
     os._exit(0)  # skip exit hooks the model may have registered
 
@@ -53,20 +53,87 @@ def run(job: dict, *, deadline: float) -> dict:
         try:
             run_source(source, session.namespace, echo=False)
         except KernelextError as error:
-            return {"error": f"helper cell {number}: {first_line(error)}"}
+            return {"error": f"helper cell {number}: {first_line(error)}", "error_type": type(error).__name__}
     session.namespace["data"] = job["data"]  # after the helpers: `from pycsp3 import *` binds `data` too
     for number, source in enumerate(job["steps"], start=1):
         try:
             session.add_step(source, key=f"step-{number}", solve=False, first_line=2)  # line 1: the magic
         except KernelextError as error:
-            return {"error": f"step {number}: {first_line(error)}"}
+            return {"error": f"step {number}: {first_line(error)}", "error_type": type(error).__name__}
+    if job.get("probes"):
+        return {"probes": run_probes(session, job["probes"], deadline=deadline)}
     info = next((i for i in model_state.arrays() if i.name == job["answer"]), None)
     if info is None:
-        return {"error": f"the model declares no variable array named {job['answer']!r} (the answer asked for)"}
+        return {"missing": job["answer"]}
+    if not model_state.has_constraints_or_objective():
+        return {"free": f"{job['answer']}{''.join(f'[{i}]' for i in info.cells[0][0])}"}
     result = session.solve(sols=job["sols"], timeout=max(1.0, deadline - time.monotonic() - JVM_START))
     solutions = result.solutions if job["sols"] == "all" else result.solutions[-1:]
     return {"status": result.status.value, "stopped": result.stopped,
-            "answers": [nested_values(info, solution) for solution in solutions]}
+            "answers": [nested_values(info, _with_singles(solution, info)) for solution in solutions]}
+
+
+def _with_singles(solution, info) -> dict:
+    """`solution` with the value of each cell of `info` left out of it whose domain holds a single value."""
+    return {**solution, **{name: value for name, value in _single_values(info).items() if solution.get(name) is None}}
+
+
+def _single_values(info) -> dict:
+    """The cells of `info` whose domain holds one value: pycsp3 leaves them out of the model when unconstrained."""
+    from pycsp3.classes.main.variables import Variable
+
+    single = {}
+    for _, name in info.cells:
+        values = Variable.name2obj[name].dom.all_values()
+        if len(values) == 1:
+            single[name] = values[0]
+    return single
+
+
+def run_probes(session, probes: list[dict], *, deadline: float) -> list[str]:
+    """For each probe: fix the arrays it names to its values, solve, undo; its status (or why it could not run).
+
+    A status is "SAT", "UNSAT", "UNKNOWN" (no answer in time), or "missing NAME" / "shape NAME" when the
+    model has no array NAME, or one of another shape than the values.
+    """
+    from kernelext import model_state
+    from kernelext.errors import KernelextError
+
+    statuses = []
+    for number, probe in enumerate(probes):
+        infos = {info.name: info for info in model_state.arrays()}
+        problem = next((f"missing {name}" for name in probe["fix"] if name not in infos), "") or next(
+            (f"shape {name}" for name, values in probe["fix"].items() if _shape_of(values) != infos[name].shape), "")
+        if problem:
+            statuses.append(problem)
+            continue
+        session.namespace["_kernelext_at"] = _at
+        session.namespace["_kernelext_fix"] = [(name, index, _at(values, index)) for name, values in
+                                               probe["fix"].items() for index, _ in infos[name].cells]
+        try:
+            session.add_step("satisfy(_kernelext_at(globals()[name], index) == value "
+                             "for name, index, value in _kernelext_fix)", key=f"probe-{number}", solve=False)
+        except KernelextError:
+            statuses.append("UNSAT")  # pycsp3 refuses the values outright (one is outside its cell's domain)
+            continue
+        share = (deadline - time.monotonic() - JVM_START * (len(probes) - number)) / (len(probes) - number)
+        statuses.append(session.solve(sols=1, timeout=max(1.0, share)).status.value)
+        session.undo()
+    return statuses
+
+
+def _shape_of(values) -> tuple[int, ...]:
+    shape = []
+    while isinstance(values, list):
+        shape.append(len(values))
+        values = values[0] if values else None
+    return tuple(shape)
+
+
+def _at(values, index: tuple[int, ...]):
+    for i in index:
+        values = values[i]
+    return values
 
 
 def nested_values(info, solution) -> object:

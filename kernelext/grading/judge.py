@@ -1,0 +1,113 @@
+"""Judge what a run gave back: check the answer here (never trusting the run), and word what the student is shown.
+
+Text the student's code controls (an exception's message, the last line printed before a crash) reaches
+the teacher whole; the student sees it capped for public instances and never for hidden ones.
+"""
+
+from __future__ import annotations
+
+import builtins
+import json
+import re
+
+from kernelext.grading.checkers import CHECKERS
+from kernelext.grading.results import InstanceResult, Outcome
+
+SHOWN_CAP = 160  # characters of student-controlled text shown back for a public instance
+_NAMED_ERRORS = frozenset(name for name, value in vars(builtins).items()
+                          if isinstance(value, type) and issubclass(value, BaseException)) | {
+    "ModelRejected", "SolverError"}
+_ERROR_KIND = re.compile(r"\b([A-Z]\w*(?:Error|Exception|Exit|Interrupt))\b")
+_HIDDEN = {Outcome.FAILED: "wrong answer: it breaks the puzzle's rules",
+           Outcome.TIMEOUT: "no answer within the time limit",
+           Outcome.CRASHED: "the process stopped before giving an answer"}
+
+
+def result_for(job, outcome: Outcome, message: str = "", *, shown: str | None = None) -> InstanceResult:
+    """The result of `job`: full points when passed; `shown` is the student's line (defaults per outcome)."""
+    points = job.instance.points if outcome is Outcome.PASSED else 0
+    if shown is None:
+        shown = _HIDDEN.get(outcome, message) if job.instance.hidden else cap(message)
+    return InstanceResult(job.instance.name, job.instance.hidden, job.label, outcome, points, job.instance.points,
+                          message, kind=job.kind, shown=shown)
+
+
+def judge_reply(job, reply: dict) -> InstanceResult:
+    """The result for `reply`, the run's `result.json`."""
+    if "error" in reply:
+        return _error(job, str(reply["error"]), str(reply.get("error_type", "")))
+    if "missing" in reply:
+        text = f"wrong answer: the model declares no array named {job.answer!r} (the answer asked for)"
+        return result_for(job, Outcome.FAILED, text, shown=text)
+    if "free" in reply:
+        text = f"wrong answer: the model leaves cells free (no constraint on {job.answer})"
+        return result_for(job, Outcome.FAILED, f"{text}: {reply['free']} first", shown=text)
+    if job.kind == "part":
+        return _judge_probes(job, reply["probes"])
+    answers = reply["answers"]
+    if not answers:
+        if reply["stopped"] == "timeout":
+            return result_for(job, Outcome.TIMEOUT, f"the solver found no solution within {job.time_limit:g} s",
+                              shown=f"the solver found no solution within {job.time_limit:g} s")
+        why = "the constraints exclude every solution" if reply["status"] == "UNSAT" else "the solver gave up"
+        text = f"no solution ({reply['status']}): {why}"
+        return result_for(job, Outcome.FAILED, text, shown=text)
+    if any(_has_free_cell(answer) for answer in answers):
+        text = "wrong answer: the model leaves cells free (some cells of the answer have no constraint)"
+        return result_for(job, Outcome.FAILED, text, shown=text)
+    problem = _check(job, answers)
+    return result_for(job, Outcome.FAILED, f"wrong answer: {problem}") if problem else result_for(job, Outcome.PASSED)
+
+
+def _error(job, message: str, kind: str) -> InstanceResult:
+    hint = f" (the memory limit is {job.memory_mb} MB)" if kind == "MemoryError" else ""
+    if job.instance.hidden:
+        named = next((k for k in [kind, *_ERROR_KIND.findall(message)] if k in _NAMED_ERRORS), "an error")
+        return result_for(job, Outcome.ERROR, message + hint, shown=f"your code raised {named}{hint}")
+    return result_for(job, Outcome.ERROR, message + hint, shown=cap(message) + hint)
+
+
+def cap(text: str, limit: int = SHOWN_CAP) -> str:
+    """`text` cut to `limit` characters, saying so."""
+    return text if len(text) <= limit else text[:limit] + " [...]"
+
+
+def _judge_probes(job, statuses: list) -> InstanceResult:
+    """A part passes when every probe's status is the one expected; else the first failing probe's `why`."""
+    for probe, status in zip(job.probes, statuses):
+        if status.startswith("missing "):
+            return result_for(job, Outcome.FAILED, f"the model declares no array named {status[8:]!r}, "
+                                                   "which this part grades")
+        if status.startswith("shape "):
+            return result_for(job, Outcome.FAILED, f"the array {status[6:]!r} does not have the shape this part "
+                                                   "expects")
+        if status == "UNKNOWN":
+            return result_for(job, Outcome.TIMEOUT, "the solver found no answer in time for this part")
+        if (status != "UNSAT") != (probe["expect"] == "sat"):
+            return result_for(job, Outcome.FAILED, probe["why"])
+    if len(statuses) != len(job.probes):
+        return result_for(job, Outcome.FAILED, "the run gave back too few probe results")
+    return result_for(job, Outcome.PASSED)
+
+
+def _has_free_cell(answer) -> bool:
+    if isinstance(answer, list):
+        return any(_has_free_cell(value) for value in answer)
+    return answer is None
+
+
+def _check(job, answers: list) -> str:
+    """What is wrong with the answers ("" if nothing): each must pass the checker; with sols="all", count them."""
+    checker = CHECKERS[job.checker]
+    for number, answer in enumerate(answers, start=1):
+        problem = checker(answer, job.instance.data, job.instance.expected)
+        if problem:
+            return f"solution {number}: {problem}" if len(answers) > 1 else problem
+    if job.sols == "all":
+        distinct = {json.dumps(answer) for answer in answers}
+        if len(distinct) < len(answers):
+            return "the same solution was found more than once"
+        wanted = job.instance.expected.get("n_solutions")
+        if wanted is not None and len(answers) != wanted:
+            return f"found {len(answers)} solutions; there are {wanted}"
+    return ""
