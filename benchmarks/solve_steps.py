@@ -85,7 +85,7 @@ def time_cpmpy(session) -> float:
     from cpmpy.tools.xcsp3 import read_xcsp3
     from pycsp3.tools.curser import OpOverrider
 
-    path = session._compile()
+    path = session.compile()
     OpOverrider.disable()
     try:
         start = time.perf_counter()

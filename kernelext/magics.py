@@ -102,12 +102,14 @@ class PuzzleMagics(Magics):
     # -- actions --------------------------------------------------------------------------------
 
     def _start(self, args, cell):
+        from kernelext import model_state
         from kernelext.kinds import kind_for
         from kernelext.puzzle import NotebookPuzzle
         from kernelext.session import PuzzleSession
 
         if self.current is not None:
             self.current.close()  # a %%puzzle cell ends the previous puzzle, whether or not the new one starts
+        model_state.reset()
         self.current, self._failed = None, " ".join(args.words) or "NAME"
         if len(args.words) != 1:
             raise PuzzleUsageError("Name the puzzle: %%puzzle NAME [options], e.g. %%puzzle amaze.")

@@ -185,7 +185,7 @@ def record_tree(source, *, nodes: int = DEFAULT_NODES, sols: int | str = "all", 
                 solver.close()
     else:
         ace = source.solver.search_tree(source.compile(), nodes=nodes, sols=sols, timeout=timeout or source.timeout)
-    return build_tree(ace.events, truncated=ace.truncated or ace.run.interrupted, limit=nodes, stats=ace.stats)
+    return build_tree(ace.events, truncated=ace.truncated or ace.run.interrupted or ace.run.out_of_time, limit=nodes, stats=ace.stats)
 
 
 def grid_at(tree: SearchTree, node_id: int, info: ArrayInfo) -> Grid:

@@ -52,7 +52,7 @@ def judge_reply(job, reply: dict) -> InstanceResult:
         why = "the constraints exclude every solution" if reply["status"] == "UNSAT" else "the solver gave up"
         text = f"no solution ({reply['status']}): {why}"
         return result_for(job, Outcome.FAILED, text, shown=text)
-    if any(_has_free_cell(answer) for answer in answers):
+    if reply.get("unset"):
         text = "wrong answer: the model leaves cells free (some cells of the answer have no constraint)"
         return result_for(job, Outcome.FAILED, text, shown=text)
     problem = _check(job, answers)
@@ -88,12 +88,6 @@ def _judge_probes(job, statuses: list) -> InstanceResult:
     if len(statuses) != len(job.probes):
         return result_for(job, Outcome.FAILED, "the run gave back too few probe results")
     return result_for(job, Outcome.PASSED)
-
-
-def _has_free_cell(answer) -> bool:
-    if isinstance(answer, list):
-        return any(_has_free_cell(value) for value in answer)
-    return answer is None
 
 
 def _check(job, answers: list) -> str:

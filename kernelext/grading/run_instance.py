@@ -42,7 +42,6 @@ def limit_memory(megabytes: int, archive: str = "") -> None:
 
 def run(job: dict, *, deadline: float) -> dict:
     """Run the helpers, bind `data`, add the steps, solve, and read the answer array's values."""
-    from kernelext import model_state
     from kernelext.cell_code import run_source
     from kernelext.errors import KernelextError
     from kernelext.session import PuzzleSession
@@ -62,15 +61,17 @@ def run(job: dict, *, deadline: float) -> dict:
             return {"error": f"step {number}: {first_line(error)}", "error_type": type(error).__name__}
     if job.get("probes"):
         return {"probes": run_probes(session, job["probes"], deadline=deadline)}
-    info = next((i for i in model_state.arrays() if i.name == job["answer"]), None)
+    info = session.array(job["answer"])
     if info is None:
         return {"missing": job["answer"]}
-    if not model_state.has_constraints_or_objective():
+    if not session.anything_to_solve():
         return {"free": f"{job['answer']}{''.join(f'[{i}]' for i in info.cells[0][0])}"}
     result = session.solve(sols=job["sols"], timeout=max(1.0, deadline - time.monotonic() - JVM_START))
-    solutions = result.solutions if job["sols"] == "all" else result.solutions[-1:]
-    return {"status": result.status.value, "stopped": result.stopped,
-            "answers": [nested_values(info, _with_singles(solution, info)) for solution in solutions]}
+    solutions = [_with_singles(solution, info) for solution in
+                 (result.solutions if job["sols"] == "all" else result.solutions[-1:])]
+    unset = any(solution.get(name) is None for solution in solutions for _, name in info.cells)  # holes left out
+    return {"status": result.status.value, "stopped": result.stopped, "unset": unset,
+            "answers": [nested_values(info, solution) for solution in solutions]}
 
 
 def _with_singles(solution, info) -> dict:

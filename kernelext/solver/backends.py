@@ -49,7 +49,7 @@ class AceWarm:
             run = self.worker().run(ace_args(model, sols, timeout), timeout=timeout)
         except WorkerCrashed:  # a cold run tells a model ACE rejects from a worker that died
             return self.solver.backend("ace-cold").solve(model, cells, sols=sols, timeout=timeout)
-        stopped = "interrupted" if run.interrupted else _timed_out(run.output)
+        stopped = "interrupted" if run.interrupted else "timeout" if run.out_of_time else _timed_out(run.output)
         return ace_output.parse(run.output, cells, backend="ace-warm", time=time.perf_counter() - start, stopped=stopped)
 
     def domains(self, model: Path, timeout: float) -> dict[str, tuple[int, ...]]:

@@ -24,7 +24,8 @@ from kernelext.solver.jars import ace_jar
 from kernelext.solver.java import JavaRuntime, find_java
 from kernelext.scratch import make_scratch_folder
 
-GRACE = 3.0  # seconds a worker gets beyond its time limit, or after a stop request, before it is killed
+GRACE = 3.0  # seconds a worker gets after a stop request sent on Ctrl-C, before it is killed
+STOP_WAIT = 0.3  # seconds a worker gets to answer the stop request sent at its wall-clock deadline
 START_TIMEOUT = 60.0  # seconds for a new worker to start its JVM and load ACE
 _CRASHED = ("The solver process stopped unexpectedly (the model file may be malformed); "
             "it will restart on the next solve.")
@@ -36,14 +37,17 @@ class AceRun:
 
     Attributes:
         output: everything ACE printed to System.out during the solve ('s SATISFIABLE', 'v <instantiation ...>'...).
-        interrupted: the solve was cut short by KeyboardInterrupt, or killed for overrunning timeout + GRACE
-            (when ACE's own time limit stops it, its output says so: `stop:EXCEEDED_TIME`).
+        interrupted: the solve was cut short by KeyboardInterrupt.
         restarted: a new worker had to be started for this solve, the previous one having died or been killed.
+        out_of_time: the wall-clock time limit ran out before ACE's own (which counts from its start and
+            stops only the search; its output then says `stop:EXCEEDED_TIME`): the search was stopped, or
+            the worker killed when it did not stop at once.
     """
 
     output: str
     interrupted: bool
     restarted: bool
+    out_of_time: bool = False
 
 
 @dataclass(frozen=True)
@@ -102,12 +106,11 @@ class WarmAce:
         Raises:
             SolverError: ACE could not build or propagate the model, or took longer than `timeout`.
         """
-        start = time.monotonic()
         reply, run = self._exchange({"op": "domains", "args": [str(arg) for arg in args]}, timeout)
-        if run.interrupted:
-            if time.monotonic() - start < timeout:
-                raise KeyboardInterrupt
+        if run.out_of_time:
             raise SolverError(f"Propagation took longer than {timeout:g} s: the solver was stopped.")
+        if run.interrupted:
+            raise KeyboardInterrupt
         return {name: tuple(values) for name, values in reply["domains"].items()}
 
     def tree(self, args: list[str], nodes: int, timeout: float) -> AceTree:
@@ -121,8 +124,9 @@ class WarmAce:
     def _exchange(self, message: dict, timeout: float) -> tuple[dict | None, AceRun]:
         """Send `message` to the worker (started if need be) and wait for its reply, with what ACE printed.
 
-        KeyboardInterrupt asks the worker to stop its search; a reply that does not come within timeout + GRACE
-        ends the worker. Both give an interrupted run (and a None reply if the worker was ended).
+        KeyboardInterrupt asks the worker to stop its search (an interrupted run); so does the wall-clock
+        deadline, `timeout` seconds from now (an out-of-time run). A worker that does not answer the stop
+        request (within GRACE after Ctrl-C, STOP_WAIT after the deadline) is ended, and the reply is None.
         """
         restarted = False
         if self._worker is not None and self._worker.process.poll() is not None:
@@ -135,24 +139,26 @@ class WarmAce:
                 return None, AceRun("", interrupted=True, restarted=restarted)
             self._lost_worker = False
         worker = self._worker
-        interrupted = False
+        interrupted = out_of_time = False
         try:
             worker.clear_output()
             worker.send(message)
-            reply = worker.receive(time.monotonic() + timeout + GRACE)
+            reply = worker.receive(time.monotonic() + timeout)
         except KeyboardInterrupt:
             interrupted = True
-            reply = self._stop_search(worker)
+            reply = self._stop_search(worker, GRACE)
         except TimeoutError:
-            interrupted, reply = True, None
-        output = worker.output(with_errors=reply is None and not interrupted)
+            out_of_time = True
+            reply = self._stop_search(worker, STOP_WAIT)
+        stopped = interrupted or out_of_time
+        output = worker.output(with_errors=reply is None and not stopped)
         if reply is None:
             self._discard_worker()
-            if not interrupted:
+            if not stopped:
                 raise WorkerCrashed(_CRASHED, AceRun(output, interrupted=False, restarted=restarted))
         elif reply.get("error"):
             raise SolverError(reply["error"])
-        return reply, AceRun(output, interrupted=interrupted, restarted=restarted)
+        return reply, AceRun(output, interrupted=interrupted, restarted=restarted, out_of_time=out_of_time)
 
     def heap_used(self) -> int | None:
         """Bytes of Java heap in use in the worker after a garbage collection, or None when no worker runs."""
@@ -184,11 +190,12 @@ class WarmAce:
         return _Worker(java, version)
 
     @staticmethod
-    def _stop_search(worker: _Worker) -> dict | None:
-        """Ask ACE to end its search: its reply, or None if it did not within GRACE (or on a second interrupt)."""
+    def _stop_search(worker: _Worker, wait: float) -> dict | None:
+        """Ask ACE to end its search: its reply, or None if it did not within `wait` seconds (or on a second
+        interrupt)."""
         try:
             worker.send({"op": "stop"})
-            return worker.receive(time.monotonic() + GRACE)
+            return worker.receive(time.monotonic() + wait)
         except (KeyboardInterrupt, TimeoutError):
             return None
 
