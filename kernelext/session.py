@@ -135,10 +135,11 @@ class PuzzleSession:
                 return replace(report, grid=self._remember(self.grid(None)), note="Not solved (--no-solve).")
             if not self.anything_to_solve():
                 return replace(report, grid=self._remember(self.grid(None)), note="No constraints yet: nothing to solve.")
-            report = self._solved(report, sols, timeout, backend, self.compile())
+            deadline = monotonic() + (timeout or self.timeout)  # for the solve and the search of the UNSAT step
+            report = self._solved(report, sols, timeout, backend)
             if report.result.status is Status.UNSAT:
                 first = report.number if report.replaced or not was_unsat else 1
-                report = replace(report, unsat_since=self._first_unsat_step(first, timeout, backend))
+                report = replace(report, unsat_since=self._first_unsat_step(first, deadline, backend))
             return report
         except (StepError, PuzzleUsageError, ModelRejected, KeyboardInterrupt) as error:
             # the step is at fault: roll it back (a solver that fails for its own reasons keeps the step)
@@ -163,11 +164,10 @@ class PuzzleSession:
             return f"Removed step {number}: {_first_line(current[number - 1])}"
         return f"Put back the previous version of step {changed + 1}: {_first_line(previous[changed])}"
 
-    def _first_unsat_step(self, first: int, timeout: float | None, backend: str | None) -> int | None:
+    def _first_unsat_step(self, first: int, deadline: float, backend: str | None) -> int | None:
         """The first step k >= `first` such that steps 1..k have no solution, found by solving those models
-        within one solve's time limit in all (None when that runs out or on Ctrl-C); the model stays whole."""
+        before `deadline` (None when it passes or on Ctrl-C); the model stays whole."""
         steps, found = list(self.steps), None
-        deadline = monotonic() + (timeout or self.timeout)
         try:
             for k in range(first, len(steps)):
                 self.replay(steps[:k])
@@ -231,15 +231,16 @@ class PuzzleSession:
 
     # -- solving --------------------------------------------------------------------------------
 
-    def solve(self, *, sols: int | str = 1, timeout: float | None = None, backend: str | None = None,
-              model: Path | None = None) -> SolveResult:
-        """Compile the current model (unless `model` is given) and solve it; kept as `last_result`."""
+    def solve(self, *, sols: int | str = 1, timeout: float | None = None, backend: str | None = None) -> SolveResult:
+        """Compile the current model and solve it, within `timeout` seconds of wall time (the session's by
+        default) from the call; kept as `last_result`."""
         if not self.steps:
             raise PuzzleUsageError("This puzzle has no steps yet: start it with %%puzzle NAME.")
+        deadline = monotonic() + (timeout or self.timeout)  # a wall-clock limit: compiling counts
         self._use_model()
-        model = model or self.compile()
+        model = self.compile()
         cells = model_state.solution_cells()
-        self.last_result = self.solver.solve(model, cells, sols=sols, timeout=timeout or self.timeout,
+        self.last_result = self.solver.solve(model, cells, sols=sols, timeout=max(0.01, deadline - monotonic()),
                                              backend=backend or self.backend)
         return self.last_result
 
@@ -267,11 +268,10 @@ class PuzzleSession:
         report = StepReport(self.name, len(self.steps))
         if not self.anything_to_solve():
             return replace(report, grid=self._remember(self.grid(None)), note="No constraints yet: nothing to solve.")
-        return self._solved(report, sols, timeout, backend, self.compile())
+        return self._solved(report, sols, timeout, backend)
 
-    def _solved(self, report: StepReport, sols: int | str, timeout: float | None, backend: str | None,
-                model: Path) -> StepReport:
-        result = self.solve(sols=sols, timeout=timeout, backend=backend, model=model)
+    def _solved(self, report: StepReport, sols: int | str, timeout: float | None, backend: str | None) -> StepReport:
+        result = self.solve(sols=sols, timeout=timeout, backend=backend)
         grids = tuple(self.grid(result, index=i) for i in range(len(result.solutions))) if sols != 1 else ()
         return replace(report, result=result, grid=self._remember(self.grid(result)), all_grids=grids)
 

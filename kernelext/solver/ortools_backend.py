@@ -17,9 +17,12 @@ class BackendUnsupported(SolverError):
 
 
 def solve_ortools(model: Path, cells: ace_output.Cells, *, sols: int | str, timeout: float) -> SolveResult:
-    """Solve `model` with CP-SAT (one worker, so that answers are the same from run to run)."""
+    """Solve `model` with CP-SAT (one worker, so that answers are the same from run to run), within `timeout`
+    seconds of wall time from the call (reading the model counts)."""
+    called = time.perf_counter()
     cp_model = _read(model)
     start = time.perf_counter()
+    timeout = max(0.01, timeout - (start - called))
     variables = _variables(cp_model)
     found = []
 

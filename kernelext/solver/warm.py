@@ -24,7 +24,7 @@ from kernelext.solver.jars import ace_jar
 from kernelext.solver.java import JavaRuntime, find_java
 from kernelext.scratch import make_scratch_folder
 
-GRACE = 3.0  # seconds a worker gets after a stop request sent on Ctrl-C, before it is killed
+GRACE = 0.7  # seconds a worker gets after a stop request sent on Ctrl-C, before it is killed
 STOP_WAIT = 0.3  # seconds a worker gets to answer the stop request sent at its wall-clock deadline
 START_TIMEOUT = 60.0  # seconds for a new worker to start its JVM and load ACE
 _CRASHED = ("The solver process stopped unexpectedly (the model file may be malformed); "
@@ -128,6 +128,7 @@ class WarmAce:
         deadline, `timeout` seconds from now (an out-of-time run). A worker that does not answer the stop
         request (within GRACE after Ctrl-C, STOP_WAIT after the deadline) is ended, and the reply is None.
         """
+        deadline = time.monotonic() + timeout  # starting the worker counts too
         restarted = False
         if self._worker is not None and self._worker.process.poll() is not None:
             self._discard_worker()  # it died while idle
@@ -143,7 +144,7 @@ class WarmAce:
         try:
             worker.clear_output()
             worker.send(message)
-            reply = worker.receive(time.monotonic() + timeout)
+            reply = worker.receive(deadline)
         except KeyboardInterrupt:
             interrupted = True
             reply = self._stop_search(worker, GRACE)

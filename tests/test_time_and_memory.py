@@ -1,0 +1,128 @@
+"""Promises about time and memory, on the real solver: a time limit is a wall-clock limit (on a model
+whose large tables keep ACE parsing far past it, with every core busy), Stop returns within a second,
+no JVM starts before a step needs one, and a kernel stays small over 200 steps."""
+
+from __future__ import annotations
+
+import itertools
+import json
+import multiprocessing
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from kernelext.solver.engine import Solver
+
+SLACK = 0.5  # the promise: a limit of S seconds returns within S + SLACK
+MAX_RSS_MB = 350
+
+
+@pytest.fixture(scope="module")
+def large_tables(tmp_path_factory) -> Path:
+    """An XCSP3 model with a table of 800,000 tuples: ACE spends seconds reading it, before any search."""
+    tuples = "".join(f"({','.join(map(str, t))})" for t in itertools.product(range(10), repeat=7)
+                     if sum(t) % 10 in (3, 7) and t[0] < 5)
+    path = tmp_path_factory.mktemp("large") / "tables.xml"
+    path.write_text(f'<instance format="XCSP3" type="CSP"><variables><array id="x" size="[7]"> 0..9 </array>'
+                    f"</variables><constraints><extension><list> x[] </list><supports> {tuples} </supports>"
+                    "</extension></constraints></instance>\n")
+    return path
+
+
+def spin(seconds: float) -> None:
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        pass
+
+
+@pytest.fixture
+def busy_cores():
+    """Every core kept busy, as on a shared JupyterHub node."""
+    spinners = [multiprocessing.Process(target=spin, args=(120,), daemon=True)
+                for _ in range(multiprocessing.cpu_count())]
+    for spinner in spinners:
+        spinner.start()
+    yield
+    for spinner in spinners:
+        spinner.kill()
+
+
+def test_a_time_limit_holds_on_large_tables_while_every_core_is_busy(large_tables, busy_cores):
+    solver = Solver()
+    cells = {"x": tuple(((i,), f"x[{i}]") for i in range(7))}
+    try:
+        solver.solve(large_tables.parent / "missing.xml", cells, timeout=30)  # the JVM starts before the clock
+    except Exception:
+        pass
+    for limit in (1.0, 2.0):
+        start = time.monotonic()
+        result = solver.solve(large_tables, cells, timeout=limit)
+        took = time.monotonic() - start
+        assert took < limit + SLACK, f"--timeout {limit} took {took:.2f} s"
+        assert result.status.value == "UNKNOWN" and result.stopped == "timeout"
+    solver.close()
+
+
+STOPPED_WHILE_PARSING = """
+import json, os, signal, sys, threading, time
+from kernelext.solver.engine import Solver
+solver = Solver()
+cells = {"x": tuple(((i,), f"x[{i}]") for i in range(7))}
+threading.Timer(1.0, os.kill, (os.getpid(), signal.SIGINT)).start()  # what the kernel's Stop button sends
+start = time.monotonic()
+result = solver.solve(sys.argv[1], cells, timeout=60)
+print(json.dumps({"after_stop": time.monotonic() - start - 1.0, "stopped": result.stopped}))
+solver.close()
+"""
+
+
+def test_stop_returns_within_a_second_even_while_ace_reads_large_tables(large_tables):
+    # in a process of its own, so that the SIGINT it sends itself can never reach the test runner
+    done = subprocess.run([sys.executable, "-c", STOPPED_WHILE_PARSING, str(large_tables)],
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    result = json.loads(done.stdout.strip().splitlines()[-1])
+    assert result["stopped"] == "interrupted"
+    assert result["after_stop"] < 1.0, result
+
+
+KERNEL_CELLS = ["%load_ext kernelext\nfrom pycsp3 import *",
+                "%%puzzle sudoku --no-solve\nx = VarArray(size=[9, 9], dom=range(1, 10))\n"]
+PROBE = "import os, sys, kernelext\nprint(os.getpid(), kernelext.current_session().solver.worker_pid, 'jpype' in sys.modules)"
+
+
+def rss_mb(pid: int) -> float:
+    status = Path(f"/proc/{pid}/status").read_text()
+    return int(next(line for line in status.splitlines() if line.startswith("VmRSS:")).split()[1]) / 1024
+
+
+def test_no_jvm_before_a_step_needs_one_and_a_kernel_stays_small_over_200_solved_steps():
+    from jupyter_client.manager import start_new_kernel
+
+    manager, client = start_new_kernel(kernel_name="python3")
+
+    def run(code: str) -> str:
+        printed = []
+        reply = client.execute_interactive(code, timeout=120, output_hook=lambda message: printed.append(
+            message["content"].get("text", "")) if message["msg_type"] == "stream" else None)
+        assert reply["content"]["status"] == "ok", reply["content"]
+        return "".join(printed)
+
+    try:
+        for cell in KERNEL_CELLS:
+            run(cell)
+        kernel, worker, jpype = run(PROBE).split()
+        assert (worker, jpype) == ("None", "False")  # nothing solved yet: no worker, no JVM in the kernel
+        run("%%puzzle+\nsatisfy(AllDifferent(x[i]) for i in range(9))\n")
+        for k in range(200):  # a step edited and run again, 200 times: each run rebuilds and solves the model
+            run(f"%%puzzle+ --step last\nsatisfy(x[{k % 9}][{k // 9 % 9}] == {k % 9 + 1})\n")
+        kernel, worker, jpype = run(PROBE).split()
+        assert jpype == "False"  # the JVM lives in the worker, never in the kernel
+        total = rss_mb(int(kernel)) + rss_mb(int(worker))
+        assert total <= MAX_RSS_MB, f"kernel + worker: {total:.0f} MB after 200 steps"
+    finally:
+        client.stop_channels()
+        manager.shutdown_kernel(now=True)
