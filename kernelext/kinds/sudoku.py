@@ -29,9 +29,8 @@ def side(n: int) -> int:
 
 
 def block_size(grid: Grid) -> int:
-    """The side of the blocks of `grid` (0 unless it is a square n x n grid with n a square)."""
-    rows, cols = grid.shape
-    return side(rows) if rows == cols else 0
+    """The side of the blocks drawn on pencil marks: sqrt(n) for n columns (0 when n is not a square)."""
+    return side(grid.shape[1])
 
 
 def conflicts(values: Values) -> set[Cell]:
@@ -86,7 +85,7 @@ def describe(grid: Grid, data: Mapping) -> dict:
     cells = base_cells(grid)
     givens = int_matrix(first(data, GIVENS), rows, cols)
     cages = read_cages(data.get("cages"), rows, cols)
-    block = block_size(grid)
+    block = side(rows) if rows == cols else 0
     for r in range(rows):
         for c in range(cols):
             if block:
@@ -101,7 +100,8 @@ def describe(grid: Grid, data: Mapping) -> dict:
     if cages:
         outline_cages(cells, cages)
         mark(cells, cage_conflicts(grid.values, cages) - grid.holes, "conflict")
-    note = "" if givens or cages else no_data_note("sudoku", DATA_NAMES)
+    square = rows == cols > 1  # a board (a row of cells drawn as a sudoku's is not one)
+    note = no_data_note("sudoku", DATA_NAMES) if square and not (givens or cages) else ""
     return description("sudoku", grid, cells, note=note)
 
 
