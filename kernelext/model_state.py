@@ -10,6 +10,8 @@ from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
+from kernelext import frame_reading
+
 MAX_LISTED_CONSTRAINTS = 8
 
 
@@ -55,6 +57,7 @@ def reset() -> None:
     Error.errorOccurrence = False
     Compilation.done = True  # nothing for pycsp3's exit hook to write into the working directory
     VarEntities.kernelext_owner = None
+    frame_reading.install()
 
 
 def claim(owner: object) -> None:

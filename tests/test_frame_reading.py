@@ -1,0 +1,54 @@
+"""pycsp3 reads its caller's source to name variables and keep comments and tags: the kit's lazy stack
+gives it the very same answers as `inspect.stack`."""
+
+from __future__ import annotations
+
+import inspect
+
+import pytest
+
+from conftest import model_text
+from kernelext import frame_reading
+from kernelext.session import PuzzleSession
+
+STEPS = [
+    "n = 3\nx = VarArray(size=[n, n], dom=range(1, n + 1))  # the grid\ny = Var(dom={0, 1})\n"
+    "z = VarArray(size=n, dom=lambda i: {0} if i == 0 else range(4))\n",
+    "satisfy(\n    # rows\n    [AllDifferent(x[i]) for i in range(n)],\n    x[0][0] == y + 1  # linked\n)\n",
+    "satisfy(AllDifferent(x[:, j]) for j in range(n))  # columns\n",
+    "minimize(\n    Sum(z) + y\n)\n",
+]
+
+
+def built(steps) -> str:
+    session = PuzzleSession("frames")
+    for source in steps:
+        session.add_step(source, solve=False)
+    text = model_text()
+    session.close()
+    return text
+
+
+def test_the_lazy_stack_gives_pycsp3_the_same_model(monkeypatch):
+    lazy = built(STEPS)
+    from pycsp3.tools import inspector
+
+    with monkeypatch.context() as plain:
+        plain.setattr(frame_reading, "install", lambda: None)
+        plain.setattr(inspector, "inspect", inspect)
+        stock = built(STEPS)
+    assert lazy == stock
+    assert all(f'id="{name}"' in lazy for name in "xyz")  # names read from the source
+
+
+def facts(info) -> tuple:
+    return info.filename, info.function, info.lineno, info.code_context, info.index, info.frame
+
+
+@pytest.mark.parametrize("context", [1, 3])
+def test_lazy_frames_read_what_inspect_reads(context):
+    def here():  # both stacks read from the same line, so that every frame stands where it stood
+        return [facts(f) for f in frame_reading.stack(context)], [facts(f) for f in inspect.stack(context)]
+
+    lazy, stock = here()
+    assert lazy == stock and len(lazy) > 3
