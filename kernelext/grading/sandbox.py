@@ -74,13 +74,13 @@ def launch(mode: str, work: Path, module: str, *, reads: tuple[str, ...] = ()) -
     for name, value in env.items():
         argv += ["--setenv", name, value]
     argv += _system_binds()
+    argv += ["--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp"]  # first: what is bound below may lie in /tmp
     for path in _runtime_paths():
         argv += ["--ro-bind", path, path]
     argv += ["--ro-bind", str(_library() / "kernelext"), f"{LIBRARY}/kernelext"]
     for path in reads:
         argv += ["--ro-bind", path, path]
-    argv += ["--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp", "--bind", str(work), INSIDE, "--chdir", INSIDE,
-             sys.executable, "-m", module]
+    argv += ["--bind", str(work), INSIDE, "--chdir", INSIDE, sys.executable, "-m", module]
     return Launch(tuple(argv), {}, str(work))
 
 
