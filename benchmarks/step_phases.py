@@ -104,6 +104,23 @@ def one_round(name: str, solver, backend: str) -> list[dict[str, float]]:
     return steps
 
 
+@contextmanager
+def stock_stack():
+    """pycsp3's inspector with `inspect.stack` itself, as without kernelext.frame_reading."""
+    import inspect
+
+    from pycsp3.tools import inspector
+
+    from kernelext import frame_reading
+
+    install, lazy = frame_reading.install, inspector.inspect
+    frame_reading.install, inspector.inspect = (lambda: None), inspect
+    try:
+        yield
+    finally:
+        frame_reading.install, inspector.inspect = install, lazy
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--rounds", type=int, default=3)
@@ -115,20 +132,25 @@ def main() -> None:
 
     os.chdir(ROOT / "notebooks")
     solver = Solver(options.solver)
-    steps: list[dict[str, float]] = []
+    steps: dict[str, list[dict[str, float]]] = {"lazy stack": [], "inspect.stack": []}
     for name in WALKTHROUGHS:
         one_round(name, solver, options.solver)  # warm-up: the worker starts once, as in a kernel
-        for _ in range(options.rounds):
-            steps += one_round(name, solver, options.solver)
+        for _ in range(options.rounds):  # the two stacks in turn, side by side
+            steps["lazy stack"] += one_round(name, solver, options.solver)
+            with stock_stack():
+                steps["inspect.stack"] += one_round(name, solver, options.solver)
     solver.close()
-    medians = {phase: statistics.median(step.get(phase, 0.0) for step in steps) for phase in PHASES}
-    print(f"{len(steps)} steps ({options.rounds} rounds of {', '.join(WALKTHROUGHS)}), solver {options.solver}; "
-          "median milliseconds per step:")
+    medians = {column: {phase: statistics.median(step.get(phase, 0.0) for step in found) for phase in PHASES}
+               for column, found in steps.items()}
+    print(f"{len(steps['lazy stack'])} steps ({options.rounds} rounds of {', '.join(WALKTHROUGHS)}), solver "
+          f"{options.solver}; median milliseconds per step, pycsp3's source inspection with each stack:")
+    print(f"  {'':<20}" + "".join(f"{column:>16}" for column in steps))
     for phase in PHASES:
-        print(f"  {phase:<20}{medians[phase] * 1000:9.1f}")
-    peer = medians["cpmpy+cp-sat cell"]
-    print(f"whole step / CPMpy + CP-SAT cell: {medians['cell'] / peer:.1f}x;"
-          f" kit part of a step: {medians['kit'] / medians['cell']:.0%}")
+        print(f"  {phase:<20}" + "".join(f"{medians[column][phase] * 1000:16.1f}" for column in steps))
+    for column, found in medians.items():
+        print(f"{column}: whole step / CPMpy + CP-SAT cell {found['cell'] / found['cpmpy+cp-sat cell']:.1f}x; "
+              f"kit part of a step {found['kit'] / found['cell']:.0%}")
+    print(f"whole step, inspect.stack / lazy stack: {medians['inspect.stack']['cell'] / medians['lazy stack']['cell']:.2f}x")
 
 
 if __name__ == "__main__":
