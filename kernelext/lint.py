@@ -119,14 +119,10 @@ def _iterates_values(node: ast.AST) -> bool:
 
 
 def _plain_names(tree: ast.AST, namespace: Mapping) -> set[str]:
-    """Names surely bound to plain numbers or strings: in `namespace` and not assigned in the step, or
-    comprehension variables running over `range(...)`."""
+    """Names surely bound to plain numbers or strings: in `namespace` and not assigned in the step
+    (a comprehension's own names are judged in its scope, by the checker)."""
     assigned = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
-    names = {name for name, value in namespace.items() if isinstance(value, PLAIN_TYPES) and name not in assigned}
-    for node in ast.walk(tree):
-        if isinstance(node, ast.comprehension) and isinstance(node.target, ast.Name) and _iterates_values(node.iter):
-            names.add(node.target.id)
-    return names
+    return {name for name, value in namespace.items() if isinstance(value, PLAIN_TYPES) and name not in assigned}
 
 
 def _is_range(node: ast.AST) -> bool:
@@ -212,19 +208,22 @@ class _Checker(ast.NodeVisitor):
     visit_While = visit_IfExp = visit_If
 
     def visit_ListComp(self, node: ast.ListComp | ast.SetComp | ast.GeneratorExp | ast.DictComp) -> None:
-        """A comprehension's loop names are its own: a name that loops over plain values hides a model
-        variable of the same name, one that loops over variables is one."""
-        outer = self.variables, self.maybe
+        """A comprehension's loop names are its own: a name that loops over plain values (`range`) is a
+        plain number and hides a model variable of the same name, one that loops over variables is one."""
+        outer = self.variables, self.maybe, self.plain
         for generator in node.generators:
             names = {n.id for n in ast.walk(generator.target) if isinstance(n, ast.Name)}
             self.variables, self.maybe = self.variables - names, self.maybe - names
-            if not _iterates_values(generator.iter):
+            if _iterates_values(generator.iter):
+                self.plain = self.plain | names if isinstance(generator.target, ast.Name) else self.plain - names
+            else:
+                self.plain = self.plain - names
                 if _mentions(generator.iter, outer[0]):
                     self.variables = self.variables | names
                 elif _mentions(generator.iter, outer[1]):
                     self.maybe = self.maybe | names
         self.generic_visit(node)
-        self.variables, self.maybe = outer
+        self.variables, self.maybe, self.plain = outer
 
     visit_SetComp = visit_GeneratorExp = visit_DictComp = visit_ListComp
 
@@ -238,8 +237,8 @@ class _Checker(ast.NodeVisitor):
     def visit_Call(self, node: ast.Call) -> None:
         name = node.func.id if isinstance(node.func, ast.Name) else None
         if name == "satisfy":
-            for argument in _constraint_arguments(node):
-                if self.evaluated_by_python(argument):
+            for argument, plain in _constraint_arguments(node, self.plain):
+                if self.evaluated_by_python(argument, plain):
                     self.add(argument, "Python worked this out to True/False before pycsp3 saw it (no model variable "
                                        "in it): compare model variables, e.g. x[i] == v.")
         if name in CONSTRAINTS and node.args and self.plain_number(node.args[0]):
@@ -253,28 +252,33 @@ class _Checker(ast.NodeVisitor):
         return (isinstance(node, ast.Constant) and isinstance(node.value, (int, float))) or (
             isinstance(node, ast.Name) and node.id in self.plain)
 
-    def evaluated_by_python(self, node: ast.AST) -> bool:
+    def evaluated_by_python(self, node: ast.AST, plain: set[str]) -> bool:
         if isinstance(node, ast.Constant):
             return isinstance(node.value, bool)
         if not isinstance(node, ast.Compare):
             return False
         allowed = (ast.Compare, ast.BinOp, ast.UnaryOp, ast.Constant, ast.Name, ast.Load, ast.cmpop, ast.operator,
                    ast.unaryop)
-        return all(isinstance(n, allowed) and (not isinstance(n, ast.Name) or n.id in self.plain)
+        return all(isinstance(n, allowed) and (not isinstance(n, ast.Name) or n.id in plain)
                    for n in ast.walk(node))
 
 
-def _constraint_arguments(call: ast.Call) -> list[ast.AST]:
-    """The expressions a satisfy() call posts: its arguments, list items, comprehension elements."""
-    found, todo = [], list(call.args)
+def _constraint_arguments(call: ast.Call, plain: set[str]) -> list[tuple[ast.AST, set[str]]]:
+    """The expressions a satisfy() call posts (its arguments, list items, comprehension elements), each with
+    the names that are plain numbers there: `plain`, as the comprehensions around it rebind them."""
+    found, todo = [], [(argument, plain) for argument in call.args]
     while todo:
-        node = todo.pop()
+        node, names = todo.pop()
         if isinstance(node, (ast.List, ast.Tuple, ast.Set)):
-            todo.extend(node.elts)
+            todo.extend((item, names) for item in node.elts)
         elif isinstance(node, (ast.GeneratorExp, ast.ListComp, ast.SetComp)):
-            todo.append(node.elt)
+            for generator in node.generators:
+                bound = {n.id for n in ast.walk(generator.target) if isinstance(n, ast.Name)}
+                values = _iterates_values(generator.iter) and isinstance(generator.target, ast.Name)
+                names = names | bound if values else names - bound
+            todo.append((node.elt, names))
         else:
-            found.append(node)
+            found.append((node, names))
     return found
 
 

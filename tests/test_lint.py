@@ -188,3 +188,15 @@ def test_a_name_that_may_hold_variables_gives_a_warning_not_a_refusal(namespace)
     assert finding.line == 2 and not finding.error and "`if` cannot test a model variable" in finding.message
     [finding] = check_source("y = x[0]\nif y > 1:\n    satisfy(x[0] == 1)", namespace)
     assert finding.error  # y is surely a variable: picked out of x
+
+
+def test_a_name_reused_by_sibling_comprehensions_is_judged_in_each_one():
+    namespace = {}
+    exec("from pycsp3 import *", namespace)
+    session = PuzzleSession("lint", namespace)
+    session.add_step("n = 4\nS = VarArray(size=[n, n], dom=range(1, n + 1))\n", solve=False)
+    rows_then_blocks = ("satisfy([AllDifferent(r) for r in S],\n"
+                        "        [AllDifferent(S[i][j] for i in range(r, r + 2) for j in range(2)) for r in range(0, 4, 2)])")
+    assert check_source(rows_then_blocks, namespace) == []
+    assert "of a number" in check_source("satisfy([AllDifferent(r) for r in range(3)])", namespace)[0].message
+    session.close()
