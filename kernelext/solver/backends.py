@@ -1,7 +1,7 @@
 """The solvers the kit can use: one protocol, one registry.
 
-A backend is a class with a `name`, a one-line `summary`, the `capabilities` it offers beyond solving, and
-`solve(model, cells, *, sols, timeout) -> SolveResult` on a compiled XCSP3 file. Capabilities:
+A backend is a subclass of Backend with a `name`, a one-line `summary`, the `capabilities` it offers beyond
+solving, and `solve(model, cells, *, sols, timeout) -> SolveResult` on a compiled XCSP3 file. Capabilities:
   - "domains": `domains(model, timeout)`, each variable's values after root propagation (pencil marks, hints);
   - "tree": `tree(model, *, nodes, sols, timeout)`, a solve that records its search tree;
   - "cores": fast repeated solves of sub-models (explanations look for conflicts that way).
@@ -32,7 +32,24 @@ if TYPE_CHECKING:
 ALL = "all"
 
 
-class AceWarm:
+class Backend:
+    """What every backend shares: its name, summary and capabilities, and the Solver that built it."""
+
+    name: ClassVar[str]
+    summary: ClassVar[str]
+    capabilities: ClassVar[frozenset[str]] = frozenset()
+
+    def __init__(self, solver: Solver):
+        self.solver = solver
+
+    def solve(self, model: Path, cells: ace_output.Cells, *, sols: int | str, timeout: float) -> SolveResult:
+        raise NotImplementedError
+
+    def close(self) -> None:
+        """Release what the backend keeps between solves (nothing, unless it says otherwise)."""
+
+
+class AceWarm(Backend):
     """ACE in a worker JVM kept warm between solves."""
 
     name: ClassVar[str] = "ace"
@@ -40,7 +57,7 @@ class AceWarm:
     capabilities: ClassVar[frozenset[str]] = frozenset({"domains", "tree", "cores"})
 
     def __init__(self, solver: Solver):
-        self.solver = solver
+        super().__init__(solver)
         self._worker = None
 
     def solve(self, model: Path, cells: ace_output.Cells, *, sols: int | str, timeout: float) -> SolveResult:
@@ -78,15 +95,11 @@ class AceWarm:
             self._worker = None
 
 
-class AceCold:
+class AceCold(Backend):
     """ACE in a new JVM for each solve."""
 
     name: ClassVar[str] = "ace-cold"
     summary: ClassVar[str] = "ACE in a new JVM for each solve"
-    capabilities: ClassVar[frozenset[str]] = frozenset()
-
-    def __init__(self, solver: Solver):
-        self.solver = solver
 
     def solve(self, model: Path, cells: ace_output.Cells, *, sols: int | str, timeout: float) -> SolveResult:
         start = time.perf_counter()
@@ -97,15 +110,11 @@ class AceCold:
                                 stopped=run.stopped or _timed_out(run.output))
 
 
-class Choco:
+class Choco(Backend):
     """Choco in a new JVM for each solve."""
 
     name: ClassVar[str] = "choco"
     summary: ClassVar[str] = "Choco in a new JVM for each solve"
-    capabilities: ClassVar[frozenset[str]] = frozenset()
-
-    def __init__(self, solver: Solver):
-        self.solver = solver
 
     def solve(self, model: Path, cells: ace_output.Cells, *, sols: int | str, timeout: float) -> SolveResult:
         args = [str(model), f"-limit=[{max(1, int(timeout))}s]"]
@@ -121,15 +130,11 @@ class Choco:
         return result
 
 
-class OrTools:
+class OrTools(Backend):
     """OR-Tools CP-SAT in the kernel's own process (through CPMpy's XCSP3 reader)."""
 
     name: ClassVar[str] = "ortools"
     summary: ClassVar[str] = "OR-Tools CP-SAT in this process (needs cpmpy and ortools)"
-    capabilities: ClassVar[frozenset[str]] = frozenset()
-
-    def __init__(self, solver: Solver):
-        self.solver = solver
 
     def solve(self, model: Path, cells: ace_output.Cells, *, sols: int | str, timeout: float) -> SolveResult:
         from kernelext.solver.ortools_backend import solve_ortools
@@ -137,15 +142,11 @@ class OrTools:
         return solve_ortools(model, cells, sols=sols, timeout=timeout)
 
 
-class Auto:
+class Auto(Backend):
     """OR-Tools when it can read the model, else warm ACE."""
 
     name: ClassVar[str] = "auto"
     summary: ClassVar[str] = "OR-Tools when it can read the model, else warm ACE"
-    capabilities: ClassVar[frozenset[str]] = frozenset()
-
-    def __init__(self, solver: Solver):
-        self.solver = solver
 
     def solve(self, model: Path, cells: ace_output.Cells, *, sols: int | str, timeout: float) -> SolveResult:
         from kernelext.solver.ortools_backend import BackendUnsupported

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from kernelext.solver import ace_output
-from kernelext.solver.backends import ALL, BACKENDS, check_backend
+from kernelext.solver.backends import ALL, BACKENDS, Backend, check_backend
 from kernelext.solver.errors import SolverError
 from kernelext.solver.result import SolveResult
 
@@ -20,7 +20,7 @@ class Solver:
 
     def __init__(self, backend: str = "ace"):
         self.default = check_backend(backend)
-        self._backends: dict[str, object] = {}
+        self._backends: dict[str, Backend] = {}
         self._java = None
 
     def solve(self, model: Path, cells: ace_output.Cells, *, sols: int | str = 1, timeout: float = 10.0,
@@ -47,13 +47,13 @@ class Solver:
         """Solve `model` recording its first `nodes` decisions (an AceTree)."""
         return self.capable("tree").tree(model, nodes=nodes, sols=sols, timeout=timeout)
 
-    def backend(self, name: str):
+    def backend(self, name: str) -> Backend:
         """The backend `name`, built on first use."""
         if check_backend(name) not in self._backends:
             self._backends[name] = BACKENDS[name](self)
         return self._backends[name]
 
-    def capable(self, capability: str):
+    def capable(self, capability: str) -> Backend:
         """The default backend if it offers `capability`, else the first backend of the registry that does."""
         names = [self.default, *BACKENDS]
         name = next((n for n in names if capability in BACKENDS[n].capabilities), None)
@@ -78,6 +78,5 @@ class Solver:
     def close(self) -> None:
         """Stop the backends' workers, if any runs."""
         for backend in self._backends.values():
-            if hasattr(backend, "close"):
-                backend.close()
+            backend.close()
         self._backends.clear()
