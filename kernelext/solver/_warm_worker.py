@@ -26,6 +26,10 @@ import sys
 import threading
 import time
 
+# A small heap to start with, given back when little of it is used: the JVM's defaults (an initial heap of
+# 1/64 of the machine's memory, kept once grown) let a kernel's worker grow by tens of MB over its solves.
+HEAP = ("-Xms16m", "-XX:MinHeapFreeRatio=10", "-XX:MaxHeapFreeRatio=30")
+
 
 def main() -> None:
     config = json.loads(sys.argv[1])
@@ -85,7 +89,7 @@ class _Ace:
     def __init__(self, config: dict):
         import jpype
 
-        options = [f"-Xss{config['stack']}", "--add-opens=java.base/java.lang=ALL-UNNAMED",
+        options = [f"-Xss{config['stack']}", *HEAP, "--add-opens=java.base/java.lang=ALL-UNNAMED",
                    "-Dstdout.encoding=UTF-8", "-Dsun.stdout.encoding=UTF-8",
                    "-Dstderr.encoding=UTF-8", "-Dsun.stderr.encoding=UTF-8"]
         if config["java_version"] >= 22:
