@@ -66,6 +66,28 @@ def test_a_time_limit_holds_on_large_tables_while_every_core_is_busy(large_table
     solver.close()
 
 
+TINY = ('<instance format="XCSP3" type="CSP"><variables><array id="x" size="[2]"> 0..1 </array></variables>'
+        "<constraints><intension> ne(x[0],x[1]) </intension></constraints></instance>\n")
+
+
+def test_a_limit_shorter_than_the_solvers_start_holds_and_the_start_goes_on_for_the_next_solve(tmp_path, busy_cores):
+    tiny = tmp_path / "tiny.xml"
+    tiny.write_text(TINY)
+    cells = {"x": (((0,), "x[0]"), ((1,), "x[1]"))}
+    solver = Solver()
+    try:
+        start = time.monotonic()
+        result = solver.solve(tiny, cells, timeout=0.05)  # a JVM takes far longer than this to start
+        took = time.monotonic() - start
+        assert took < 0.05 + SLACK, f"--timeout 0.05 took {took:.2f} s"
+        assert result.status.value == "UNKNOWN" and result.stopped == "timeout"
+        pid = solver.worker_pid
+        result = solver.solve(tiny, cells, timeout=60)
+        assert result.status.value == "SAT" and solver.worker_pid == pid  # the same worker, now started
+    finally:
+        solver.close()
+
+
 STOPPED_WHILE_PARSING = """
 import json, os, signal, sys, threading, time
 from kernelext.solver.engine import Solver

@@ -8,7 +8,8 @@ died), the worker removes those files and exits.
 Requests: {"op": "solve", "args": [...]}, {"op": "stop"} (during a solve or a tree), {"op": "heap"},
 {"op": "domains", "args": [...]} (the domains after propagation at the root, no search),
 {"op": "tree", "args": [...], "nodes": N} (a solve recording its first N decisions).
-Replies: {"op": "ready"}, {"op": "done", "error": str | None}, {"op": "heap", "bytes": int},
+Replies: {"op": "ready"}, {"op": "done", "error": str | None}, {"op": "reading"} (to a stop request that
+came while ACE still reads the model, which cannot be stopped: the parent then ends the worker), {"op": "heap", "bytes": int},
 {"op": "domains", "domains": {id: [values]}, "consistent": bool, "error": str | None},
 {"op": "tree", "events": [...], "truncated": bool, "stats": {...}, "error": str | None}; tree events are
 ["+", id, value, size] (decision id = value, taken when id had `size` values), ["-", id, value, size]
@@ -34,7 +35,7 @@ HEAP = ("-Xms16m", "-XX:MinHeapFreeRatio=10", "-XX:MaxHeapFreeRatio=30")
 def main() -> None:
     config = json.loads(sys.argv[1])
     requests, replies = _take_protocol_pipes(config["stdout"])
-    ace = _Ace(config)
+    ace = _Ace(config, replies)
     _send(replies, {"op": "ready"})
     inbox: queue.Queue = queue.Queue()
     threading.Thread(target=_read_requests, args=(requests, inbox), daemon=True).start()
@@ -86,9 +87,10 @@ def _send(replies, message: dict) -> None:
 class _Ace:
     """ACE in this process's JVM."""
 
-    def __init__(self, config: dict):
+    def __init__(self, config: dict, replies):
         import jpype
 
+        self.replies = replies
         options = [f"-Xss{config['stack']}", *HEAP, "--add-opens=java.base/java.lang=ALL-UNNAMED",
                    "-Dstdout.encoding=UTF-8", "-Dsun.stdout.encoding=UTF-8",
                    "-Dstderr.encoding=UTF-8", "-Dsun.stderr.encoding=UTF-8"]
@@ -139,8 +141,8 @@ class _Ace:
                 op = None
             ending = ending or op == "eof"
             stopping = stopping or op in ("stop", "eof")
-            if stopping:
-                self._stop(head)
+            if stopping and not self._stop(head) and op == "stop":
+                _send(self.replies, {"op": "reading"})
         if ending:
             inbox.put({"op": "eof"})  # for the main loop, once the search has stopped
         self.System.out.flush()
@@ -148,11 +150,17 @@ class _Ace:
         self._release(hooks_before)
         return None
 
-    def _stop(self, head) -> None:
-        """Make ACE end its search as if its time limit had passed (it then prints its best solution)."""
+    def _stop(self, head) -> bool:
+        """Make ACE end its search as if its time limit had passed (it then prints its best solution).
+
+        False while ACE still reads the model and builds its solver: nothing can stop that.
+        """
         solver = head.solver
-        if solver is not None and solver.stopping is None:
+        if solver is None:
+            return False
+        if solver.stopping is None:
             solver.stopping = self.EXCEEDED_TIME
+        return True
 
     def _release(self, hooks_before: set) -> None:
         """Drop what ACE keeps after a solve: its shutdown hooks and its static map of problems."""

@@ -25,7 +25,7 @@ from kernelext.solver.java import JavaRuntime, find_java
 from kernelext.scratch import make_scratch_folder
 
 GRACE = 0.7  # seconds a worker gets after a stop request sent on Ctrl-C, before it is killed
-STOP_WAIT = 0.3  # seconds a worker gets to answer the stop request sent at its wall-clock deadline
+STOP_WAIT = 0.2  # seconds a worker gets to answer the stop request sent at its wall-clock deadline
 START_TIMEOUT = 60.0  # seconds for a new worker to start its JVM and load ACE
 _CRASHED = ("The solver process stopped unexpectedly (the model file may be malformed); "
             "it will restart on the next solve.")
@@ -78,6 +78,7 @@ class WarmAce:
         self._java = java
         self._worker: _Worker | None = None
         self._lost_worker = False  # a worker died or was killed, so the next start is a restart
+        self._restart = False  # the current worker replaced a lost one and has not answered a request yet
 
     @property
     def pid(self) -> int | None:
@@ -129,16 +130,22 @@ class WarmAce:
         request (within GRACE after Ctrl-C, STOP_WAIT after the deadline) is ended, and the reply is None.
         """
         deadline = time.monotonic() + timeout  # starting the worker counts too
-        restarted = False
         if self._worker is not None and self._worker.process.poll() is not None:
             self._discard_worker()  # it died while idle
         if self._worker is None:
-            restarted = self._lost_worker
-            try:
-                self._worker = self._start_worker()
-            except KeyboardInterrupt:
-                return None, AceRun("", interrupted=True, restarted=restarted)
-            self._lost_worker = False
+            self._worker = self._start_worker()
+            self._restart, self._lost_worker = self._lost_worker, False
+        restarted = self._restart
+        try:
+            self._worker.wait_until_ready(deadline)
+        except KeyboardInterrupt:
+            return None, AceRun("", interrupted=True, restarted=restarted)
+        except TimeoutError:  # the worker goes on starting, for the next request
+            return None, AceRun("", interrupted=False, restarted=restarted, out_of_time=True)
+        except SolverError:
+            self._discard_worker()
+            raise
+        self._restart = False
         worker = self._worker
         interrupted = out_of_time = False
         try:
@@ -165,6 +172,7 @@ class WarmAce:
         """Bytes of Java heap in use in the worker after a garbage collection, or None when no worker runs."""
         if self._worker is None:
             return None
+        self._worker.wait_until_ready(time.monotonic() + START_TIMEOUT)
         self._worker.send({"op": "heap"})
         reply = self._worker.receive(time.monotonic() + START_TIMEOUT)
         return None if reply is None else reply["bytes"]
@@ -192,13 +200,14 @@ class WarmAce:
 
     @staticmethod
     def _stop_search(worker: _Worker, wait: float) -> dict | None:
-        """Ask ACE to end its search: its reply, or None if it did not within `wait` seconds (or on a second
-        interrupt)."""
+        """Ask ACE to end its search: its reply, or None if it cannot (it is still reading the model) or did
+        not within `wait` seconds (or on a second interrupt)."""
         try:
             worker.send({"op": "stop"})
-            return worker.receive(time.monotonic() + wait)
+            reply = worker.receive(time.monotonic() + wait)
         except (KeyboardInterrupt, TimeoutError):
             return None
+        return None if reply is not None and reply.get("op") == "reading" else reply
 
     def _discard_worker(self) -> None:
         if self._worker is not None:
@@ -227,15 +236,28 @@ class _Worker:
         self.replies: queue.Queue = queue.Queue()
         threading.Thread(target=_read_replies, args=(self.process.stdout, self.replies), daemon=True).start()
         self._finalizer = weakref.finalize(self, _end_process, self.process, self.directory)
+        self.ready_by = time.monotonic() + START_TIMEOUT
+        self.ready = False
+
+    def wait_until_ready(self, deadline: float) -> None:
+        """Wait until the worker's JVM runs with ACE loaded (TimeoutError at `deadline`, which leaves the
+        worker starting).
+
+        Raises:
+            SolverError: the worker stopped, or did not start within START_TIMEOUT.
+        """
+        if self.ready:
+            return
         try:
-            ready = self.receive(time.monotonic() + START_TIMEOUT)
-        except BaseException:
-            self.kill()
-            raise
+            ready = self.receive(min(deadline, self.ready_by))
+        except TimeoutError:
+            if time.monotonic() < self.ready_by:
+                raise
+            ready = None
         if ready is None:
             errors = self.output(with_errors=True).strip().splitlines()
-            self.kill()
             raise SolverError("The Java VM for ACE could not start" + (f": {errors[-1]}" if errors else "."))
+        self.ready = True
 
     def send(self, message: dict) -> None:
         try:
@@ -289,7 +311,11 @@ def _read_replies(stream, replies: queue.Queue) -> None:
 
 
 def _end_process(process: subprocess.Popen, directory: Path) -> None:
-    """Kill the worker's whole process group and remove its files."""
+    """Kill the worker's whole process group and remove its files.
+
+    The killed process is reaped on a thread of its own: the system takes a moment to free a large JVM,
+    and a caller whose time limit ran out should not wait for it.
+    """
     if process.poll() is None:
         try:
             if os.name == "posix":
@@ -298,7 +324,7 @@ def _end_process(process: subprocess.Popen, directory: Path) -> None:
                 process.kill()
         except (ProcessLookupError, PermissionError):
             pass
-        process.wait()
+        threading.Thread(target=process.wait, daemon=True).start()
     try:
         process.stdin.close()
     except OSError:
