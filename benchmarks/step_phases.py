@@ -1,14 +1,14 @@
 """Where a `%%puzzle+` step's time goes, phase by phase, on the seed walkthroughs (Amaze, Futoshiki, Layout,
 Picross), against a CPMpy + CP-SAT cell that reads and solves the same step model, side by side in one run.
 
-Run: python benchmarks/step_phases.py [--rounds N] [--solver ace|ortools|...]
+Run: python benchmarks/step_phases.py [--rounds N] [--solver auto|ace|cp-sat|...] (auto, the default solver)
 
 Phases (medians over every step of every walkthrough, each round):
 - cell: the whole `%%puzzle+` cell in an IPython shell, as a notebook runs it;
 - code: the beginner-mistake check and running the cell's own code (pycsp3 posting the constraints);
 - compile: pycsp3 writing the model as XCSP3;
 - solver: the call to the solver (handing the file over, ACE reading it, the search, reading the answer);
-- search: the solver's own search, as it reports it (ACE's `global ... wck`, CP-SAT's solve time);
+- search: the solver's own search, as it reports it (ACE's `global ... wck`, CP-SAT's wall time);
 - render: drawing the report (widget state, HTML and text);
 - kit: what the kit adds around the search: cell - search.
 """
@@ -63,6 +63,8 @@ def timed(spent: dict[str, float]):
     def ortools_time(args, kwargs, result):
         if result.backend == "ortools":
             spent["search"] += result.time
+        elif result.backend == "cp-sat":
+            spent["search"] += float(result.stats["search seconds"])
 
     wrapped = [wrap(kernelext.session, "check_source", "code"), wrap(kernelext.session, "run_source", "code"),
                wrap(model_state, "compile_to", "compile"), wrap(Solver, "solve", "solver", ortools_time),
@@ -124,7 +126,7 @@ def stock_stack():
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--rounds", type=int, default=3)
-    parser.add_argument("--solver", default="ace")
+    parser.add_argument("--solver", default="auto")
     options = parser.parse_args()
     import os
 

@@ -37,11 +37,9 @@ def build_grid(info: ArrayInfo, solution: Solution | None, previous: Grid | None
     """Lay `solution`'s values for `info` out as rows; mark cells that differ from `previous`."""
     rows, cols = info.grid_shape
     values = [[None] * cols for _ in range(rows)]
-    present = set()
     for variable, (r, c) in info.positions().items():
-        present.add((r, c))
         values[r][c] = solution.get(variable) if solution else None
-    holes = frozenset((r, c) for r in range(rows) for c in range(cols) if (r, c) not in present)
+    holes = info.holes()
     frozen = tuple(tuple(row) for row in values)
     changed = frozenset()
     if previous is not None and previous.name == info.name and previous.shape == (rows, cols):

@@ -39,7 +39,7 @@ class PuzzleMagics(Magics):
     """Build a pycsp3 model one cell at a time, solving and drawing it after each step."""
 
     timeout = Float(10.0, help="Default time limit of a solve, in seconds.").tag(config=True)
-    solver = Unicode("ace", help=f"Default solver, one of {', '.join(BACKENDS)}.").tag(config=True)
+    solver = Unicode("auto", help=f"Default solver, one of {', '.join(BACKENDS)}.").tag(config=True)
     domains = Bool(False, help="Show pencil marks (domains after propagation) after every step.").tag(config=True)
 
     def __init__(self, shell=None, **kwargs):

@@ -42,6 +42,16 @@ class ArrayInfo:
         return {vid: (0, 0) if not index else (0, index[0]) if len(index) == 1 else tuple(index[:2])
                 for index, vid in self.cells}
 
+    def holes(self) -> frozenset[tuple[int, int]]:
+        """The (row, col) of the grid that no variable fills.
+
+        Sets and frozensets are subtracted here, never searched with `in`: pycsp3 redefines `in` on
+        sets, lists and tuples while a model is built, and its version scans the whole container.
+        """
+        rows, cols = self.grid_shape
+        everywhere = frozenset(itertools.product(range(rows), range(cols)))
+        return everywhere - frozenset(self.positions().values())
+
 
 def reset() -> None:
     """Empty pycsp3's model and clear the flags and queues it keeps between models (and its owner)."""
@@ -156,6 +166,24 @@ def counting_objectives():
         yield calls
     finally:
         pycsp3.functions._optimize = optimize
+
+
+@contextlib.contextmanager
+def plain_operators():
+    """Python's own operators while the block runs, pycsp3's again after (if they were on).
+
+    pycsp3 redefines comparisons, arithmetic and `in` on lists, tuples and sets to build constraints;
+    code that reads a model with other tools needs them plain, and runs faster with them plain.
+    """
+    from pycsp3.tools.curser import OpOverrider
+
+    overloading = OpOverrider.activated
+    OpOverrider.disable()
+    try:
+        yield
+    finally:
+        if overloading:
+            OpOverrider.enable()
 
 
 def has_objective() -> bool:

@@ -58,14 +58,12 @@ def pencil_grid(info: ArrayInfo, domains: Domains, previous: Domains | None = No
     rows, cols = info.grid_shape
     values: list[list] = [[None] * cols for _ in range(rows)]
     removed: list[list] = [[()] * cols for _ in range(rows)]
-    present = set()
     for variable, (r, c) in info.positions().items():
-        present.add((r, c))
         if variable in domains:
             values[r][c] = tuple(sorted(domains[variable]))
             if previous is not None and variable in previous:
                 removed[r][c] = tuple(sorted(set(previous[variable]) - set(values[r][c])))
-    holes = frozenset((r, c) for r in range(rows) for c in range(cols) if (r, c) not in present)
+    holes = info.holes()
     known = [set(v) | set(gone) for row, gone_row in zip(values, removed) for v, gone in zip(row, gone_row)
              if v is not None]
     boolean = bool(known) and all(s <= {0, 1} for s in known)

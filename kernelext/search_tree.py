@@ -195,14 +195,12 @@ def grid_at(tree: SearchTree, node_id: int, info: ArrayInfo) -> Grid:
     assigned = dict(node.solution or node.path)
     rows, cols = info.grid_shape
     values = [[None] * cols for _ in range(rows)]
-    present, changed = set(), set()
+    changed = set()
     for variable, (r, c) in info.positions().items():
-        present.add((r, c))
         values[r][c] = assigned.get(variable)
         if variable == node.variable and node.positive:
             changed.add((r, c))
-    holes = frozenset((r, c) for r in range(rows) for c in range(cols) if (r, c) not in present)
-    return Grid(info.name, tuple(map(tuple, values)), holes, frozenset(changed))
+    return Grid(info.name, tuple(map(tuple, values)), info.holes(), frozenset(changed))
 
 
 def _layout(tree: SearchTree) -> dict[int, tuple[float, int]]:

@@ -1,4 +1,5 @@
-"""Warm ACE, cold ACE and OR-Tools give the same status, optimum and solution count."""
+"""Warm ACE, cold ACE, OR-Tools through CPMpy, CP-SAT reading XCSP3 directly and the default (auto) give the same
+status, optimum and solution count."""
 
 from __future__ import annotations
 
@@ -10,20 +11,26 @@ import pytest
 
 from instances import AMAZE, FUTOSHIKI, INSTANCES, Instance
 from kernelext.session import PuzzleSession
-from kernelext.solver.ortools_backend import BackendUnsupported
+from kernelext.solver.errors import BackendUnsupported
 from kernelext.solver.backends import BACKENDS as REGISTRY
 from kernelext.solver.engine import Solver
 
 # Every backend of the registry but Choco (checked on the notebooks' last steps by test_puzzle_loop, it
-# needs a new JVM per solve) and auto (which is one of the others).
-BACKENDS = tuple(name for name in REGISTRY if name not in ("choco", "auto"))
+# needs a new JVM per solve).
+BACKENDS = tuple(name for name in REGISTRY if name != "choco")
+PARTIAL = "cp-sat"  # reads only the constraints it translates exactly; auto falls back to ACE for the others
 
 
 def outcomes(solver: Solver, steps, sols=1):
     session = PuzzleSession("agree", solver=solver)
     for source in steps:
         session.add_step(source, solve=False)
-    results = {backend: session.solve(sols=sols, backend=backend) for backend in BACKENDS}
+    results = {}
+    for backend in BACKENDS:
+        try:
+            results[backend] = session.solve(sols=sols, backend=backend)
+        except BackendUnsupported:
+            assert backend == PARTIAL
     session.close()
     return results
 
@@ -31,6 +38,7 @@ def outcomes(solver: Solver, steps, sols=1):
 @pytest.mark.parametrize("instance", INSTANCES, ids=lambda i: i.name)
 def test_backends_agree_on_external_instances(solver, instance: Instance):
     results = outcomes(solver, instance.steps, sols="all" if instance.count else 1)
+    assert results["auto"].backend == ("cp-sat" if PARTIAL in results else "ace-warm")
     for backend, result in results.items():
         assert result.status.value == instance.status, backend
         assert result.bound == instance.bound, backend
@@ -42,28 +50,25 @@ def test_backends_agree_on_external_instances(solver, instance: Instance):
 def test_backends_agree_on_every_walkthrough_step(solver, steps):
     for k in range(2, len(steps) + 1):
         results = outcomes(solver, steps[:k])
+        assert PARTIAL in results, "CP-SAT reads every walkthrough step directly"
         assert len({(r.status, r.bound) for r in results.values()}) == 1, {b: (r.status, r.bound) for b, r in results.items()}
 
 
-def test_auto_uses_ortools_when_it_can(solver):
+def test_auto_falls_back_to_ace_when_cp_sat_cannot_read_the_model(solver, monkeypatch):
     session = PuzzleSession("auto", solver=solver)
     for source in FUTOSHIKI:
         session.add_step(source, solve=False)
-    assert session.solve(backend="auto").backend == "ortools"
-    session.close()
-
-
-def test_auto_falls_back_to_ace_when_ortools_cannot_take_the_model(solver, monkeypatch):
-    session = PuzzleSession("auto", solver=solver)
-    for source in FUTOSHIKI:
-        session.add_step(source, solve=False)
+    assert session.solve(backend="auto").backend == "cp-sat"
+    session.add_step("satisfy(F[0][1] % 2 == 0)\n", solve=False)  # `mod` is left to ACE
     expected = session.solve(backend="ace")
-    monkeypatch.setitem(sys.modules, "cpmpy.tools.xcsp3", None)  # as where CPMpy is not installed
-    with pytest.raises(BackendUnsupported):
-        session.solve(backend="ortools")
+    with pytest.raises(BackendUnsupported, match="mod"):
+        session.solve(backend="cp-sat")
     result = session.solve(backend="auto")
     assert result.backend == "ace-warm"
     assert (result.status, result.solutions) == (expected.status, expected.solutions)
+    monkeypatch.setitem(sys.modules, "ortools.sat.python", None)  # as where OR-Tools is not installed
+    with pytest.raises(BackendUnsupported, match="not installed"):
+        session.solve(backend="cp-sat")
     session.close()
 
 

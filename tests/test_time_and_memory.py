@@ -50,8 +50,9 @@ def busy_cores():
         spinner.kill()
 
 
-def test_a_time_limit_holds_on_large_tables_while_every_core_is_busy(large_tables, busy_cores):
-    solver = Solver()
+@pytest.mark.parametrize("backend", ["ace", "auto"])  # auto leaves a file this large to ACE
+def test_a_time_limit_holds_on_large_tables_while_every_core_is_busy(large_tables, busy_cores, backend):
+    solver = Solver(backend)
     cells = {"x": tuple(((i,), f"x[{i}]") for i in range(7))}
     try:
         solver.solve(large_tables.parent / "missing.xml", cells, timeout=30)  # the JVM starts before the clock
@@ -74,7 +75,7 @@ def test_a_limit_shorter_than_the_solvers_start_holds_and_the_start_goes_on_for_
     tiny = tmp_path / "tiny.xml"
     tiny.write_text(TINY)
     cells = {"x": (((0,), "x[0]"), ((1,), "x[1]"))}
-    solver = Solver()
+    solver = Solver("ace")
     try:
         start = time.monotonic()
         result = solver.solve(tiny, cells, timeout=0.05)  # a JVM takes far longer than this to start
@@ -91,7 +92,7 @@ def test_a_limit_shorter_than_the_solvers_start_holds_and_the_start_goes_on_for_
 STOPPED_WHILE_PARSING = """
 import json, os, signal, sys, threading, time
 from kernelext.solver.engine import Solver
-solver = Solver()
+solver = Solver("ace")
 cells = {"x": tuple(((i,), f"x[{i}]") for i in range(7))}
 threading.Timer(1.0, os.kill, (os.getpid(), signal.SIGINT)).start()  # what the kernel's Stop button sends
 start = time.monotonic()
@@ -139,8 +140,9 @@ def test_no_jvm_before_a_step_needs_one_and_a_kernel_stays_small_over_200_solved
         kernel, worker, jpype = run(PROBE).split()
         assert (worker, jpype) == ("None", "False")  # nothing solved yet: no worker, no JVM in the kernel
         run("%%puzzle+\nsatisfy(AllDifferent(x[i]) for i in range(9))\n")
-        for k in range(200):  # a step edited and run again, 200 times: each run rebuilds and solves the model
-            run(f"%%puzzle+ --step last\nsatisfy(x[{k % 9}][{k // 9 % 9}] == {k % 9 + 1})\n")
+        for k in range(200):  # a step edited and run again, 200 times: each run rebuilds and solves the model,
+            solver = " --solver ace" if k % 2 else ""  # with the default (CP-SAT in the kernel) and warm ACE in turn
+            run(f"%%puzzle+ --step last{solver}\nsatisfy(x[{k % 9}][{k // 9 % 9}] == {k % 9 + 1})\n")
         kernel, worker, jpype = run(PROBE).split()
         assert jpype == "False"  # the JVM lives in the worker, never in the kernel
         total = rss_mb(int(kernel)) + rss_mb(int(worker))

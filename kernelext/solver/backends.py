@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, ClassVar
 from kernelext.errors import ModelRejected
 from kernelext.solver import ace_output
 from kernelext.solver.cold import run_java
-from kernelext.solver.errors import SolverError, WorkerCrashed
+from kernelext.solver.errors import BackendUnsupported, SolverError, WorkerCrashed
 from kernelext.solver.jars import ace_jar, choco_jar
 from kernelext.solver.result import SolveResult
 
@@ -30,6 +30,10 @@ if TYPE_CHECKING:
     from kernelext.solver.engine import Solver
 
 ALL = "all"
+# ACE's nogood base holds 1,000,000 nogoods by default: an array of 4 MB made for every solve, which costs a
+# garbage collection each time in a worker's small heap. Classroom searches record far fewer nogoods; past this
+# limit ACE records no more, which can slow a search but never changes its answers.
+NOGOOD_LIMIT = "-ngbl=10000"
 
 
 class Backend:
@@ -53,7 +57,7 @@ class AceWarm(Backend):
     """ACE in a worker JVM kept warm between solves."""
 
     name: ClassVar[str] = "ace"
-    summary: ClassVar[str] = "ACE in a worker JVM kept warm between solves (the default)"
+    summary: ClassVar[str] = "ACE in a worker JVM kept warm between solves"
     capabilities: ClassVar[frozenset[str]] = frozenset({"domains", "tree", "cores"})
 
     def __init__(self, solver: Solver):
@@ -70,7 +74,7 @@ class AceWarm(Backend):
         return ace_output.parse(run.output, cells, backend="ace-warm", time=time.perf_counter() - start, stopped=stopped)
 
     def domains(self, model: Path, timeout: float) -> dict[str, tuple[int, ...]]:
-        return self.worker().domains([str(model)], timeout)
+        return self.worker().domains([str(model), NOGOOD_LIMIT], timeout)
 
     def tree(self, model: Path, *, nodes: int, sols: int | str, timeout: float):
         """The search runs without restarts (one run, no cutoff), so that it is one tree."""
@@ -142,22 +146,36 @@ class OrTools(Backend):
         return solve_ortools(model, cells, sols=sols, timeout=timeout)
 
 
-class Auto(Backend):
-    """OR-Tools when it can read the model, else warm ACE."""
+class CpSat(Backend):
+    """OR-Tools CP-SAT in the kernel's own process, reading the XCSP3 file directly."""
 
-    name: ClassVar[str] = "auto"
-    summary: ClassVar[str] = "OR-Tools when it can read the model, else warm ACE"
+    name: ClassVar[str] = "cp-sat"
+    summary: ClassVar[str] = "OR-Tools CP-SAT in this process, on the constraints it reads directly"
 
     def solve(self, model: Path, cells: ace_output.Cells, *, sols: int | str, timeout: float) -> SolveResult:
-        from kernelext.solver.ortools_backend import BackendUnsupported
+        from kernelext.solver.cpsat import solve_cpsat
 
+        return solve_cpsat(model, cells, sols=sols, timeout=timeout)
+
+
+class Auto(Backend):
+    """CP-SAT when it reads the model directly, else warm ACE: chosen at each solve."""
+
+    name: ClassVar[str] = "auto"
+    summary: ClassVar[str] = "CP-SAT when it reads the step's model directly, else warm ACE (the default)"
+    capabilities: ClassVar[frozenset[str]] = frozenset()
+
+    def solve(self, model: Path, cells: ace_output.Cells, *, sols: int | str, timeout: float) -> SolveResult:
+        started = time.monotonic()
         try:
-            return self.solver.backend("ortools").solve(model, cells, sols=sols, timeout=timeout)
+            return self.solver.backend("cp-sat").solve(model, cells, sols=sols, timeout=timeout)
         except BackendUnsupported:
-            return self.solver.backend("ace").solve(model, cells, sols=sols, timeout=timeout)
+            left = max(0.01, timeout - (time.monotonic() - started))  # reading the model counts
+            return self.solver.backend("ace").solve(model, cells, sols=sols, timeout=left)
 
 
-BACKENDS = MappingProxyType({backend.name: backend for backend in (AceWarm, AceCold, Choco, OrTools, Auto)})
+BACKENDS = MappingProxyType({backend.name: backend
+                             for backend in (AceWarm, AceCold, Choco, OrTools, CpSat, Auto)})
 
 
 def check_backend(name: str) -> str:
@@ -174,7 +192,7 @@ def backends_help() -> str:
 
 def ace_args(model: Path, sols: int | str, timeout: float) -> list[str]:
     """ACE's arguments: the model, the time limit and how many solutions to look for."""
-    args = [str(model), f"-t={max(1, int(timeout * 1000))}"]
+    args = [str(model), f"-t={max(1, int(timeout * 1000))}", NOGOOD_LIMIT]
     if sols == ALL:
         return [*args, "-s=all", "-xe", "-xc=false"]
     if sols > 1:

@@ -18,7 +18,7 @@ class Solver:
         backend: the default backend, a name of BACKENDS.
     """
 
-    def __init__(self, backend: str = "ace"):
+    def __init__(self, backend: str = "auto"):
         self.default = check_backend(backend)
         self._backends: dict[str, Backend] = {}
         self._java = None

@@ -22,3 +22,7 @@ class WorkerCrashed(SolverError):
     def __init__(self, message: str, run=None):
         super().__init__(message)
         self.run = run
+
+
+class BackendUnsupported(SolverError):
+    """A solver cannot take this model (a constraint it does not read, or a missing package)."""

@@ -8,12 +8,8 @@ from pathlib import Path
 from types import MappingProxyType
 
 from kernelext.solver import ace_output
-from kernelext.solver.errors import SolverError
+from kernelext.solver.errors import BackendUnsupported
 from kernelext.solver.result import SolveResult, Status
-
-
-class BackendUnsupported(SolverError):
-    """OR-Tools cannot take this model (a constraint CPMpy's XCSP3 reader does not know, or a missing package)."""
 
 
 def solve_ortools(model: Path, cells: ace_output.Cells, *, sols: int | str, timeout: float) -> SolveResult:
@@ -49,25 +45,20 @@ def solve_ortools(model: Path, cells: ace_output.Cells, *, sols: int | str, time
 
 
 def _read(model: Path):
-    """The model as CPMpy objects. pycsp3's XCSP3 parser needs pycsp3's operator overloading off:
-    it is switched off while reading and restored after, so that the next step's constraints still build."""
-    from pycsp3.tools.curser import OpOverrider
+    """The model as CPMpy objects (pycsp3's XCSP3 parser, which CPMpy uses, needs plain operators)."""
+    from kernelext.model_state import plain_operators
 
-    overloading = OpOverrider.activated
-    OpOverrider.disable()
-    try:
-        from cpmpy.tools.xcsp3 import read_xcsp3
+    with plain_operators():
+        try:
+            from cpmpy.tools.xcsp3 import read_xcsp3
 
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            return read_xcsp3(str(model))
-    except ImportError:
-        raise BackendUnsupported("OR-Tools is not installed: pip install cpmpy ortools (or use --solver ace).") from None
-    except Exception as error:
-        raise BackendUnsupported(f"OR-Tools cannot read this model ({type(error).__name__}: {error})"[:200]) from None
-    finally:
-        if overloading:
-            OpOverrider.enable()
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                return read_xcsp3(str(model))
+        except ImportError:
+            raise BackendUnsupported("OR-Tools is not installed: pip install cpmpy ortools (or use --solver ace).") from None
+        except Exception as error:
+            raise BackendUnsupported(f"OR-Tools cannot read this model ({type(error).__name__}: {error})"[:200]) from None
 
 
 def _variables(cp_model) -> dict:

@@ -1,0 +1,664 @@
+"""Read a compiled XCSP3 file straight into an OR-Tools CP-SAT model, without going through CPMpy.
+
+Only what can be translated exactly is read: variables with integer domains; `intension` (the arithmetic,
+comparison and logical operators, `in`/`notin` with sets, `if`; not `div`, `mod` or `pow`); `extension`
+(supports or conflicts, `*` included); `allDifferent` of one list; `sum` (integer coefficients); `count`
+(integer values); `instantiation`; `group` and `block`; objectives given as an expression or as a sum.
+Anything else raises BackendUnsupported, and the caller solves the model another way.
+
+As ACE does, only the variables that some constraint or the objective involves enter the model: the others
+are left out of solutions (None) and do not multiply the solution count.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+import xml.etree.ElementTree as ElementTree
+from dataclasses import dataclass
+from pathlib import Path
+
+from kernelext.solver.errors import BackendUnsupported
+
+MAX_TUPLES = 2_000  # past this many tuples once `*` is expanded, a table is posted tuple by tuple
+MAX_BYTES = 300_000  # larger files (large tables) are left to ACE, which reads them far faster than Python
+_TOKEN = re.compile(r"\s*(?:(-?\d+)|([A-Za-z_][\w]*(?:\[[^\]]*\])*)|(.))")
+_COMPARE = {"lt": "<", "le": "<=", "gt": ">", "ge": ">=", "eq": "==", "ne": "!="}
+_COMPARED = {"lt": lambda a, b: a < b, "le": lambda a, b: a <= b, "gt": lambda a, b: a > b,
+             "ge": lambda a, b: a >= b, "eq": lambda a, b: a == b, "ne": lambda a, b: a != b}
+_OPPOSITE = {"lt": "ge", "le": "gt", "gt": "le", "ge": "lt", "eq": "ne", "ne": "eq"}
+_LOGIC = {"and", "or", "not", "imp", "iff", "xor"}
+
+
+@dataclass(frozen=True)
+class Translated:
+    """A CP-SAT model read from XCSP3: the model, its variables by XCSP3 id, and whether it optimises."""
+
+    model: object
+    variables: dict
+    objective: bool
+
+
+def read(path: Path, holes: frozenset[str] = frozenset()) -> Translated:
+    """The XCSP3 file at `path` as a CP-SAT model; `holes` are the ids of array cells that hold no variable
+    (the file may not mark them, and a compact list such as `x[][]` must skip them).
+
+    Raises:
+        BackendUnsupported: the file holds something this reading does not translate (or it failed on it).
+    """
+    try:
+        from ortools.sat.python import cp_model
+    except ImportError:
+        raise BackendUnsupported("OR-Tools is not installed: pip install ortools (or use --solver ace).") from None
+    if Path(path).stat().st_size > MAX_BYTES:
+        raise BackendUnsupported(f"a model file over {MAX_BYTES // 1000} kB")
+    try:
+        root = ElementTree.parse(path).getroot()
+    except ElementTree.ParseError as error:
+        raise BackendUnsupported(f"the model file could not be read ({error})") from None
+    reader = _Reader(cp_model, holes)
+    try:
+        reader.declare(root.find("variables"))
+        for element in root.find("constraints") if root.find("constraints") is not None else ():
+            reader.constraint(element)
+        objectives = root.find("objectives")
+        if objectives is not None:
+            if len(objectives) != 1:
+                raise BackendUnsupported("several objectives")
+            reader.objective(objectives[0])
+    except BackendUnsupported:
+        raise
+    except Exception as error:  # a form this reading did not foresee: another solver reads the model
+        raise BackendUnsupported(f"an unforeseen form ({type(error).__name__}: {error})"[:160]) from None
+    return Translated(reader.model, reader.used, objectives is not None)
+
+
+def _intervals(text: str) -> tuple[tuple[int, int], ...]:
+    """An XCSP3 domain or value list as sorted, merged intervals: `1 3 5..9` -> ((1, 1), (3, 3), (5, 9))."""
+    spans = []
+    for token in text.split():
+        low, _, high = token.partition("..")
+        try:
+            spans.append((int(low), int(high) if high else int(low)))
+        except ValueError:
+            raise BackendUnsupported(f"a value that is not an integer ({token})") from None
+    merged: list[list[int]] = []
+    for low, high in sorted(spans):
+        if merged and low <= merged[-1][1] + 1:
+            merged[-1][1] = max(merged[-1][1], high)
+        else:
+            merged.append([low, high])
+    return tuple((low, high) for low, high in merged)
+
+
+def _values(text: str) -> list[int]:
+    """The integers of a short XCSP3 value list (coefficients, values), in the order given."""
+    values = []
+    for token in text.split():
+        low, _, high = token.partition("..")
+        try:
+            values += list(range(int(low), int(high) + 1)) if high else [int(low)]
+        except ValueError:
+            raise BackendUnsupported(f"a value that is not an integer ({token})") from None
+    return values
+
+
+def _size(intervals) -> int:
+    return sum(high - low + 1 for low, high in intervals)
+
+
+def _boolean(intervals) -> bool:
+    """True when the domain is not empty and within 0..1."""
+    return bool(intervals) and intervals[0][0] >= 0 and intervals[-1][1] <= 1
+
+
+class _Reader:
+    """Builds the CP-SAT model one XCSP3 element at a time."""
+
+    def __init__(self, cp_model, holes: frozenset[str]):
+        self.cp = cp_model
+        self.model = cp_model.CpModel()
+        self.holes = holes
+        self.domains: dict[str, tuple[tuple[int, int], ...]] = {}  # every declared variable id -> its intervals
+        self.shapes: dict[str, tuple[int, ...]] = {}
+        self.used: dict = {}  # variable id -> its CP-SAT variable, made on first use
+        self.equalities: dict = {}  # (variable index, value) -> the literal of variable == value
+
+    # declarations
+
+    def declare(self, variables) -> None:
+        for element in variables if variables is not None else ():
+            if element.tag == "var":
+                self.domains[element.get("id")] = self._domain_of(element, variables)
+            elif element.tag == "array":
+                self._declare_array(element)
+            else:
+                raise BackendUnsupported(f"<{element.tag}> among the variables")
+
+    def _domain_of(self, element, variables) -> tuple[tuple[int, int], ...]:
+        if element.get("as"):
+            source = next((e for e in variables if e.get("id") == element.get("as")), None)
+            if source is None:
+                raise BackendUnsupported(f"a domain given as {element.get('as')}")
+            return self._domain_of(source, variables)
+        if element.get("type", "integer") != "integer":
+            raise BackendUnsupported(f"variables of type {element.get('type')}")
+        return _intervals(element.text or "")
+
+    def _declare_array(self, element) -> None:
+        if element.get("type", "integer") != "integer":
+            raise BackendUnsupported(f"variables of type {element.get('type')}")
+        name = element.get("id")
+        shape = tuple(int(n) for n in re.findall(r"\[(\d+)\]", element.get("size", "")))
+        self.shapes[name] = shape
+        cells = [f"{name}{''.join(f'[{i}]' for i in index)}" for index in itertools.product(*map(range, shape))]
+        parts = list(element)
+        if not parts:
+            values = _intervals(element.text or "")
+            self.domains.update((cell, values) for cell in cells)
+            return
+        remaining = set(cells)
+        for part in parts:
+            targets = sorted(remaining) if part.get("for") == "others" else self._expand(part.get("for", ""),
+                                                                                       declared_only=False)
+            values = _intervals(part.text or "")
+            for cell in targets:
+                self.domains[cell] = values
+                remaining.discard(cell)
+
+    # lists of variables
+
+    def _expand(self, text: str, declared_only: bool = True) -> list[str]:
+        """The variable ids of a list such as `x[0][] y[1..3] z`, in order."""
+        ids = []
+        for token in text.split():
+            name, _, rest = token.partition("[")
+            if not rest:
+                ids.append(token)
+                continue
+            ranges = []
+            for part, size in zip(re.findall(r"\[([^\]]*)\]", token), self.shapes.get(name, ())):
+                low, _, high = part.partition("..")
+                ranges.append(range(size) if part == "" else range(int(low), int(high) + 1) if high
+                              else (int(low),))
+            if name not in self.shapes or len(ranges) != len(self.shapes[name]):
+                raise BackendUnsupported(f"the list item {token}")
+            for index in itertools.product(*ranges):
+                vid = f"{name}{''.join(f'[{i}]' for i in index)}"
+                if not declared_only or vid not in self.holes:
+                    ids.append(vid)
+        return ids
+
+    def var(self, vid: str):
+        """The CP-SAT variable of `vid` (a Boolean one when its values are within 0..1)."""
+        found = self.used.get(vid)
+        if found is not None:
+            return found
+        intervals = self.domains.get(vid)
+        if intervals is None:
+            raise BackendUnsupported(f"the undeclared variable {vid}")
+        if _boolean(intervals):
+            variable = self.model.NewBoolVar(vid)
+            if _size(intervals) == 1:
+                self.model.Add(variable == intervals[0][0])
+        else:
+            variable = self.model.NewIntVarFromDomain(self.cp.Domain.FromIntervals([list(i) for i in intervals]), vid)
+        self.used[vid] = variable
+        return variable
+
+    def variables(self, text: str) -> list:
+        return [self.var(vid) for vid in self._expand(text)]
+
+    def terms(self, text: str) -> list:
+        """A list whose items may be expressions (`add(x[0],1)`) as well as variables."""
+        found = []
+        for token in text.split():
+            found += [self.term(_parse(token))] if "(" in token else self.variables(token)
+        return found
+
+    # constraints
+
+    def constraint(self, element, args: list[str] | None = None) -> None:
+        if args is not None:
+            element = _substitute(element, args)
+        handler = getattr(self, f"_{element.tag}", None)
+        if handler is None or element.tag in ("expand", "variables", "substitute"):
+            raise BackendUnsupported(f"the constraint <{element.tag}>")
+        handler(element)
+
+    def _group(self, element) -> None:
+        template, *rest = list(element)
+        for args in rest:
+            if args.tag != "args":
+                raise BackendUnsupported(f"<{args.tag}> in a group")
+            self.constraint(template, _tokens_of(args.text or "", self))
+
+    def _block(self, element) -> None:
+        for child in element:
+            self.constraint(child)
+
+    def _intension(self, element) -> None:
+        function = element.find("function")
+        self.post(_parse((function.text if function is not None else element.text) or ""))
+
+    def _extension(self, element) -> None:
+        variables = self.variables(_child_text(element, "list"))
+        supports, conflicts = element.find("supports"), element.find("conflicts")
+        table = supports if supports is not None else conflicts
+        if table is None:
+            raise BackendUnsupported("a table with neither supports nor conflicts")
+        text = table.text or ""
+        if len(variables) == 1 and "(" not in text:
+            domain = self.cp.Domain.FromIntervals([list(i) for i in _intervals(text)])
+            self.model.AddLinearExpressionInDomain(variables[0], domain if supports is not None else domain.complement())
+            return
+        rows = _tuples(text, len(variables))
+        columns = [self.domains[v.Name()] for v in variables]
+        if supports is None:
+            for row in rows:  # each conflict: some position differs from it
+                self.model.AddBoolOr([self.equals(v, value).Not() for v, value in zip(variables, row) if value != "*"])
+        elif not any("*" in row for row in rows) or _expanded_size(rows, columns) <= MAX_TUPLES:
+            self.model.AddAllowedAssignments(variables, _expand_rows(rows, columns))
+        else:  # short tuples with many `*`: one literal per tuple, true exactly when the tuple matches
+            self.model.AddBoolOr([self.all_of([self.equals(v, value) for v, value in zip(variables, row)
+                                               if value != "*"]) for row in rows])
+
+    def equals(self, variable, value: int):
+        """A literal true exactly when `variable` == `value` (one per pair, shared)."""
+        key = (variable.Index(), value)
+        if key not in self.equalities:
+            if _boolean(self.domains[variable.Name()]):
+                self.equalities[key] = variable if value == 1 else variable.Not() if value == 0 else \
+                    self.model.NewConstant(0)
+            else:
+                holds = self.model.NewBoolVar("")
+                self.model.Add(variable == value).OnlyEnforceIf(holds)
+                self.model.Add(variable != value).OnlyEnforceIf(holds.Not())
+                self.equalities[key] = holds
+        return self.equalities[key]
+
+    def all_of(self, literals: list):
+        """A literal true exactly when every one of `literals` is."""
+        if len(literals) == 1:
+            return literals[0]
+        holds = self.model.NewBoolVar("")
+        self.model.AddBoolAnd(literals).OnlyEnforceIf(holds)
+        self.model.AddBoolOr([lit.Not() for lit in literals]).OnlyEnforceIf(holds.Not())
+        return holds
+
+    def _allDifferent(self, element) -> None:  # noqa: N802 (XCSP3's own name)
+        lists = element.findall("list")
+        if element.find("except") is not None or element.find("matrix") is not None or len(lists) > 1:
+            raise BackendUnsupported("an allDifferent with except, matrix or several lists")
+        self.model.AddAllDifferent(self.terms(lists[0].text if lists else element.text or ""))
+
+    def _sum(self, element) -> None:
+        variables = self.terms(_child_text(element, "list"))
+        coeffs = element.find("coeffs")
+        weights = [1] * len(variables) if coeffs is None else _values(coeffs.text or "")
+        if len(weights) != len(variables):
+            raise BackendUnsupported("a sum whose coefficients do not match its list")
+        self._condition(sum(w * v for w, v in zip(weights, variables)), _child_text(element, "condition"))
+
+    def _count(self, element) -> None:
+        variables = self.variables(_child_text(element, "list"))
+        values = _values(_child_text(element, "values"))
+        counted = [self.reified_in(v, values) for v in variables]
+        self._condition(sum(counted), _child_text(element, "condition"))
+
+    def _instantiation(self, element) -> None:
+        variables = self.variables(_child_text(element, "list"))
+        values = _values(_child_text(element, "values"))
+        if len(values) != len(variables):
+            raise BackendUnsupported("an instantiation whose values do not match its list")
+        for variable, value in zip(variables, values):
+            self.model.Add(variable == value)
+
+    def _condition(self, expression, text: str) -> None:
+        found = re.fullmatch(r"\s*\(\s*(\w+)\s*,\s*(.+?)\s*\)\s*", text)
+        if found is None:
+            raise BackendUnsupported(f"the condition {text.strip()}")
+        operator, operand = found.groups()
+        if operator in ("in", "notin"):
+            domain = self.cp.Domain.FromIntervals([list(i) for i in _intervals(operand.strip("{}").replace(",", " "))])
+            self.model.AddLinearExpressionInDomain(expression, domain if operator == "in" else domain.complement())
+        elif operator in _COMPARE:
+            self.post_comparison(operator, expression, self.term(_parse(operand)))
+        else:
+            raise BackendUnsupported(f"the condition operator {operator}")
+
+    def objective(self, element) -> None:
+        kind = element.get("type", "expression")
+        if kind == "expression":
+            target = self.term(_parse(element.text or ""))
+        elif kind == "sum":
+            listed = element.find("list")
+            variables = self.terms(listed.text if listed is not None else element.text or "")
+            coeffs = element.find("coeffs")
+            weights = [1] * len(variables) if coeffs is None else _values(coeffs.text or "")
+            target = sum(w * v for w, v in zip(weights, variables))
+        else:
+            raise BackendUnsupported(f"an objective of type {kind}")
+        if element.tag == "minimize":
+            self.model.Minimize(target)
+        elif element.tag == "maximize":
+            self.model.Maximize(target)
+        else:
+            raise BackendUnsupported(f"the objective <{element.tag}>")
+
+    # expressions
+
+    def post(self, node) -> None:
+        """Make the Boolean expression `node` hold."""
+        op, args = node if isinstance(node, tuple) else (None, ())
+        if op in _COMPARE and not (op == "eq" and len(args) > 2):
+            self.post_comparison(op, *[self.term(a) for a in _binary(op, args)])
+        elif op == "and":
+            for arg in args:
+                self.post(arg)
+        elif op in ("in", "notin"):
+            term, values = self.membership(args)
+            domain = self.cp.Domain.FromValues(values)
+            self.model.AddLinearExpressionInDomain(term, domain if op == "in" else domain.complement())
+        elif op == "or":
+            self.model.AddBoolOr([self.literal(a) for a in args])
+        elif op == "imp" and len(args) == 2:
+            self.model.AddImplication(self.literal(args[0]), self.literal(args[1]))
+        else:
+            self.model.AddBoolOr([self.literal(node)])
+
+    def post_comparison(self, op: str, left, right, enforced=None) -> None:
+        """`left op right`, only when the literal `enforced` is true if one is given."""
+        if isinstance(left, int) and isinstance(right, int):  # no variable: decided now
+            if not _COMPARED[op](left, right):
+                self.model.AddBoolAnd([enforced.Not()]) if enforced is not None else self.model.AddBoolOr([])
+            return
+        constraint = self.model.Add(_COMPARED[op](left, right))
+        if enforced is not None:
+            constraint.OnlyEnforceIf(enforced)
+
+    def membership(self, args) -> tuple[object, list[int]]:
+        if len(args) != 2 or not (isinstance(args[1], tuple) and args[1][0] == "set"):
+            raise BackendUnsupported("`in` with something other than a set of integers")
+        values = [a for a in args[1][1] if isinstance(a, int)]
+        if len(values) != len(args[1][1]):
+            raise BackendUnsupported("`in` with something other than a set of integers")
+        return self.term(args[0]), values
+
+    def reified_in(self, variable, values: list[int]):
+        """A Boolean variable that is 1 exactly when `variable` takes one of `values`."""
+        holds = self.model.NewBoolVar("")
+        domain = self.cp.Domain.FromValues(values)
+        self.model.AddLinearExpressionInDomain(variable, domain).OnlyEnforceIf(holds)
+        self.model.AddLinearExpressionInDomain(variable, domain.complement()).OnlyEnforceIf(holds.Not())
+        return holds
+
+    def literal(self, node):
+        """A CP-SAT literal equal to the Boolean expression `node`."""
+        if isinstance(node, int):
+            if node not in (0, 1):
+                raise BackendUnsupported("an integer used as a condition")
+            return self.model.NewConstant(node)
+        if isinstance(node, str):
+            variable = self.var(node)
+            if not _boolean(self.domains[node]):
+                raise BackendUnsupported(f"the integer variable {node} used as a condition")
+            return variable
+        op, args = node
+        if op == "not" and len(args) == 1:
+            return self.literal(args[0]).Not()
+        if op == "eq" and len(args) > 2:
+            return self.literal(("and", tuple(("eq", (args[0], a)) for a in args[1:])))
+        holds = self.model.NewBoolVar("")  # every branch below ties it to `node` both ways
+        if op in _COMPARE:
+            left, right = [self.term(a) for a in _binary(op, args)]
+            self.post_comparison(op, left, right, holds)
+            self.post_comparison(_OPPOSITE[op], left, right, holds.Not())
+        elif op in ("in", "notin"):
+            term, values = self.membership(args)
+            domain = self.cp.Domain.FromValues(values)
+            inside, outside = (holds, holds.Not()) if op == "in" else (holds.Not(), holds)
+            self.model.AddLinearExpressionInDomain(term, domain).OnlyEnforceIf(inside)
+            self.model.AddLinearExpressionInDomain(term, domain.complement()).OnlyEnforceIf(outside)
+        elif op in ("and", "or", "imp"):
+            literals = [self.literal(a) for a in args]
+            if op == "imp":
+                if len(literals) != 2:
+                    raise BackendUnsupported("imp with other than two arguments")
+                literals = [literals[0].Not(), literals[1]]
+                op = "or"
+            if op == "and":
+                self.model.AddBoolAnd(literals).OnlyEnforceIf(holds)
+                self.model.AddBoolOr([lit.Not() for lit in literals]).OnlyEnforceIf(holds.Not())
+            else:
+                self.model.AddBoolOr(literals).OnlyEnforceIf(holds)
+                self.model.AddBoolAnd([lit.Not() for lit in literals]).OnlyEnforceIf(holds.Not())
+        elif op in ("iff", "xor") and len(args) == 2:
+            left, right = [self._as_int(self.literal(a)) for a in args]
+            same = "eq" if op == "iff" else "ne"
+            self.post_comparison(same, left, right, holds)
+            self.post_comparison(_OPPOSITE[same], left, right, holds.Not())
+        else:
+            raise BackendUnsupported(f"the operator {op} used as a condition")
+        return holds
+
+    def _as_int(self, literal):
+        """A literal as a 0/1 term."""
+        return 1 - literal.Not() if literal.Index() < 0 else literal
+
+    def term(self, node):
+        """A CP-SAT linear expression (or integer) equal to the integer expression `node`."""
+        if isinstance(node, int):
+            return node
+        if isinstance(node, str):
+            return self.var(node)
+        op, args = node
+        if op in _COMPARE or op in _LOGIC or op in ("in", "notin"):
+            return self._as_int(self.literal(node))
+        if op == "add":
+            return sum(self.term(a) for a in args)
+        if op == "sub" and len(args) == 2:
+            return self.term(args[0]) - self.term(args[1])
+        if op == "neg" and len(args) == 1:
+            return -self.term(args[0])
+        if op in ("mul", "sqr"):
+            factors = [self.term(a) for a in (args if op == "mul" else (args[0], args[0]))]
+            return self._product(factors, node)
+        if op in ("abs", "dist"):
+            inner = self.term(args[0]) if op == "abs" else self.term(args[0]) - self.term(args[1])
+            result = self._new_int(node)
+            self.model.AddAbsEquality(result, inner)
+            return result
+        if op in ("min", "max"):
+            result = self._new_int(node)
+            terms = [self.term(a) for a in args]
+            (self.model.AddMinEquality if op == "min" else self.model.AddMaxEquality)(result, terms)
+            return result
+        if op == "if" and len(args) == 3:
+            condition = self.literal(args[0])
+            result = self._new_int(node)
+            self.model.Add(result == self.term(args[1])).OnlyEnforceIf(condition)
+            self.model.Add(result == self.term(args[2])).OnlyEnforceIf(condition.Not())
+            return result
+        raise BackendUnsupported(f"the operator {op}")
+
+    def _product(self, factors: list, node):
+        pairs = list(zip(factors, node[1] if node[0] == "mul" else (node[1][0], node[1][0])))
+        scale = 1
+        for factor, _ in pairs:
+            scale *= factor if isinstance(factor, int) else 1
+        others = [(factor, arg) for factor, arg in pairs if not isinstance(factor, int)]
+        if len(others) <= 1:
+            return scale * (others[0][0] if others else 1)
+        if len(others) > 2:
+            raise BackendUnsupported("a product of more than two variables")
+        result = self._new_int(("mul", tuple(arg for _, arg in others)))
+        self.model.AddMultiplicationEquality(result, [self._as_var(factor, arg) for factor, arg in others])
+        return scale * result
+
+    def _as_var(self, term, node):
+        """`term` as a variable (a new one equal to it when it is an expression)."""
+        if isinstance(term, self.cp.IntVar):
+            return term
+        variable = self._new_int(node)
+        self.model.Add(variable == term)
+        return variable
+
+    def _new_int(self, node):
+        low, high = self.bounds(node)
+        return self.model.NewIntVar(low, high, "")
+
+    def bounds(self, node) -> tuple[int, int]:
+        """The smallest and largest values the integer expression `node` can take."""
+        if isinstance(node, int):
+            return node, node
+        if isinstance(node, str):
+            intervals = self.domains[node]
+            if not intervals:
+                raise BackendUnsupported(f"the empty domain of {node}")
+            return intervals[0][0], intervals[-1][1]
+        op, args = node
+        spans = [self.bounds(a) for a in args if not (isinstance(a, tuple) and a[0] == "set")]
+        if op in _COMPARE or op in _LOGIC or op in ("in", "notin"):
+            return 0, 1
+        if op == "add":
+            return sum(s[0] for s in spans), sum(s[1] for s in spans)
+        if op == "sub":
+            return spans[0][0] - spans[1][1], spans[0][1] - spans[1][0]
+        if op == "neg":
+            return -spans[0][1], -spans[0][0]
+        if op in ("mul", "sqr"):
+            spans = spans if op == "mul" else spans * 2
+            low = high = 1
+            for a, b in spans:
+                corners = [low * a, low * b, high * a, high * b]
+                low, high = min(corners), max(corners)
+            return low, high
+        if op in ("abs", "dist"):
+            a, b = spans[0] if op == "abs" else (spans[0][0] - spans[1][1], spans[0][1] - spans[1][0])
+            return (0 if a <= 0 <= b else min(abs(a), abs(b))), max(abs(a), abs(b))
+        if op in ("min", "max"):
+            return min(s[0] for s in spans), max(s[1] for s in spans)
+        if op == "if":
+            return min(spans[1][0], spans[2][0]), max(spans[1][1], spans[2][1])
+        raise BackendUnsupported(f"the operator {op}")
+
+
+def _tuples(text: str, width: int) -> list[tuple]:
+    """The tuples of a table, `*` kept: `(1,*)(2,3)` -> [(1, "*"), (2, 3)]."""
+    rows = []
+    for found in re.findall(r"\(([^)]*)\)", text):
+        parts = [p.strip() for p in found.split(",")]
+        if len(parts) != width:
+            raise BackendUnsupported("a tuple of the wrong length")
+        try:
+            rows.append(tuple(p if p == "*" else int(p) for p in parts))
+        except ValueError:
+            raise BackendUnsupported(f"the tuple ({found})") from None
+    return rows
+
+
+def _expanded_size(rows: list[tuple], columns: list[tuple[tuple[int, int], ...]]) -> int:
+    total = 0
+    for row in rows:
+        size = 1
+        for value, column in zip(row, columns):
+            size *= _size(column) if value == "*" else 1
+        total += size
+        if total > MAX_TUPLES:
+            break
+    return total
+
+
+def _expand_rows(rows: list[tuple], columns: list[tuple[tuple[int, int], ...]]) -> list[tuple[int, ...]]:
+    """The tuples with each `*` replaced by every value of its column (duplicates dropped)."""
+    if not any("*" in row for row in rows):
+        return rows
+    expanded = {}
+    for row in rows:
+        choices = [[v for low, high in column for v in range(low, high + 1)] if value == "*" else (value,)
+                   for value, column in zip(row, columns)]
+        expanded.update(dict.fromkeys(itertools.product(*choices)))
+    return list(expanded)
+
+
+def _binary(op: str, args: tuple) -> tuple:
+    if len(args) != 2:
+        raise BackendUnsupported(f"{op} with other than two arguments")
+    return args
+
+
+def _child_text(element, tag: str) -> str:
+    child = element.find(tag)
+    if child is None:
+        raise BackendUnsupported(f"<{element.tag}> without <{tag}>")
+    if len(child):
+        raise BackendUnsupported(f"<{tag}> with nested elements")
+    return child.text or ""
+
+
+def _tokens_of(text: str, reader: _Reader) -> list[str]:
+    """A group's arguments, compact lists expanded: `x[0][] 3` -> ['x[0][0]', 'x[0][1]', ..., '3'];
+    numbers and expressions stay as they are."""
+    tokens = []
+    for token in text.split():
+        tokens += [token] if re.fullmatch(r"-?\d+", token) or "(" in token else reader._expand(token)
+    return tokens
+
+
+def _substitute(element, args: list[str]):
+    """A copy of a group's template with `%i` and `%...` replaced by the arguments."""
+    copy = ElementTree.fromstring(ElementTree.tostring(element))
+    used = [int(i) for part in copy.iter() for i in re.findall(r"%(\d+)", part.text or "")]
+    after = max(used) + 1 if used else 0
+
+    def fill(text: str | None) -> str | None:
+        if text is None:
+            return None
+        text = text.replace("%...", " ".join(args[after:]))
+        return re.sub(r"%(\d+)", lambda m: args[int(m.group(1))], text)
+
+    for part in copy.iter():
+        part.text = fill(part.text)
+    return copy
+
+
+def _parse(text: str):
+    """An XCSP3 functional expression as nested tuples: `eq(x[0],add(y,1))` -> ("eq", ("x[0]", ("add", ("y", 1))))."""
+    tokens = [(number, name, other) for number, name, other in _TOKEN.findall(text.strip())]
+    position = 0
+
+    def node():
+        nonlocal position
+        if position >= len(tokens):
+            raise BackendUnsupported(f"the expression {text.strip()[:60]}")
+        number, name, other = tokens[position]
+        position += 1
+        if number:
+            return int(number)
+        if not name:
+            raise BackendUnsupported(f"the expression {text.strip()[:60]}")
+        if position < len(tokens) and tokens[position][2] == "(":
+            position += 1
+            args = []
+            while True:
+                if tokens[position][2] == ")" and not args and name == "set":
+                    position += 1
+                    break
+                args.append(node())
+                separator = tokens[position][2] if position < len(tokens) else ""
+                position += 1
+                if separator == ")":
+                    break
+                if separator != ",":
+                    raise BackendUnsupported(f"the expression {text.strip()[:60]}")
+            return name, tuple(args)
+        return name
+
+    try:
+        parsed = node()
+    except IndexError:
+        raise BackendUnsupported(f"the expression {text.strip()[:60]}") from None
+    if position != len(tokens):
+        raise BackendUnsupported(f"the expression {text.strip()[:60]}")
+    return parsed
