@@ -230,7 +230,7 @@ def test_ctrl_c_while_the_java_vm_starts(shell):
     shell.ok(AMAZE_BOARD)
     shell.ok("%%puzzle+ --no-solve\n" + AMAZE_CLUES.split("\n", 1)[1])
     with ctrl_c_after(0.3):
-        run = shell.run(NEXT)
+        run = shell.run(NEXT.replace("%%puzzle+", "%%puzzle+ --solver ace"))
     assert run.error is None and "[search stopped: interrupted]" in run.text, run.text
     assert "status: SAT" in shell.ok("%%puzzle+\nsatisfy(x[1][2] == 0)\n")
 
@@ -270,6 +270,7 @@ def test_ctrl_c_while_drawing_keeps_the_step(amaze, monkeypatch):
 
 def test_java_vm_killed_during_a_search(amaze):
     solver = amaze.ip.magics_manager.registry["PuzzleMagics"]._solver
+    amaze.ok("%puzzle solve --solver ace")  # the worker runs
     pid = solver.worker_pid
 
     def kill():
@@ -278,7 +279,7 @@ def test_java_vm_killed_during_a_search(amaze):
 
     killer = threading.Thread(target=kill)
     killer.start()
-    run = amaze.run(PIGEONS.format(timeout=3))
+    run = amaze.run(PIGEONS.format(timeout=3).replace("--timeout", "--solver ace --timeout"))
     killer.join()
     assert "[search stopped: timeout]" in run.text
     assert_kept(amaze, run, "status: UNKNOWN")

@@ -149,6 +149,7 @@ def test_objectives_reach_ace_s_optimum(tmp_path, solver):
         ours = solve_cpsat(path, CELLS, sols=1, timeout=30)
         ace = solver.solve(path, CELLS, timeout=30, backend="ace")
         assert (ours.status.value, ours.bound) == ("OPTIMUM", ace.bound)
+        assert len(ours.solutions) == 1 and ours.progress[-1][1] == ours.bound  # the best, and how it improved
 
 
 def test_compact_lists_skip_the_holes_of_an_array(tmp_path):
@@ -205,6 +206,7 @@ import json, os, signal, sys, threading, time
 from pathlib import Path
 from kernelext.solver.cpsat import solve_cpsat
 cells = {"g": tuple(((i,), f"g[{i}]") for i in range(12))}
+signal.signal(signal.SIGINT, signal.default_int_handler)  # as in a kernel, whatever this process inherited
 threading.Timer(1.0, os.kill, (os.getpid(), signal.SIGINT)).start()  # what the kernel's Stop button sends
 start = time.monotonic()
 result = solve_cpsat(Path(sys.argv[1]), cells, sols=1, timeout=60)

@@ -94,6 +94,7 @@ import json, os, signal, sys, threading, time
 from kernelext.solver.engine import Solver
 solver = Solver("ace")
 cells = {"x": tuple(((i,), f"x[{i}]") for i in range(7))}
+signal.signal(signal.SIGINT, signal.default_int_handler)  # as in a kernel, whatever this process inherited
 threading.Timer(1.0, os.kill, (os.getpid(), signal.SIGINT)).start()  # what the kernel's Stop button sends
 start = time.monotonic()
 result = solver.solve(sys.argv[1], cells, timeout=60)

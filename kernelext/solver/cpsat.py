@@ -52,7 +52,8 @@ def solve_cpsat(model: Path, cells: ace_output.Cells, *, sols: int | str, timeou
     ended = recorder.status is not None  # else the search has not yet answered the stop request
     stats = MappingProxyType({"solutions": str(len(recorder.found)),
                               "search seconds": f"{solver.WallTime() if ended else elapsed:.4f}"})
-    return SolveResult(status, tuple(recorder.found), bound, tuple(recorder.bounds) if translated.objective else (),
+    solutions = tuple(recorder.found[-1:] if translated.objective else recorder.found)  # optimising: the best
+    return SolveResult(status, solutions, bound, tuple(recorder.bounds) if translated.objective else (),
                        elapsed, "cp-sat", stats, stopped or reason)
 
 

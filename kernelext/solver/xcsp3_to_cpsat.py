@@ -70,6 +70,9 @@ def read(path: Path, holes: frozenset[str] = frozenset()) -> Translated:
         raise
     except Exception as error:  # a form this reading did not foresee: another solver reads the model
         raise BackendUnsupported(f"an unforeseen form ({type(error).__name__}: {error})"[:160]) from None
+    invalid = reader.model.Validate()  # for example bounds past 64-bit integers
+    if invalid:
+        raise BackendUnsupported(f"a model CP-SAT finds invalid ({invalid})"[:160])
     return Translated(reader.model, reader.used, objectives is not None)
 
 
