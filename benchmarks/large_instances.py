@@ -125,7 +125,8 @@ def main() -> None:
         session = PuzzleSession(name, solver=solver)
         for source in steps:
             session.add_step(source, solve=False)
-        session.solve()  # warm-up
+        for backend in ("auto", "ace"):  # warm-up: each warm solver has seen the model once
+            session.solve(backend=backend)
         times, statuses = {}, set()
         for backend in BACKENDS:
             samples = []
