@@ -98,8 +98,6 @@ def test_random_intension_constraints_count_as_brute_force(tmp_path, constraints
 
 
 GLOBAL_FORMS = {
-    "sum with repeated coefficients": "<sum><list> x[] </list><coeffs> 2x2 -1 </coeffs>"
-                                      "<condition> (ge,3) </condition></sum>",
     "sum with coefficients and a variable": "<sum><list> x[0] x[1] </list><coeffs> 2 -1 </coeffs>"
                                             "<condition> (le,x[2]) </condition></sum>",
     "sum in a range": "<sum><list> x[] </list><condition> (in,2..4) </condition></sum>",

@@ -95,14 +95,12 @@ def _intervals(text: str) -> tuple[tuple[int, int], ...]:
 
 
 def _values(text: str) -> list[int]:
-    """The integers of a short XCSP3 value list (coefficients, values), in the order given; `5x3` is 5 three times."""
+    """The integers of a short XCSP3 value list (coefficients, values), in the order given."""
     values = []
     for token in text.split():
         low, _, high = token.partition("..")
-        value, _, times = token.partition("x")
         try:
-            values += ([int(value)] * int(times) if times else list(range(int(low), int(high) + 1)) if high
-                       else [int(low)])
+            values += list(range(int(low), int(high) + 1)) if high else [int(low)]
         except ValueError:
             raise BackendUnsupported(f"a value that is not an integer ({token})") from None
     return values
