@@ -23,11 +23,11 @@ from kernelext.solver.errors import BackendUnsupported
 MAX_TUPLES = 2_000  # past this many tuples once `*` is expanded, a table is posted tuple by tuple
 MAX_BYTES = 300_000  # larger files (large tables) are left to ACE, which reads them far faster than Python
 _TOKEN = re.compile(r"\s*(?:(-?\d+)|([A-Za-z_][\w]*(?:\[[^\]]*\])*)|(.))")
-_COMPARE = {"lt": "<", "le": "<=", "gt": ">", "ge": ">=", "eq": "==", "ne": "!="}
 _COMPARED = {"lt": lambda a, b: a < b, "le": lambda a, b: a <= b, "gt": lambda a, b: a > b,
              "ge": lambda a, b: a >= b, "eq": lambda a, b: a == b, "ne": lambda a, b: a != b}
 _OPPOSITE = {"lt": "ge", "le": "gt", "gt": "le", "ge": "lt", "eq": "ne", "ne": "eq"}
 _LOGIC = {"and", "or", "not", "imp", "iff", "xor"}
+_BOOLEAN = {*_COMPARED, *_LOGIC, "in", "notin"}  # operators whose value is true or false
 
 
 @dataclass(frozen=True)
@@ -325,7 +325,7 @@ class _Reader:
         if operator in ("in", "notin"):
             domain = self.cp.Domain.FromIntervals([list(i) for i in _intervals(operand.strip("{}").replace(",", " "))])
             self.model.AddLinearExpressionInDomain(expression, domain if operator == "in" else domain.complement())
-        elif operator in _COMPARE:
+        elif operator in _COMPARED:
             self.post_comparison(operator, expression, self.term(_parse(operand)))
         else:
             raise BackendUnsupported(f"the condition operator {operator}")
@@ -354,7 +354,7 @@ class _Reader:
     def post(self, node) -> None:
         """Make the Boolean expression `node` hold."""
         op, args = node if isinstance(node, tuple) else (None, ())
-        if op in _COMPARE and not (op == "eq" and len(args) > 2):
+        if op in _COMPARED and not (op == "eq" and len(args) > 2):
             self.post_comparison(op, *[self.term(a) for a in _binary(op, args)])
         elif op == "and":
             for arg in args:
@@ -413,7 +413,7 @@ class _Reader:
         if op == "eq" and len(args) > 2:
             return self.literal(("and", tuple(("eq", (args[0], a)) for a in args[1:])))
         holds = self.model.NewBoolVar("")  # every branch below ties it to `node` both ways
-        if op in _COMPARE:
+        if op in _COMPARED:
             left, right = [self.term(a) for a in _binary(op, args)]
             self.post_comparison(op, left, right, holds)
             self.post_comparison(_OPPOSITE[op], left, right, holds.Not())
@@ -456,7 +456,7 @@ class _Reader:
         if isinstance(node, str):
             return self.var(node)
         op, args = node
-        if op in _COMPARE or op in _LOGIC or op in ("in", "notin"):
+        if op in _BOOLEAN:
             return self._as_int(self.literal(node))
         if op == "add":
             return sum(self.term(a) for a in args)
@@ -522,7 +522,7 @@ class _Reader:
             return intervals[0][0], intervals[-1][1]
         op, args = node
         spans = [self.bounds(a) for a in args if not (isinstance(a, tuple) and a[0] == "set")]
-        if op in _COMPARE or op in _LOGIC or op in ("in", "notin"):
+        if op in _BOOLEAN:
             return 0, 1
         if op == "add":
             return sum(s[0] for s in spans), sum(s[1] for s in spans)
