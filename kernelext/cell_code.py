@@ -87,6 +87,20 @@ def _empty_set_error(left, right, bool_value) -> ValueError | None:
 
 
 @contextlib.contextmanager
+def _data_kept(namespace: dict):
+    """While a step runs, `from pycsp3 import *` binds the notebook's own `data` (as pycsp3 binds the data
+    given with -data= on its command line), not the None it holds in a notebook."""
+    import pycsp3
+
+    kept = pycsp3.data
+    pycsp3.data = namespace.get("data", kept)
+    try:
+        yield
+    finally:
+        pycsp3.data = kept
+
+
+@contextlib.contextmanager
 def _pycsp3_watched():
     """While a step runs: every pycsp3 warning is printed (not only the first of its kind in the process),
     and two silent mistakes raise where the step makes them: an index pycsp3 would wrap round (x[9] of 7
@@ -130,7 +144,7 @@ def run_source(source: str, namespace: dict, *, echo: bool = True) -> StepRun:
         raise StepError(_syntax_message(error)) from None
     printed = _Printed(filename)
     try:
-        with contextlib.redirect_stdout(printed), _pycsp3_watched():
+        with contextlib.redirect_stdout(printed), _pycsp3_watched(), _data_kept(namespace):
             exec(code, namespace)
     except SystemExit:
         raise StepError(_pycsp3_message(printed.getvalue())) from None

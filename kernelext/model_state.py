@@ -238,7 +238,7 @@ def compile_to(path: Path) -> None:
     try:
         CtrEntities.items = copy.deepcopy(posted[0], dict(shared))
         ObjEntities.items = copy.deepcopy(posted[1], dict(shared))
-        with contextlib.redirect_stdout(io.StringIO()):
+        with contextlib.redirect_stdout(io.StringIO()), plain_operators():  # as pycsp3 compiles at exit
             result = Compilation.compile(str(path), verbose=0)
     finally:
         CtrEntities.items, ObjEntities.items = posted

@@ -1,0 +1,278 @@
+"""Does the kit build what stock pycsp3 builds? A sweep over a checkout of the PyCSP3-models collection.
+
+Run: python benchmarks/compat.py PATH [--only NAME ...] [--solve S]
+
+PATH is a checkout of github.com/xcsp3team/pycsp3-models (nothing is downloaded). For each model of its
+`academic`, `crafted`, `realistic` and `recreational` folders, with the first example data file of its
+folder that stock pycsp3 compiles (or its default data when the folder has none):
+
+- stock: `python Model.py -data=EXAMPLE.json -output=stock.xml`, in the model's folder;
+- the kit: in one real Jupyter kernel, one model after the other, a cell `data = load_json_data(EXAMPLE)`,
+  then the model's source pasted as it is into a `%%puzzle NAME --no-solve` cell, then `%puzzle export`.
+
+The two XCSP3 files are compared with comments and `note` attributes left out. With `--solve S`, each model
+that stock pycsp3 built is also solved by ACE on the stock file within S seconds; where ACE finishes, the
+kit solves it with `--solver cp-sat` (when it reads the model) and `--solver ace`, and status and optimum
+must agree. The kernel's memory (resident, and its peak) is printed before and after the sweep.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import subprocess
+import sys
+import tempfile
+import time
+import xml.etree.ElementTree as ET
+from dataclasses import dataclass, field
+from pathlib import Path
+
+CATEGORIES = ("academic", "crafted", "realistic", "recreational")
+STOCK_TIMEOUT = 120
+CELL_TIMEOUT = 300
+STATUS = re.compile(r"\b(SAT|UNSAT|OPTIMUM|UNKNOWN)\b")
+BOUND = re.compile(r"(?:optimum|bound)\D{0,20}?(-?[\d,]+)", re.I)
+
+
+@dataclass
+class Model:
+    """A model file of the collection and the example data it is compiled with (None: its default data)."""
+
+    path: Path
+    data: Path | None = None
+    stock: Path | None = None
+    stock_error: str = ""
+    kit_error: str = ""
+    difference: str = ""
+    solved: dict = field(default_factory=dict)
+
+    @property
+    def name(self) -> str:
+        return self.path.stem
+
+
+def models_in(root: Path, only: set[str]) -> list[Model]:
+    found = []
+    for category in CATEGORIES:
+        for path in sorted((root / category).glob("*/*.py")):
+            if not only or path.stem in only:
+                found.append(Model(path))
+    return found
+
+
+def data_files(model: Model) -> list[Path | None]:
+    """The example data files to try, those named after the model first; [None] when the folder has none."""
+    files = sorted(model.path.parent.glob("*.json"), key=lambda p: (not p.stem.startswith(model.name), p.name))
+    return files[:3] or [None]
+
+
+def compile_stock(model: Model, out: Path) -> None:
+    """Compile with stock pycsp3 (a process per model), keeping the first data file that works."""
+    errors = []
+    for data in data_files(model):
+        target = out / f"{model.path.parent.parent.name}-{model.name}.stock.xml"
+        command = [sys.executable, model.path.name, f"-output={target}"] + ([f"-data={data.name}"] if data else [])
+        try:
+            run = subprocess.run(command, cwd=model.path.parent, capture_output=True, text=True, timeout=STOCK_TIMEOUT)
+            printed, failed = run.stdout + run.stderr, run.returncode != 0
+        except subprocess.TimeoutExpired:
+            printed, failed = f"no file after {STOCK_TIMEOUT} s", True
+        if target.exists() and not failed:
+            model.data, model.stock = data, target
+            return
+        partial = " (it still writes what was posted before the error)" if target.exists() else ""
+        errors.append((_last_line(printed) or "no file written") + partial)
+    model.stock_error = errors[-1]
+
+
+def _last_line(text: str) -> str:
+    lines = [re.sub(r"\x1b\[[0-9;]*m", "", line).strip() for line in text.splitlines() if line.strip()]
+    useful = [line for line in lines if "Error" in line or "error" in line] or lines
+    return useful[-1][:160] if useful else ""
+
+
+def canonical(path: Path):
+    """An XCSP3 file as nested tuples: tags, attributes (but `note`), whitespace-normalised texts."""
+    def walk(element):
+        attributes = tuple(sorted((k, v) for k, v in element.attrib.items() if k != "note"))
+        text = " ".join((element.text or "").split())
+        return element.tag, attributes, text, tuple(walk(child) for child in element)
+
+    return walk(ET.parse(path).getroot())
+
+
+def first_difference(a, b, where: str = "") -> str:
+    if a[:3] != b[:3]:
+        return f"{where}/{a[0]}: stock {_short(a[:3])} / kit {_short(b[:3])}"
+    for i, (x, y) in enumerate(zip(a[3], b[3])):
+        if x != y:
+            return first_difference(x, y, f"{where}/{a[0]}[{i}]")
+    return f"{where}/{a[0]}: stock has {len(a[3])} children, kit {len(b[3])}"
+
+
+def _short(part) -> str:
+    text = repr(part)
+    return text if len(text) < 200 else text[:200] + "..."
+
+
+class Kernel:
+    """A real Jupyter kernel, run cell by cell; each cell's outputs as text."""
+
+    def __init__(self, cwd: Path):
+        from jupyter_client.manager import start_new_kernel
+
+        self.manager, self.client = start_new_kernel(kernel_name="python3", cwd=str(cwd))
+        self.pid = self.manager.provisioner.process.pid
+
+    def run(self, code: str, timeout: float = CELL_TIMEOUT) -> tuple[str, str]:
+        """Run a cell: (its printed and displayed text, its error or '')."""
+        texts, errors = [], []
+
+        def hook(message):
+            content, kind = message["content"], message["msg_type"]
+            if kind == "stream" and content["name"] == "stderr" and "UsageError" in content["text"]:
+                errors.append(content["text"].strip())
+            elif kind == "stream":
+                texts.append(content["text"])
+            elif kind in ("display_data", "execute_result"):
+                texts.append(content["data"].get("text/plain", ""))
+            elif kind == "error":
+                errors.append(f"{content['ename']}: {content['evalue']}")
+
+        try:
+            self.client.execute_interactive(code, output_hook=hook, timeout=timeout, store_history=False)
+        except TimeoutError:
+            self.manager.interrupt_kernel()
+            self.client.execute_interactive("pass", timeout=60)
+            errors.append(f"no answer after {timeout} s")
+        return "".join(texts), "\n".join(errors)
+
+    def memory(self) -> str:
+        status = Path(f"/proc/{self.pid}/status").read_text()
+        rss, peak = (int(re.search(rf"{key}:\s+(\d+)", status).group(1)) // 1024 for key in ("VmRSS", "VmHWM"))
+        return f"{rss} MB resident (peak {peak} MB)"
+
+    def close(self) -> None:
+        self.client.stop_channels()
+        self.manager.shutdown_kernel(now=True)
+
+
+def build_in_kit(kernel: Kernel, model: Model, out: Path) -> Path | None:
+    load = f"data = load_json_data({str(model.data)!r})" if model.data else "data = None"
+    _, error = kernel.run(load)
+    source = model.path.read_text()
+    if not error:
+        _, error = kernel.run(f"%%puzzle {model.name} --no-solve\n{source}")
+    target = out / f"{model.path.parent.parent.name}-{model.name}.kit.xml"
+    if not error:
+        _, error = kernel.run(f"%puzzle export {target}")
+    if error:
+        model.kit_error = " ".join(error.split())[:300]
+        return None
+    return target
+
+
+def solve_stock(model: Model, seconds: float) -> tuple[str, str | None] | None:
+    """ACE on the stock file: (status, optimum) when it finishes within `seconds`, else None."""
+    from kernelext.solver.jars import ace_jar
+
+    try:
+        run = subprocess.run(["java", "-jar", str(ace_jar()), str(model.stock), f"-t={seconds}s"],
+                             capture_output=True, text=True, timeout=seconds * 3 + 30)
+    except subprocess.TimeoutExpired:
+        return None
+    line = next((line for line in run.stdout.splitlines() if line.startswith("s ")), "")
+    status = {"s SATISFIABLE": "SAT", "s UNSATISFIABLE": "UNSAT", "s OPTIMUM FOUND": "OPTIMUM"}.get(line.strip())
+    if status is None:
+        return None
+    if status == "OPTIMUM":
+        bound = re.findall(r"^o\s+(-?\d+)", run.stdout, re.M)
+        return status, bound[-1] if bound else None
+    if "<minimize" in model.stock.read_text() or "<maximize" in model.stock.read_text():
+        return None  # a satisfiable optimisation problem whose optimum was not proven within the limit
+    return status, None
+
+
+def solve_in_kit(kernel: Kernel, solver: str, seconds: float) -> tuple[str, str | None]:
+    text, error = kernel.run(f"%puzzle solve --solver {solver} --timeout {seconds}")
+    if error:
+        return "error: " + " ".join(error.split())[:160], None
+    status = STATUS.search(text)
+    bound = BOUND.search(text) if status and status.group(1) == "OPTIMUM" else None
+    return (status.group(1) if status else "?"), (bound.group(1).replace(",", "") if bound else None)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("path", type=Path, help="a checkout of the PyCSP3-models collection")
+    parser.add_argument("--only", nargs="*", default=[], help="model names to compare (default: all)")
+    parser.add_argument("--solve", type=float, metavar="S", help="also compare solving, S seconds per solve")
+    parser.add_argument("--json", type=Path, help="also write every model's outcome to this file")
+    args = parser.parse_args(argv)
+
+    models = models_in(args.path.resolve(), set(args.only))
+    out = Path(tempfile.mkdtemp(prefix="compat-"))
+    start = time.monotonic()
+    for model in models:
+        compile_stock(model, out)
+    built = [m for m in models if m.stock]
+    print(f"{len(models)} models; stock pycsp3 compiles {len(built)} ({time.monotonic() - start:.0f} s)")
+
+    kernel = Kernel(out)
+    try:
+        kernel.run("%load_ext kernelext\nfrom pycsp3 import *")
+        before = kernel.memory()
+        for model in built:
+            kit = build_in_kit(kernel, model, out)
+            if kit is not None and canonical(kit) != canonical(model.stock):
+                model.difference = first_difference(canonical(model.stock), canonical(kit))
+            if args.solve and kit is not None and not model.difference:
+                expected = solve_stock(model, args.solve)
+                if expected is not None:
+                    model.solved = {"stock": expected} | {
+                        solver: solve_in_kit(kernel, solver, args.solve) for solver in ("cp-sat", "ace")}
+        after = kernel.memory()
+    finally:
+        kernel.close()
+
+    report(models, built, before, after, args.solve)
+    if args.json:
+        args.json.write_text(json.dumps([{"model": str(m.path), "data": str(m.data), "stock_error": m.stock_error,
+                                          "kit_error": m.kit_error, "difference": m.difference, "solved": m.solved}
+                                         for m in models], indent=1))
+    return 0 if all(not m.kit_error and not m.difference and _agree(m.solved) for m in built) else 1
+
+
+def _agree(solved: dict) -> bool:
+    if not solved:
+        return True
+    stock = tuple(solved["stock"])
+    return all(tuple(kit) == stock or kit[0].startswith("error: the cp-sat") for name, kit in solved.items())
+
+
+def report(models: list[Model], built: list[Model], before: str, after: str, seconds: float | None) -> None:
+    refused = [m for m in built if m.kit_error]
+    different = [m for m in built if m.difference]
+    print(f"compared {len(built)}: identical {len(built) - len(refused) - len(different)}, "
+          f"refused by the kit {len(refused)}, built differently {len(different)}")
+    for m in refused:
+        print(f"  refused   {m.path.parent.parent.name}/{m.name}: {m.kit_error}")
+    for m in different:
+        print(f"  different {m.path.parent.parent.name}/{m.name}: {m.difference}")
+    left_out = [m for m in models if not m.stock]
+    print(f"left out (stock pycsp3 fails or writes no model): {len(left_out)}")
+    for m in left_out:
+        print(f"  {m.path.parent.parent.name}/{m.name}: {m.stock_error}")
+    if seconds:
+        solved = [m for m in built if m.solved]
+        disagree = [m for m in solved if not _agree(m.solved)]
+        print(f"solved by stock ACE within {seconds:g} s: {len(solved)}; the kit agrees on {len(solved) - len(disagree)}")
+        for m in disagree:
+            print(f"  {m.name}: {m.solved}")
+    print(f"kernel memory: before {before}; after {after}")
+
+
+if __name__ == "__main__":
+    sys.exit(main())
