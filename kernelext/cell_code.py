@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 import builtins
 import contextlib
 import hashlib
@@ -13,9 +14,20 @@ import traceback
 from dataclasses import dataclass
 
 from kernelext.errors import StepError
+from kernelext.lint import PLAIN_BOOL, TRUTH_TEST, UNPOSTED, Finding
 
 _ANSI = re.compile(r"\x1b\[[0-9;]*m")
 MAX_MESSAGE = 200
+WORDS = {  # what a step that really does it is told, where no finding on its line words it better
+    TRUTH_TEST: "Python asked a constraint for True/False (`if`, `while`, `and`, `or`, `not`, a chain a < b < c, "
+                "max() and min() do), and its truth is unknown while modelling: use If(...), &, |, ~, "
+                "Maximum(...), Minimum(...) or separate constraints.",
+    UNPOSTED: "this constraint is not posted: put it inside satisfy(...).",
+    PLAIN_BOOL: "satisfy() was given True/False, which Python worked out before pycsp3 saw it (no model variable "
+                "in it): compare model variables, e.g. x[i] == v.",
+}
+VARIABLE_TESTED = ("a model variable is tested as True/False, and Python takes it as true whatever its value "
+                   "(unknown while modelling): for its value use If(x == v, Then=...); for a hole, `is not None`.")
 
 
 def register_source(source: str) -> str:
@@ -67,14 +79,68 @@ def _warning_in_words(line: int | None, message: str) -> str:
     return f"{where}pycsp3: {_clip(message)}"
 
 
-def _index_wraps_round(message: str) -> IndexError | None:
-    """pycsp3 replaces an index past the end of an array by another one (x[9] of 7 items is x[2]): an error here."""
-    wrapped = re.match(r"Auto-adjustment of array indexing: (-?\d+) -> (\d+)", message)
-    if wrapped is None:
-        return None
-    index, used = wrapped.groups()
-    return IndexError(f"index {index} is past the end of the array (pycsp3 would quietly use index {used}, "
-                      "another cell): use an index below the array's size.")
+class _Confirmed(Exception):
+    """The step's own code really made a mistake of `kind` (a finding kind of `kernelext.lint`)."""
+
+    def __init__(self, kind: str):
+        super().__init__(kind)
+        self.kind = kind
+
+
+@contextlib.contextmanager
+def _mistakes_caught(filename: str, variables_tested: list[int]):
+    """While a step runs, the step's own code (not pycsp3's) asking a constraint, an expression or a partial
+    constraint (Sum(x)) for True/False raises, and so does a constraint left on a line of its own (the step
+    is compiled so that such a value reaches `sys.displayhook`); a variable asked for True/False is noted."""
+    from pycsp3.classes.entities import ECtr
+    from pycsp3.classes.main.constraints import PartialConstraint
+    from pycsp3.classes.main.variables import Variable
+    from pycsp3.classes.nodes import Node
+
+    def refused(original):
+        def __bool__(self):
+            if sys._getframe(1).f_code.co_filename == filename:
+                raise _Confirmed(TRUTH_TEST)
+            return original(self)
+        return __bool__
+
+    def noted(self):
+        caller = sys._getframe(1)
+        if caller.f_code.co_filename == filename:
+            variables_tested.append(caller.f_lineno)
+        return True
+
+    def dropped(value):
+        if isinstance(value, (Node, ECtr, PartialConstraint)):
+            raise _Confirmed(UNPOSTED)
+
+    originals = Node.__bool__, ECtr.__bool__, sys.displayhook
+    Node.__bool__, ECtr.__bool__ = refused(Node.__bool__), refused(ECtr.__bool__)
+    PartialConstraint.__bool__, Variable.__bool__ = refused(lambda self: True), noted
+    sys.displayhook = dropped
+    try:
+        yield
+    finally:
+        Node.__bool__, ECtr.__bool__, sys.displayhook = originals
+        del PartialConstraint.__bool__, Variable.__bool__
+
+
+def _wrapped_index(message: str) -> tuple[str, str, str] | None:
+    """(index, index used, the item there) when `message` is pycsp3's note that it wrapped an index round."""
+    wrapped = re.match(r"Auto-adjustment of array indexing: (-?\d+) -> (\d+) in (.*)", message, re.S)
+    return wrapped.groups() if wrapped else None
+
+
+def _wrap_warning(line: int | None, index: str, used: str, item: str, times: int) -> str:
+    where = f"line {line}: " if line else ""
+    more = f" ({times} indexes on this line)" if times > 1 else ""
+    return (f"{where}index {index} is past the end of the array: pycsp3 wraps it round to index {used}, "
+            f"{_clip(item.strip())}{more}.")
+
+
+def _wrap_error(index: str, used: str, item: str) -> IndexError:
+    return IndexError(f"index {index} is past the end of the array (pycsp3 would wrap it round to index {used}, "
+                      f"{_clip(item.strip())}): strict indexing is on, so use an index below the array's size.")
 
 
 def _empty_set_error(left, right, bool_value) -> ValueError | None:
@@ -101,10 +167,10 @@ def _data_kept(namespace: dict):
 
 
 @contextlib.contextmanager
-def _pycsp3_watched():
-    """While a step runs: every pycsp3 warning is printed (not only the first of its kind in the process),
-    and two silent mistakes raise where the step makes them: an index pycsp3 would wrap round (x[9] of 7
-    items is x[2]) and `x in set()` (pycsp3 posts nothing)."""
+def _pycsp3_watched(filename: str, strict_indexing: bool, wraps: dict):
+    """While a step runs: every pycsp3 warning is printed (not only the first of its kind in the process);
+    an index pycsp3 wraps round (x[9] of 7 items is x[2]) is noted in `wraps` ({line: (index, used, item,
+    times)}), or raises when `strict_indexing`; `x in set()` (pycsp3 posts nothing) raises."""
     import pycsp3.functions as functions
     import pycsp3.tools.curser as curser
     from pycsp3.tools import utilities
@@ -114,10 +180,14 @@ def _pycsp3_watched():
     warning, interpret_in = curser.warning, functions._bool_interpretation_for_in
 
     def checked_warning(message, type_message=None):
-        error = _index_wraps_round(str(message))
-        if error is not None:
-            raise error
-        return warning(message, type_message)
+        wrapped = _wrapped_index(str(message))
+        if wrapped is None:
+            return warning(message, type_message)
+        if strict_indexing:
+            raise _wrap_error(*wrapped)
+        line = _line_in(filename)
+        first = wraps.get(line, (*wrapped, 0))
+        wraps[line] = (*first[:3], first[3] + 1)
 
     def checked_in(left, right, bool_value):
         error = _empty_set_error(left, right, bool_value)
@@ -132,30 +202,37 @@ def _pycsp3_watched():
         curser.warning, functions._bool_interpretation_for_in = warning, interpret_in
 
 
-def run_source(source: str, namespace: dict, *, echo: bool = True) -> StepRun:
+def run_source(source: str, namespace: dict, *, echo: bool = True, strict_indexing: bool = False,
+               guesses: tuple[Finding, ...] = ()) -> StepRun:
     """Execute `source` in `namespace`; return what it printed and its warnings; raise StepError on any failure.
 
     pycsp3 reports modelling errors by printing them and calling `sys.exit`: both become a StepError.
+    A mistake the step really makes (a constraint asked for True/False, or left unposted) is refused in the
+    words of the finding of `guesses` on its line, if any. An index past the end of an array is wrapped
+    round as pycsp3 does, with a warning (an error when `strict_indexing`).
     """
     filename = register_source(source)
-    try:
-        code = builtins.compile(source, filename, "exec")
+    try:  # compiled as the interactive prompt compiles: a value left on a line of its own reaches displayhook
+        code = builtins.compile(ast.Interactive(ast.parse(source, filename).body), filename, "single")
     except SyntaxError as error:
         raise StepError(_syntax_message(error)) from None
-    printed = _Printed(filename)
+    printed, wraps, variables_tested = _Printed(filename), {}, []
     try:
-        with contextlib.redirect_stdout(printed), _pycsp3_watched(), _data_kept(namespace):
+        with contextlib.redirect_stdout(printed), _pycsp3_watched(filename, strict_indexing, wraps), \
+                _data_kept(namespace), _mistakes_caught(filename, variables_tested):
             exec(code, namespace)
     except SystemExit:
         raise StepError(_pycsp3_message(printed.getvalue())) from None
     except KeyboardInterrupt:
         raise StepError("Interrupted: the step was not added (the model is as it was before this cell).") from None
     except Exception as error:
-        raise StepError(_exception_message(error, filename)) from None
+        raise StepError(_exception_message(error, filename, guesses)) from None
     text = printed.getvalue() if printed.getvalue().strip() else ""
     if echo and text:
         print(text, end="")
-    return StepRun(text, tuple(dict.fromkeys(printed.warnings)))
+    wrapped = [_wrap_warning(line, *wrap) for line, wrap in wraps.items()]
+    tested = [f"line {line}: {VARIABLE_TESTED}" for line in dict.fromkeys(variables_tested)]
+    return StepRun(text, tuple(dict.fromkeys(printed.warnings + wrapped + tested)))
 
 
 def _syntax_message(error: SyntaxError) -> str:
@@ -164,15 +241,26 @@ def _syntax_message(error: SyntaxError) -> str:
     return f"{where}SyntaxError: {error.msg}" + (f"\n    {line.strip()}" if line else "")
 
 
-def _exception_message(error: BaseException, filename: str) -> str:
+def _exception_message(error: BaseException, filename: str, guesses: tuple[Finding, ...] = ()) -> str:
     frames = [f for f in traceback.extract_tb(error.__traceback__) if f.filename == filename]
+    line = frames[-1].lineno if frames else None
     text = _clip(f"{type(error).__name__}: {error}".rstrip(": "))
     if isinstance(error, AssertionError) and not str(error):
         text = "pycsp3 rejected this constraint (an internal check failed): check the arguments' types"
-    if not frames:
+    kind = error.kind if isinstance(error, _Confirmed) else PLAIN_BOOL if _given_a_bool(error) else ""
+    if kind:
+        found = [f for f in guesses if f.kind == kind and (f.line == line or kind == PLAIN_BOOL)]  # satisfy() spans lines
+        found.sort(key=lambda f: f.line != line)
+        text, line = (found[0].message, found[0].line) if found else (WORDS[kind], line)
+    if line is None:
         return text
-    frame = frames[-1]
-    return f"Line {frame.lineno}: {text}\n    {(frame.line or '').strip()}"
+    return f"Line {line}: {text}\n    {linecache.getline(filename, line).strip()}"
+
+
+def _given_a_bool(error: BaseException) -> bool:
+    """pycsp3's own assertion that satisfy() was given True/False where a constraint belongs."""
+    return isinstance(error, AssertionError) and any(
+        words in str(error) for words in ("A boolean that does not represent", "An argument of satisfy() before"))
 
 
 def _clip(text: str) -> str:

@@ -1,4 +1,8 @@
-"""Beginner mistakes that pycsp3 accepts silently, found in a step's syntax tree before it runs."""
+"""Beginner mistakes that pycsp3 accepts silently, read from a step's syntax tree before it runs.
+
+The tree alone can only guess what a name holds. A finding with a `kind` is such a guess: the step is
+refused only if running it confirms the mistake (see `kernelext.cell_code`), and the finding then gives
+the words of the refusal. A finding without a kind stands on its own (an error or a warning)."""
 
 from __future__ import annotations
 
@@ -20,13 +24,20 @@ PLAIN_CALLS = {"len", "range", "str", "repr", "type", "isinstance", "id"}
 PICKERS = {"flatten", "columns", "diagonals_down", "diagonals_up", "diagonal_down", "diagonal_up", "cp_array"}
 
 
+TRUTH_TEST = "truth test"  # Python asks a constraint for True/False: `and`, `or`, `not`, `if`, `while`, max()...
+UNPOSTED = "unposted"  # a constraint built and dropped (on a line of its own)
+PLAIN_BOOL = "plain bool"  # satisfy() given True/False that Python worked out
+
+
 @dataclass(frozen=True)
 class Finding:
-    """A mistake at `line`; an `error` stops the step, else it is a warning shown with the step's report."""
+    """A mistake at `line`; an `error` stops the step, else it is a warning shown with the step's report.
+    A finding with a `kind` (TRUTH_TEST, UNPOSTED, PLAIN_BOOL) is a guess that the run confirms or not."""
 
     line: int
     message: str
     error: bool = False
+    kind: str = ""
 
     def __str__(self) -> str:
         return f"line {self.line}: {self.message}"
@@ -136,12 +147,12 @@ class _Checker(ast.NodeVisitor):
         self.variables, self.maybe, self.plain, self.shadowed = variables, maybe, plain, shadowed
         self.findings: list[Finding] = []
 
-    def flag(self, node: ast.AST, message: str, holds, error: bool = True) -> bool:
+    def flag(self, node: ast.AST, message: str, holds, error: bool = True, kind: str = TRUTH_TEST) -> bool:
         """Add a finding when `holds()` is true of the names that surely hold variables (an error, unless
         `error` is False), else when it is true once the names that may hold them count (a warning: the check
         cannot be sure). Returns whether a finding was added."""
         if holds():
-            self.add(node, message, error)
+            self.add(node, message, error, kind)
             return True
         if self.maybe:
             sure, self.variables = self.variables, self.variables | self.maybe
@@ -150,7 +161,7 @@ class _Checker(ast.NodeVisitor):
             finally:
                 self.variables = sure
             if unsure:
-                self.add(node, message, error=False)
+                self.add(node, message, False, kind)
                 return True
         return False
 
@@ -158,8 +169,8 @@ class _Checker(ast.NodeVisitor):
         self.visit(tree)
         return self.findings
 
-    def add(self, node: ast.AST, message: str, error: bool = True) -> None:
-        self.findings.append(Finding(node.lineno, message, error))
+    def add(self, node: ast.AST, message: str, error: bool = True, kind: str = "") -> None:
+        self.findings.append(Finding(node.lineno, message, error, kind))
 
     def constraint_like(self, node: ast.AST) -> bool:
         """A comparison involving model variables (or `not`, `and`, `or` of such)."""
@@ -187,6 +198,13 @@ class _Checker(ast.NodeVisitor):
                          lambda: any(self.constraint_like(value) for value in node.values)):
             self.generic_visit(node)
 
+    def visit_Compare(self, node: ast.Compare) -> None:
+        if len(node.ops) > 1:
+            self.flag(node, "a chain like a < b < c tests a < b as True/False and keeps only b < c: write "
+                            "(a < b) & (b < c), or give satisfy() separate arguments.",
+                      lambda: _mentions(node, self.variables))
+        self.generic_visit(node)
+
     def visit_UnaryOp(self, node: ast.UnaryOp) -> None:
         if not (isinstance(node.op, ast.Not) and self.flag(
                 node, "`not` does not negate a constraint: write ~(a), or the opposite comparison (!= for ==).",
@@ -196,7 +214,8 @@ class _Checker(ast.NodeVisitor):
     def visit_Expr(self, node: ast.Expr) -> None:
         value = node.value
         self.flag(node, "this constraint is not posted: put it inside satisfy(...).", lambda: self.constraint_like(value)
-                  or (isinstance(value, ast.Call) and isinstance(value.func, ast.Name) and value.func.id in CONSTRAINTS))
+                  or (isinstance(value, ast.Call) and isinstance(value.func, ast.Name) and value.func.id in CONSTRAINTS),
+                  kind=UNPOSTED)
         self.generic_visit(node)
 
     def visit_If(self, node: ast.If | ast.While | ast.IfExp) -> None:
@@ -240,12 +259,13 @@ class _Checker(ast.NodeVisitor):
             for argument, plain in _constraint_arguments(node, self.plain):
                 if self.evaluated_by_python(argument, plain):
                     self.add(argument, "Python worked this out to True/False before pycsp3 saw it (no model variable "
-                                       "in it): compare model variables, e.g. x[i] == v.")
+                                       "in it): compare model variables, e.g. x[i] == v.", kind=PLAIN_BOOL)
         if name in CONSTRAINTS and node.args and self.plain_number(node.args[0]):
             self.add(node, f"{name}() of a number posts nothing: give it the variables, e.g. {name}(x[i]).")
         if name in BUILTINS and name not in self.shadowed:
             self.flag(node, f"Python's {name}() on model variables: use {BUILTINS[name]} instead.",
-                      lambda: any(_mentions(a, self.variables) for a in node.args), error=name != "sum")
+                      lambda: any(_mentions(a, self.variables) for a in node.args), error=name != "sum",
+                      kind="" if name == "sum" else TRUTH_TEST)
         self.generic_visit(node)
 
     def plain_number(self, node: ast.AST) -> bool:

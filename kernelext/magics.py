@@ -41,6 +41,8 @@ class PuzzleMagics(Magics):
     timeout = Float(10.0, help="Default time limit of a solve, in seconds.").tag(config=True)
     solver = Unicode("auto", help=f"Default solver, one of {', '.join(BACKENDS)}.").tag(config=True)
     domains = Bool(False, help="Show pencil marks (domains after propagation) after every step.").tag(config=True)
+    strict_indexing = Bool(False, help="Refuse an index past the end of an array (pycsp3 wraps it round to the "
+                                       "start, and the kit warns).").tag(config=True)
 
     def __init__(self, shell=None, **kwargs):
         super().__init__(shell=shell, **kwargs)
@@ -129,6 +131,7 @@ class PuzzleMagics(Magics):
         self._show_step(self._require_puzzle(), args, cell)
 
     def _show_step(self, puzzle, args, cell):
+        puzzle.session.strict_indexing = self.strict_indexing
         report = puzzle.session.add_step(cell, self._step_key(args), solve=not args.no_solve, sols=sols(args.sols),
                                          timeout=args.timeout, show=args.show, backend=args.solver,
                                          first_line=2)  # the cell's first line is the magic

@@ -54,14 +54,25 @@ class ArrayInfo:
 
 
 def reset() -> None:
-    """Empty pycsp3's model and clear the flags and queues it keeps between models (and its owner)."""
+    """Empty pycsp3's model and clear the flags, queues and caches it keeps between models (and its owner).
+
+    pycsp3 keeps every expression node it ever built (`Node.all_nodes`, read by nothing) and caches tables
+    and automata by content: left alone, they hold every earlier puzzle of the kernel in memory.
+    """
+    from pycsp3.classes.auxiliary.diagrams import Diagram
     from pycsp3.classes.entities import VarEntities, clear
+    from pycsp3.classes.main.constraints import ConstraintExtension
     from pycsp3.classes.main.variables import Variable
+    from pycsp3.classes.nodes import Node
     from pycsp3.compiler import Compilation
     from pycsp3.tools import curser
     from pycsp3.tools.utilities import Error
 
     clear()
+    Node.all_nodes.clear()
+    ConstraintExtension.cache.clear()
+    ConstraintExtension.cache_for_knowing_if_hybrid.clear()
+    Diagram._cache.clear()
     Variable.arrays = []
     curser.queue_in.clear()
     Error.errorOccurrence = False

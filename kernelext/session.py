@@ -27,12 +27,14 @@ DEFAULT_TIMEOUT = 10.0
 
 @dataclass(frozen=True)
 class Step:
-    """One modelling step: its source, the key that identifies its cell, and the line its source starts
-    on in the editor (2 below a `%%puzzle+` line), so that messages count lines as the editor does."""
+    """One modelling step: its source, the key that identifies its cell, the line its source starts on in
+    the editor (2 below a `%%puzzle+` line), so that messages count lines as the editor does, and whether
+    it was added with strict indexing (an index past the end refused), which its replays keep."""
 
     key: str
     source: str
     first_line: int = 1
+    strict_indexing: bool = False
 
     @property
     def code(self) -> str:
@@ -66,16 +68,19 @@ class PuzzleSession:
         namespace: where the steps run (a notebook's user namespace); a fresh one with pycsp3 imported by default.
         solver: the Solver to use (shared between sessions to keep the JVM warm); a new one by default.
         show: the array to draw; by default the first 2-D array declared (else the first 1-D one).
+        strict_indexing: refuse an index past the end of an array (pycsp3 wraps it round, with a warning).
     """
 
     def __init__(self, name: str, namespace: dict | None = None, *, solver: Solver | None = None,
-                 show: str | None = None, timeout: float = DEFAULT_TIMEOUT, backend: str | None = None):
+                 show: str | None = None, timeout: float = DEFAULT_TIMEOUT, backend: str | None = None,
+                 strict_indexing: bool = False):
         self.name = name
         self.namespace = namespace if namespace is not None else _pycsp3_namespace()
         self.solver = solver or Solver()
         self.show = show
         self.timeout = timeout
         self.backend = backend
+        self.strict_indexing = strict_indexing
         self.steps: list[Step] = []
         self._history: list[list[Step]] = []  # the steps before each change, for `undo`
         self._pycsp3_warnings: dict[str, tuple[str, ...]] = {}  # per step key, as the step last ran
@@ -103,11 +108,13 @@ class PuzzleSession:
         if backend is not None:
             check_backend(backend)  # a wrong option must not leave the step half-added
         key = key or "source:" + hashlib.sha1(source.encode()).hexdigest()
-        step = Step(key, source, first_line)
+        step = Step(key, source, first_line, self.strict_indexing)
         findings = check_source(step.code, self.namespace)
-        if findings and findings[0].error:
-            raise StepError(_finding_message(step.code, findings[0]))
-        warnings = tuple(str(f) for f in findings)
+        refused = [f for f in findings if f.error and not f.kind]  # guesses (a kind) wait for the run to confirm them
+        if refused:
+            raise StepError(_finding_message(step.code, refused[0]))
+        warnings = tuple(str(f) for f in findings if not f.kind)
+        guesses = tuple(f for f in findings if f.kind)
         position = next((i for i, s in enumerate(self.steps) if s.key == key), None)
         self._use_model()
         old_steps = list(self.steps)
@@ -118,12 +125,12 @@ class PuzzleSession:
         try:
             if position is None:
                 before = model_state.mark()
-                self._run(step, echo=True)
+                self._run(step, echo=True, guesses=guesses)
                 self.steps = old_steps + [step]
                 report = self._report(len(self.steps), before, replaced=False)
             else:
                 new_steps = old_steps[:position] + [step] + old_steps[position + 1:]
-                marks = self.replay(new_steps)
+                marks = self.replay(new_steps, guesses={key: guesses})
                 self.steps = new_steps
                 report = self._report(position + 1, marks[position], replaced=True, end=marks[position + 1])
             report = replace(report, warnings=warnings + self._pycsp3_warnings.get(key, ()))
@@ -188,17 +195,18 @@ class PuzzleSession:
         finally:
             self.replay(steps)
 
-    def replay(self, steps: list[Step] | None = None,
-               after_each: Callable[[int], None] | None = None) -> list[model_state.Mark]:
+    def replay(self, steps: list[Step] | None = None, after_each: Callable[[int], None] | None = None,
+               guesses: dict | None = None) -> list[model_state.Mark]:
         """Rebuild pycsp3's model from scratch by running `steps` (this session's by default) again, calling
-        `after_each(number)` after each; return the mark before each step and after the last."""
+        `after_each(number)` after each; return the mark before each step and after the last.
+        `guesses`: {step key: the findings that word a refusal of that step}."""
         model_state.reset()
         model_state.claim(self._owner)
         marks = []
         for number, step in enumerate(self.steps if steps is None else steps, start=1):
             marks.append(model_state.mark())
             try:
-                self._run(step, echo=False)
+                self._run(step, echo=False, guesses=(guesses or {}).get(step.key, ()))
             except StepError as error:
                 model_state.reset()
                 raise StepError(f"Step {number} fails when the steps are run again in order:\n{error}") from None
@@ -212,10 +220,11 @@ class PuzzleSession:
         if not model_state.owned_by(self._owner):
             self.replay(self.steps)
 
-    def _run(self, step: Step, echo: bool) -> None:
+    def _run(self, step: Step, echo: bool, guesses: tuple = ()) -> None:
         had_objective = model_state.has_objective()
         with model_state.counting_objectives() as objectives:
-            run = run_source(step.code, self.namespace, echo=echo)
+            run = run_source(step.code, self.namespace, echo=echo, strict_indexing=step.strict_indexing,
+                             guesses=guesses)
         self._pycsp3_warnings[step.key] = run.warnings
         if model_state.error_flagged():
             raise StepError("pycsp3 reported an error in this step; the model is as it was before it.")

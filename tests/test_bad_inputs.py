@@ -54,7 +54,6 @@ REFUSED = {  # cell run after the board and the clues: words of the message
     "sys.exit": ("%%puzzle+\nsatisfy(x[1][1] == 1)\nimport sys; sys.exit(3)\n", "stopped"),
     # pycsp3 refuses
     # silent in stock pycsp3: each would post nothing, or constrain another cell
-    "index past the end": ("%%puzzle+\nk = 1\nsatisfy(x[1][9] == 1)\n", "Line 3: IndexError: index 9 is past the end"),
     "global constraint of a number": ("%%puzzle+\nsatisfy(AllDifferent(3))\n", "Line 2: AllDifferent() of a number"),
     "in an empty set": ("%%puzzle+\nsatisfy(x[1][1] in set())\n", "Line 2: ValueError: x[1][1] in an empty set"),
     "two objectives": ("%%puzzle+\nminimize(x[1][1])\nmaximize(x[1][2])\n", "A model has one objective"),
@@ -119,6 +118,18 @@ def assert_kept(shell, run, words: str) -> None:
     shell.ok("%puzzle undo")
     assert "2 step(s)" in shell.ok("%puzzle steps")
     assert "status: SAT" in shell.ok(NEXT)
+
+
+def test_index_past_the_end_builds_the_cell_pycsp3_wraps_it_to_and_warns(amaze):
+    run = amaze.run("%%puzzle+\nk = 1\nsatisfy(x[1][9] == 1)\n")
+    assert "intension(function:eq(x[1][2],1))" in run.text
+    assert_kept(amaze, run, "warning: line 3: index 9 is past the end of the array: pycsp3 wraps it round to "
+                            "index 2, x[1][2].\n")
+
+
+def test_strict_indexing_refuses_an_index_past_the_end(amaze):
+    amaze.ok("%config PuzzleMagics.strict_indexing = True")
+    assert_refused(amaze, "%%puzzle+\nk = 1\nsatisfy(x[1][9] == 1)\n", "Line 3: IndexError: index 9 is past the end")
 
 
 @pytest.mark.parametrize("name", REFUSED)

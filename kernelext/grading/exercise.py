@@ -11,7 +11,8 @@ from kernelext.grading.checkers import CHECKERS
 from kernelext.grading.notebook import questions
 
 DEFAULTS = MappingProxyType({"sols": 1, "points": {"public": 1, "hidden": 1}, "time_limit": 30.0, "memory_mb": 2048,
-                             "parts": [], "max_timeouts": 2, "budget": None})
+                             "parts": [], "max_timeouts": 2, "budget": None,
+                             "strict_indexing": False})
 
 
 @dataclass(frozen=True)
@@ -65,6 +66,7 @@ class Exercise:
         parts: the graded parts of the model.
         max_timeouts: a submission's runs stop after this many time-outs (0: never).
         budget: seconds of runs a submission may use in all (None: no budget).
+        strict_indexing: an index past the end of an array fails the run (pycsp3 wraps it round otherwise).
     """
 
     name: str
@@ -78,6 +80,7 @@ class Exercise:
     parts: tuple[Part, ...] = ()
     max_timeouts: int = 2
     budget: float | None = None
+    strict_indexing: bool = False
 
     @property
     def public(self) -> tuple[Instance, ...]:
@@ -117,7 +120,7 @@ def load_exercise(folder: str | Path, *, only: list[str] | None = None, public_o
                     float(time_limit or config["time_limit"]), int(memory_mb or config["memory_mb"]), instances,
                     tuple(Question(*q) for q in questions(instructor)) if instructor.is_file() else (), parts,
                     int(config["max_timeouts"] if max_timeouts is None else max_timeouts),
-                    float(budget) if budget else None)
+                    float(budget) if budget else None, bool(config["strict_indexing"]))
 
 
 def load_instance(name: str, folder: str | Path = "public") -> dict:

@@ -47,7 +47,7 @@ def run(job: dict, *, deadline: float) -> dict:
     from kernelext.session import PuzzleSession
     from kernelext.solver.engine import Solver
 
-    session = PuzzleSession("grading", solver=Solver("ace-cold"))
+    session = PuzzleSession("grading", solver=Solver("ace-cold"), strict_indexing=job.get("strict_indexing", False))
     for number, source in enumerate(job["helpers"], start=1):
         try:
             run_source(source, session.namespace, echo=False)

@@ -29,6 +29,7 @@ class Job:
         kind: "instance" (solve and check the answer) or "part" (run `probes` and compare their statuses).
         probes: for a part, `{"fix": {array: values}, "expect": "sat"|"unsat", "why": text}` each.
         sandbox: "bwrap" or "process" (see `kernelext.grading.sandbox`).
+        strict_indexing: an index past the end of an array fails the run (see `Exercise`).
     """
 
     student: str
@@ -45,6 +46,7 @@ class Job:
     kind: str = "instance"
     probes: tuple = ()
     sandbox: str = "process"
+    strict_indexing: bool = False
 
 
 def run_job(job: Job) -> InstanceResult:
@@ -52,7 +54,8 @@ def run_job(job: Job) -> InstanceResult:
     with scratch_folder("grade") as work:
         payload = {"data": job.instance.data, "steps": job.steps, "helpers": job.helpers, "answer": job.answer,
                    "sols": job.sols, "time_limit": job.time_limit, "memory_mb": job.memory_mb,
-                   "jvm_archive": job.jvm_archive, "probes": [{"fix": p["fix"]} for p in job.probes]}
+                   "jvm_archive": job.jvm_archive, "probes": [{"fix": p["fix"]} for p in job.probes],
+                   "strict_indexing": job.strict_indexing}
         Path(work, "job.json").write_text(json.dumps(payload))
         reads = (job.jvm_archive,) if job.jvm_archive else ()
         code, output = run_process(launch(job.sandbox, Path(work), "kernelext.grading.run_instance", reads=reads),

@@ -45,7 +45,7 @@ def jobs_for(exercise: Exercise, submission: Submission, *, sandbox: str = "proc
     hidden = [i for i in exercise.instances if i.hidden]
     common = dict(steps=submission.steps, helpers=submission.helpers, answer=exercise.answer,
                   checker=exercise.checker, sols=exercise.sols, time_limit=exercise.time_limit,
-                  memory_mb=exercise.memory_mb, sandbox=sandbox)
+                  memory_mb=exercise.memory_mb, sandbox=sandbox, strict_indexing=exercise.strict_indexing)
     jobs = [Job(submission.student, f"hidden {hidden.index(i) + 1}" if i.hidden else i.name, i, **common)
             for i in exercise.instances]
     jobs += [Job(submission.student, part.title, replace(part.instance, name=part.name), **common, kind="part",
