@@ -36,10 +36,14 @@ class NotebookPuzzle:
         return self.view or detect_kind(self.session.name, grid or self.session.last_grid, self.namespace)
 
     def data(self, kind: str) -> dict:
-        """The plain data the view `kind` reads from the notebook."""
-        from kernelext.kinds import view_data
+        """The plain data the view `kind` reads from the notebook, and what it reads off the posted model
+        (a kind with `READS_POSTED`; see `kernelext.posted_facts`)."""
+        from kernelext.kinds import kind_for, view_data
+        from kernelext.posted_facts import posted_facts
 
-        return view_data(kind, self.namespace)
+        found = view_data(kind, self.namespace)
+        shown = self.session.shown_array() if getattr(kind_for(kind), "READS_POSTED", False) else None
+        return {**found, **posted_facts(shown.name)} if shown is not None else found
 
     def explain_timeout(self, timeout: float | None = None) -> float:
         return timeout or self.timeout * EXPLAIN_TIME_FACTOR

@@ -232,3 +232,18 @@ def test_answer_checks_say_what_is_wrong_with_a_malformed_answer(check):
             "rows": [[1]], "columns": [[1]], "hints": [], "less": [], "shapes": [[[1]]]}
     message = answer_checks()[check]("not an array", data, {})
     assert isinstance(message, str) and message  # kinds whose data is missing here say so
+
+
+def test_futoshiki_signs_and_givens_are_read_off_the_posted_model_whatever_the_data_are_called(shell):
+    """1-based pairs under a name no view knows: the signs and the given come from the constraints posted."""
+    from kernelext.kinds import futoshiki
+
+    shell.ok("n = 4\nbigger_than = [((2, 1), (1, 1)), ((1, 3), (1, 4))]\nstart = [(4, 4, 2)]")
+    shell.ok("%%puzzle futoshiki\nx = VarArray(size=[n, n], dom=range(1, n + 1))\n"
+             "satisfy(AllDifferent(x[i]) for i in range(n))\nsatisfy(AllDifferent(x[:, j]) for j in range(n))")
+    shell.ok("%%puzzle+\nsatisfy(x[a - 1][b - 1] > x[c - 1][d - 1] for ((a, b), (c, d)) in bigger_than)\n"
+             "satisfy(x[r - 1][c - 1] == v for (r, c, v) in start)")
+    puzzle = shell.ip.magics_manager.registry["PuzzleMagics"].current
+    description = futoshiki.describe(puzzle.session.last_grid, puzzle.data("futoshiki"))
+    assert description["signs"] == [{"cells": [[0, 0], [1, 0]], "text": "^"}, {"cells": [[0, 2], [0, 3]], "text": ">"}]
+    assert "given" in description["cells"][3][3]["classes"] and not description.get("note")

@@ -4,9 +4,10 @@ between some cells.
 View: `<` `>` between cells of a row, `^` `v` between cells of a column (the point towards the smaller
 value), givens in bold, broken rules in red.
 
-Data: `less_than` (or `lt`, `less`): pairs ((r1, c1), (r2, c2)) of 0-based cells with x[r1][c1] < x[r2][c2];
-`givens` (or `clues`): the starting grid, a list of lists with 0 for an empty cell; or `hints`: the given
-cells, as {(r, c): v} or [(r, c, v), ...].
+Signs and givens are read off the posted model (`x[0][1] < x[0][2]`, `x[2][3] == 4`), whatever the data are
+called. Where the model has none yet, from the data: `less_than` (or `lt`, `less`): pairs ((r1, c1), (r2, c2))
+of 0-based cells with x[r1][c1] < x[r2][c2]; `givens` (or `clues`): the starting grid, a list of lists with 0
+for an empty cell; or `hints`: the given cells, as {(r, c): v} or [(r, c, v), ...].
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from kernelext.kinds._rules import Cell, Values, duplicates, latin_problem, line
 
 DATA_NAMES = ("less_than", "lt", "less", "givens", "clues", "hints")
 SIGNS = ("less_than", "lt", "less")
+READS_POSTED = True  # the view's data get `posted_less_than` and `posted_givens` (kernelext.posted_facts)
 
 
 def conflicts(values: Values, less_than: Iterable[tuple[Cell, Cell]] = ()) -> set[Cell]:
@@ -67,9 +69,9 @@ def sign(smaller: tuple[int, int], larger: tuple[int, int]) -> dict | None:
 def describe(grid: Grid, data: Mapping) -> dict:
     rows, cols = grid.shape
     cells = base_cells(grid)
-    pairs = [(a, b) for a, b in cell_pairs(first(data, SIGNS))
+    pairs = [(a, b) for a, b in cell_pairs(first(data, ("posted_less_than", *SIGNS)))
              if all(0 <= r < rows and 0 <= c < cols for r, c in (a, b))]
-    givens = read_givens(data, rows, cols)
+    givens = hinted(data.get("posted_givens"), rows, cols) or read_givens(data, rows, cols)
     if givens:
         mark(cells, [(r, c) for r in range(rows) for c in range(cols) if givens[r][c]], "given")
         mark(cells, [(r, c) for r in range(rows) for c in range(cols)

@@ -3,7 +3,7 @@
 Only what can be translated exactly is read: variables with integer domains; `intension` (the arithmetic,
 comparison and logical operators, `in`/`notin` with sets, `if`; not `div`, `mod` or `pow`); `extension`
 (supports or conflicts, `*` included); `allDifferent` of one list; `sum` (integer coefficients); `count`
-(integer values); `instantiation`; `group` and `block`; objectives given as an expression or as a sum.
+(integer values); `instantiation`; `group`, `block` and `slide` (circular too); objectives given as an expression or as a sum.
 Anything else raises BackendUnsupported, and the caller solves the model another way.
 
 As ACE does, only the variables that some constraint or the objective involves enter the model: the others
@@ -235,6 +235,18 @@ class _Reader:
             if args.tag != "args":
                 raise BackendUnsupported(f"<{args.tag}> in a group")
             self.constraint(template, _tokens_of(args.text or "", self))
+
+    def _slide(self, element) -> None:
+        """The template posted on each window of the list: `arity` cells apart by `offset`, wrapping round
+        the end when circular."""
+        lists, template = element.findall("list"), [child for child in element if child.tag != "list"]
+        if len(lists) != 1 or len(template) != 1 or lists[0].get("collect", "1") != "1":
+            raise BackendUnsupported("this form of <slide>")
+        items, offset = _tokens_of(lists[0].text or "", self), int(lists[0].get("offset", "1"))
+        arity = 1 + max(int(i) for part in template[0].iter() for i in re.findall(r"%(\d+)", part.text or ""))
+        stop = len(items) if element.get("circular") == "true" else len(items) - arity + 1
+        for start in range(0, stop, offset):
+            self.constraint(template[0], [items[(start + k) % len(items)] for k in range(arity)])
 
     def _block(self, element) -> None:
         for child in element:
