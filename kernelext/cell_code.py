@@ -114,15 +114,20 @@ def _mistakes_caught(filename: str, variables_tested: list[int]):
         if isinstance(value, (Node, ECtr, PartialConstraint)):
             raise _Confirmed(UNPOSTED)
 
-    originals = Node.__bool__, ECtr.__bool__, sys.displayhook
+    owners = (Node, ECtr, PartialConstraint, Variable)
+    originals, hook = [owner.__dict__.get("__bool__") for owner in owners], sys.displayhook
     Node.__bool__, ECtr.__bool__ = refused(Node.__bool__), refused(ECtr.__bool__)
     PartialConstraint.__bool__, Variable.__bool__ = refused(lambda self: True), noted
     sys.displayhook = dropped
     try:
         yield
     finally:
-        Node.__bool__, ECtr.__bool__, sys.displayhook = originals
-        del PartialConstraint.__bool__, Variable.__bool__
+        sys.displayhook = hook
+        for owner, original in zip(owners, originals):
+            if original is None:
+                del owner.__bool__
+            else:
+                owner.__bool__ = original
 
 
 def _wrapped_index(message: str) -> tuple[str, str, str] | None:

@@ -200,3 +200,51 @@ def test_a_name_reused_by_sibling_comprehensions_is_judged_in_each_one():
     assert check_source(rows_then_blocks, namespace) == []
     assert "of a number" in check_source("satisfy([AllDifferent(r) for r in range(3)])", namespace)[0].message
     session.close()
+
+
+RUN_TIME = {  # a step that really asks a constraint for True/False, or drops one: (line, words of the refusal)
+    "and inside a helper": ("def both(a, b):\n    return a == 1 and b == 2\nsatisfy(both(x[0], x[1]))", 2,
+                            "asked a constraint for True/False"),
+    "chain of comparisons": ("satisfy(x[0] < x[1] < x[2])", 1, "write (a < b) & (b < c)"),
+    "while on a constraint": ("k = 0\nwhile x[k] > 0:\n    k += 1", 2, "use If(test, Then=...)"),
+    "constraint dropped inside a loop": ("for i in range(2):\n    x[i] != x[i + 1]", 2, "put it inside satisfy(...)"),
+    "tuple of variables looked up among numbers": ("satisfy((x[0], x[1]) in enumerate([2, 1]))", 1, "True/False"),
+}
+
+
+@pytest.mark.parametrize("name", RUN_TIME)
+def test_mistake_the_step_really_makes_is_refused_at_its_line(name):
+    source, line, words = RUN_TIME[name]
+    session = PuzzleSession("lint")
+    session.add_step("x = VarArray(size=3, dom=range(3))\nn = 3\n", solve=False)
+    before = model_text()
+    with pytest.raises(StepError) as caught:
+        session.add_step(source, solve=False)
+    assert str(caught.value).startswith(f"Line {line}: ") and words in str(caught.value), str(caught.value)
+    assert model_text() == before and len(session.steps) == 1
+    session.close()
+
+
+@pytest.mark.parametrize("source", [
+    "satisfy(x[2] == (0 if len(x) == n else x[1]))",
+    "flags = [True, False]\nsatisfy(a < b if f else a > b for (a, b, f) in [(x[0], x[1], flags[0]), (x[1], x[2], flags[1])])",
+    "kinds = [1, 1, 2]\nsatisfy([x[a] < x[b] for a in range(3) for b in range(3) if kinds[a] == kinds[b] == 1 and a < b])",
+    "satisfy(Sum(x[j:j + k]) >= 1 for j in range(3) if (k := min(3 - j, 2)) > 1)",
+])
+def test_plain_tests_beside_variables_are_accepted_without_a_word(source):
+    session = PuzzleSession("lint")
+    session.add_step("x = VarArray(size=3, dom=range(3))\nn = 3\n", solve=False)
+    report = session.add_step(source, solve=False)
+    assert report.posted and report.warnings == ()
+    session.close()
+
+
+def test_a_variable_asked_for_true_or_false_is_a_warning():
+    session = PuzzleSession("lint")
+    session.add_step("x = VarArray(size=3, dom=range(3))\n", solve=False)
+    report = session.add_step("satisfy(x[1] == 1 if x[0] else x[1] == 2)", solve=False)
+    assert report.warnings == ("line 1: a model variable is tested as True/False, and Python takes it as true "
+                               "whatever its value (unknown while modelling): for its value use If(x == v, "
+                               "Then=...); for a hole, `is not None`.",)
+    assert report.posted == ("intension(function:eq(x[1],1))",)
+    session.close()
