@@ -129,7 +129,10 @@ def test_index_past_the_end_builds_the_cell_pycsp3_wraps_it_to_and_warns(amaze):
 
 def test_strict_indexing_refuses_an_index_past_the_end(amaze):
     amaze.ok("%config PuzzleMagics.strict_indexing = True")
-    assert_refused(amaze, "%%puzzle+\nk = 1\nsatisfy(x[1][9] == 1)\n", "Line 3: IndexError: index 9 is past the end")
+    try:
+        assert_refused(amaze, "%%puzzle+\nk = 1\nsatisfy(x[1][9] == 1)\n", "Line 3: IndexError: index 9 is past the end")
+    finally:  # the shell's configuration outlives this test
+        amaze.ok("%config PuzzleMagics.strict_indexing = False")
 
 
 @pytest.mark.parametrize("name", REFUSED)
