@@ -12,20 +12,21 @@ import re
 import sys
 import traceback
 from dataclasses import dataclass
+from types import MappingProxyType
 
 from kernelext.errors import StepError
 from kernelext.lint import PLAIN_BOOL, TRUTH_TEST, UNPOSTED, Finding
 
 _ANSI = re.compile(r"\x1b\[[0-9;]*m")
 MAX_MESSAGE = 200
-WORDS = {  # what a step that really does it is told, where no finding on its line words it better
+WORDS = MappingProxyType({  # what a step that really does it is told, where no finding on its line words it better
     TRUTH_TEST: "Python asked a constraint for True/False (`if`, `while`, `and`, `or`, `not`, a chain a < b < c, "
                 "max() and min() do), and its truth is unknown while modelling: use If(...), &, |, ~, "
                 "Maximum(...), Minimum(...) or separate constraints.",
     UNPOSTED: "this constraint is not posted: put it inside satisfy(...).",
     PLAIN_BOOL: "satisfy() was given True/False, which Python worked out before pycsp3 saw it (no model variable "
                 "in it): compare model variables, e.g. x[i] == v.",
-}
+})
 VARIABLE_TESTED = ("a model variable is tested as True/False, and Python takes it as true whatever its value "
                    "(unknown while modelling): for its value use If(x == v, Then=...); for a hole, `is not None`.")
 
