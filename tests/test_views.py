@@ -247,3 +247,18 @@ def test_futoshiki_signs_and_givens_are_read_off_the_posted_model_whatever_the_d
     description = futoshiki.describe(puzzle.session.last_grid, puzzle.data("futoshiki"))
     assert description["signs"] == [{"cells": [[0, 0], [1, 0]], "text": "^"}, {"cells": [[0, 2], [0, 3]], "text": ">"}]
     assert "given" in description["cells"][3][3]["classes"] and not description.get("note")
+
+
+def test_killer_sudoku_cages_and_givens_are_read_off_the_posted_model_when_the_data_name_none(shell):
+    from kernelext.kinds import sudoku
+
+    shell.ok("blocks = [(3, [(0, 0), (0, 1)]), (7, [(1, 0), (2, 0), (2, 1)]), (4, [(0, 2), (1, 2), (1, 1)])]")
+    shell.ok("%%puzzle killer\nx = VarArray(size=[4, 4], dom=range(1, 5))\n")
+    shell.ok("%%puzzle+\nsatisfy(Sum(x[i][j] for i, j in cells) == total for total, cells in blocks)\n"
+             "satisfy(x[3][3] == 2, Sum(x[3]) == 10, Sum(x[0][3], x[2][3]) == 5)\n")
+    puzzle = shell.ip.magics_manager.registry["PuzzleMagics"].current
+    cells = sudoku.describe(puzzle.session.last_grid, puzzle.data("sudoku"))["cells"]
+    assert [cells[r][c].get("corner") for r, c in ((0, 0), (1, 0), (0, 2))] == ["3", "7", "4"]
+    assert cells[0][0]["cage"] == "tbl" and cells[0][1]["cage"] == "trb"
+    assert "cage" not in cells[3][0] and "cage" not in cells[0][3]  # a whole row, and cells apart: no cage
+    assert "given" in cells[3][3]["classes"]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 
 from kernelext.grid import Grid
@@ -81,3 +82,18 @@ def cell_pairs(value) -> list[tuple[tuple[int, int], tuple[int, int]]]:
         if all(map(is_int, (r1, c1, r2, c2))):
             pairs.append(((r1, c1), (r2, c2)))
     return pairs
+
+
+def hinted(value, rows: int, cols: int) -> list[list[int]] | None:
+    """The grid of givens that `hints` describe ({(r, c): v}, read back as {"(r, c)": v}, or [(r, c, v)])."""
+    if isinstance(value, dict):
+        items = [(*map(int, re.findall(r"-?\d+", key)), v) for key, v in value.items()]
+    elif isinstance(value, (list, tuple)):
+        items = [tuple(item) for item in value if isinstance(item, (list, tuple))]
+    else:
+        return None
+    grid = [[0] * cols for _ in range(rows)]
+    for item in items:
+        if len(item) == 3 and all(map(is_int, item)) and 0 <= item[0] < rows and 0 <= item[1] < cols:
+            grid[item[0]][item[1]] = item[2]
+    return grid

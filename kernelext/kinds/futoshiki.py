@@ -12,11 +12,10 @@ for an empty cell; or `hints`: the given cells, as {(r, c): v} or [(r, c, v), ..
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Mapping
 
 from kernelext.grid import Grid
-from kernelext.kinds._cells import base_cells, cell_pairs, description, first, int_matrix, is_int, mark, no_data_note
+from kernelext.kinds._cells import base_cells, cell_pairs, description, first, hinted, int_matrix, mark, no_data_note
 from kernelext.kinds._rules import Cell, Values, duplicates, latin_problem, lines, shape_problem
 
 DATA_NAMES = ("less_than", "lt", "less", "givens", "clues", "hints")
@@ -37,21 +36,6 @@ def conflicts(values: Values, less_than: Iterable[tuple[Cell, Cell]] = ()) -> se
 def read_givens(data: Mapping, rows: int, cols: int) -> list[list[int]] | None:
     """The grid of givens (0 where empty) from `givens`/`clues` (a grid) or `hints` (cells and values)."""
     return int_matrix(first(data, ("givens", "clues")), rows, cols) or hinted(data.get("hints"), rows, cols)
-
-
-def hinted(value, rows: int, cols: int) -> list[list[int]] | None:
-    """The grid of givens that `hints` describe ({(r, c): v}, read back as {"(r, c)": v}, or [(r, c, v)])."""
-    if isinstance(value, dict):
-        items = [(*map(int, re.findall(r"-?\d+", key)), v) for key, v in value.items()]
-    elif isinstance(value, (list, tuple)):
-        items = [tuple(item) for item in value if isinstance(item, (list, tuple))]
-    else:
-        return None
-    grid = [[0] * cols for _ in range(rows)]
-    for item in items:
-        if len(item) == 3 and all(map(is_int, item)) and 0 <= item[0] < rows and 0 <= item[1] < cols:
-            grid[item[0]][item[1]] = item[2]
-    return grid
 
 
 def sign(smaller: tuple[int, int], larger: tuple[int, int]) -> dict | None:

@@ -6,6 +6,9 @@ View: thick borders around blocks, givens in bold, repeated values in red; kille
 
 Data: `clues` (or `givens`, `puzzle`, `grid`): the n x n starting grid, a list of lists with 0 for an empty cell;
 `cages`: killer sudoku cages, each [sum, [(r, c), ...]] or {"sum": s, "cells": [(r, c), ...]}, 0-based.
+Where the data give neither, givens and cages are read off the posted model, whatever the data are called:
+`x[2][3] == 4` is a given, a sum of connected cells (more than one, fewer than a row) equal to a number a
+cage. The data come first here: a killer sudoku's one-cell cages are posted as `x[i][j] == v`, not givens.
 """
 
 from __future__ import annotations
@@ -14,12 +17,13 @@ import math
 from collections.abc import Mapping
 
 from kernelext.grid import Grid
-from kernelext.kinds._cells import base_cells, description, first, int_matrix, is_int, mark, no_data_note
+from kernelext.kinds._cells import base_cells, description, first, hinted, int_matrix, is_int, mark, no_data_note
 from kernelext.kinds._rules import Cell, Values, duplicates, latin_problem, shape_problem
 
 DATA_NAMES = ("clues", "givens", "puzzle", "grid", "cages")
 GIVENS = ("clues", "givens", "puzzle", "grid")
 SIDES = (("t", (-1, 0)), ("r", (0, 1)), ("b", (1, 0)), ("l", (0, -1)))
+READS_POSTED = True  # the view's data get `posted_givens` and `posted_sums` (kernelext.posted_facts)
 
 
 def side(n: int) -> int:
@@ -70,6 +74,30 @@ def read_cages(value, rows: int, cols: int) -> list[tuple[int, list[tuple[int, i
     return cages
 
 
+def posted_cages(sums, rows: int, cols: int) -> list[tuple[int, list[tuple[int, int]]]]:
+    """The posted sums that draw as cages: connected cells, more than one and fewer than a row's, none of
+    them in an earlier cage."""
+    cages, taken = [], set()
+    for total, cells in read_cages(sums, rows, cols):
+        members = set(cells)
+        if 1 < len(members) < cols and not members & taken and _connected(members):
+            cages.append((total, sorted(members)))
+            taken |= members
+    return cages
+
+
+def _connected(cells: set[tuple[int, int]]) -> bool:
+    start = next(iter(cells))
+    seen, todo = {start}, [start]
+    while todo:
+        r, c = todo.pop()
+        for _, (dr, dc) in SIDES:
+            if (r + dr, c + dc) in cells and (r + dr, c + dc) not in seen:
+                seen.add((r + dr, c + dc))
+                todo.append((r + dr, c + dc))
+    return seen == cells
+
+
 def outline_cages(cells: list[list[dict]], cages) -> None:
     """Give each caged cell the sides of its cage's outline ("cage") and the top-left one its sum ("corner")."""
     owner = {cell: k for k, (_, members) in enumerate(cages) for cell in members}
@@ -85,6 +113,9 @@ def describe(grid: Grid, data: Mapping) -> dict:
     cells = base_cells(grid)
     givens = int_matrix(first(data, GIVENS), rows, cols)
     cages = read_cages(data.get("cages"), rows, cols)
+    if not (givens or cages):
+        givens = hinted(data.get("posted_givens"), rows, cols)
+        cages = posted_cages(data.get("posted_sums"), rows, cols)
     block = side(rows) if rows == cols else 0
     for r in range(rows):
         for c in range(cols):
