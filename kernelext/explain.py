@@ -32,20 +32,25 @@ BATCH = 400  # ...propagated this many at a time, each on its own copy of the va
 
 # -- the three questions ----------------------------------------------------------------------------
 
-def explain(session, *, timeout: float = DEFAULT_TIMEOUT) -> Explanation:
+def explain(session, *, timeout: float = DEFAULT_TIMEOUT, given_step: int | None = None) -> Explanation:
     """A minimal set of conflicting steps, then a minimal set of conflicting constraints within them.
 
+    Arguments:
+        given_step: the number of a step whose constraints are facts (values fixed in the cells): they are
+            part of every set tried, and never named.
     Raises PuzzleUsageError when the model has a solution (or none was decided in `timeout` seconds).
     """
     with _Context(session, timeout) as context:
         everything = tuple(range(len(context.model.constraints)))
         _require(context.solve(everything), Status.UNSAT, "explain looks for a conflict, but the model has "
                  "solutions: use %puzzle why CELL to ask why a cell has its value.")
+        given = tuple(i for i, step in enumerate(context.owners) if step == given_step)
         by_step = defaultdict(list)
         for index, step in enumerate(context.owners):
-            by_step[step].append(index)
-        steps = quickxplain(context.unsat, (), [tuple(ids) for _, ids in sorted(by_step.items())])
-        core = quickxplain(context.unsat, (), [(i,) for ids in steps for i in ids])
+            if step != given_step:
+                by_step[step].append(index)
+        steps = quickxplain(context.unsat, given, [tuple(ids) for _, ids in sorted(by_step.items())])
+        core = quickxplain(context.unsat, given, [(i,) for ids in steps for i in ids])
         culprits = tuple(context.culprit(i) for (i,) in sorted(core))
         return Explanation(session.name, tuple(sorted({c.step for c in culprits})), culprits,
                            not context.expired, context.grid(None, culprits))

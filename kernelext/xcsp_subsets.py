@@ -137,11 +137,20 @@ def _collect(element: ET.Element, expand: _Expander, found: list[XmlConstraint])
             found.append(_constraint(_substitute(template, full), _substitute(template, short), expand))
     elif element.tag == "instantiation":  # one `eq` per variable, so that each clue counts on its own
         variables = expand.text(element.findtext("list", "")).split()
-        for variable, value in zip(variables, element.findtext("values", "").split()):
+        for variable, value in zip(variables, repeated(element.findtext("values", "").split())):
             clue = ET.fromstring(f"<intension> eq({variable},{value}) </intension>")
             found.append(_constraint(clue, clue, expand))
     elif element.tag not in ("comment", "annotations"):
         found.append(_constraint(element, element, expand))
+
+
+def repeated(tokens: list[str]) -> list[str]:
+    """XCSP3's compact values written out: `0x3` (0 three times) gives 0 0 0."""
+    out = []
+    for token in tokens:
+        value, times = token.split("x") if re.fullmatch(r"-?\d+x\d+", token) else (token, "1")
+        out += [value] * int(times)
+    return out
 
 
 def _highest_parameter(template: ET.Element) -> int:

@@ -13,10 +13,12 @@ import pytest
 from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook
 
 from kernelext.grading import Outcome, check_public, grade, release
-from kernelext.grading.checkers import CHECKERS
+from kernelext.kinds import answer_checks
 from kernelext.grading.cli import main as cli
 from kernelext.grading.exercise import load_exercise
 from kernelext.grading.notebook import extract_model, read_submission, strip_solutions
+
+CHECKERS = answer_checks()
 
 EXERCISES = Path(__file__).resolve().parent.parent / "exercises"
 NAMES = sorted(p.name for p in EXERCISES.iterdir() if (p / "exercise.json").is_file())

@@ -11,7 +11,7 @@ import nbformat
 import pytest
 
 from kernelext.grading import grade
-from kernelext.grading.checkers import CHECKERS
+from kernelext.kinds import answer_checks
 from kernelext.grading.exercise import load_exercise
 from kernelext.grading.notebook import read_submission
 from kernelext.grid import Grid
@@ -21,6 +21,8 @@ from kernelext.session import PuzzleSession
 from kernelext.widgets.html_grid import grid_html, legend_html
 from kernelext.widgets.static_forms import grid_text
 from sanitized_html import sanitizer_problems
+
+CHECKERS = answer_checks()
 
 ROOT = Path(__file__).resolve().parent.parent
 BOARD = [[None, [4, 0], [6, 0]],

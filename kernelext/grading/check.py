@@ -9,6 +9,7 @@ from pathlib import Path
 
 from kernelext.grading.exercise import load_exercise
 from kernelext.grading.notebook import Submission
+from kernelext.grading.reference import answer_check
 from kernelext.grading.results import CheckReport
 from kernelext.grading.sandbox import resolve_mode
 from kernelext.grading.schedule import jobs_for, run_jobs
@@ -36,7 +37,7 @@ def check_public(model, exercise_dir: str | Path = ".", *, namespace: dict | Non
     if not sources:
         return CheckReport(exercise.name, (), ("no steps yet: start the puzzle with a %%puzzle NAME cell",))
     jobs = jobs_for(exercise, submission, sandbox=resolve_mode(sandbox))
-    return CheckReport(exercise.name, tuple(run_jobs(jobs, executor=executor)))
+    return CheckReport(exercise.name, tuple(run_jobs(jobs, answer_check(exercise), executor=executor)))
 
 
 def helper_sources(namespace: dict) -> tuple[str, ...]:

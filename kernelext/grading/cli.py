@@ -1,4 +1,5 @@
-"""`kernelext-grade`: release an exercise to students, grade their submissions, or grade one for a platform."""
+"""`kernelext-grade`: make an exercise, fill and validate its instances, release it to students, grade their
+submissions, or grade one for a platform."""
 
 from __future__ import annotations
 
@@ -9,16 +10,34 @@ import sys
 import tempfile
 from pathlib import Path
 
+from kernelext.grading.author import new_exercise
 from kernelext.grading.grade import grade
+from kernelext.grading.instances import fill_instances
 from kernelext.grading.notebook import release
 from kernelext.grading.platforms import PLATFORMS, results_json
 from kernelext.grading.sandbox import MODES
+from kernelext.grading.validate import validate
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="kernelext-grade",
                                      description="Release an exercise to students, or grade their submissions.")
     commands = parser.add_subparsers(dest="command", required=True)
+    make = commands.add_parser("new", help="make an exercise folder from a notebook whose %%%%puzzle cells hold the "
+                                           "solution and whose first cell binds data")
+    make.add_argument("exercise_dir")
+    make.add_argument("--from", dest="notebook", required=True, metavar="NOTEBOOK")
+    make.add_argument("--answer", metavar="ARRAY", help="the array graded (default: the first one declared)")
+    make.add_argument("--sols", choices=["1", "all"], default="1", help="grade one solution, or all of them")
+    make.add_argument("--public", nargs="*", default=[], metavar="JSON", help="more public instance files")
+    make.add_argument("--hidden", nargs="*", default=[], metavar="JSON", help="hidden instance files")
+    make.add_argument("--checker", default="reference", metavar="CHECK",
+                      help="reference (the notebook's model, the default), FILE.py:FUNCTION (copied in), or a kind's")
+    fill = commands.add_parser("instances", help="fill each instance's expected facts from the instructor's model")
+    fill.add_argument("exercise_dir")
+    check = commands.add_parser("validate", help="grade the instructor and the student notebooks before release")
+    check.add_argument("exercise_dir")
+    check.add_argument("--sandbox", choices=MODES, default="auto")
     out = commands.add_parser("release", help="write the student notebook (no solutions) and the public instances")
     out.add_argument("exercise_dir")
     out.add_argument("out_dir")
@@ -39,6 +58,15 @@ def main(argv: list[str] | None = None) -> int:
     _options(one)
     args = parser.parse_args(argv)
     try:
+        if args.command == "new":
+            sols = "all" if args.sols == "all" else 1
+            return _say(new_exercise(args.exercise_dir, args.notebook, answer=args.answer, sols=sols,
+                                     public=tuple(args.public), hidden=tuple(args.hidden), checker=args.checker), [])
+        if args.command == "instances":
+            return _say(*fill_instances(args.exercise_dir), done=f"Next: kernelext-grade validate {args.exercise_dir}")
+        if args.command == "validate":
+            return _say(*validate(args.exercise_dir, sandbox=args.sandbox),
+                        done=f"Ready: kernelext-grade release {args.exercise_dir} OUT_DIR")
         if args.command == "release":
             print(f"Wrote {release(exercise_dir=args.exercise_dir, out_dir=args.out_dir)}")
             return 0
@@ -47,6 +75,20 @@ def main(argv: list[str] | None = None) -> int:
         return _grade(args)
     except (OSError, ValueError) as error:
         parser.error(str(error))
+
+
+def _say(told: list[str], problems: list[str], done: str = "") -> int:
+    """Print what was done, then the problems (exit code 1) or the next command (0)."""
+    for line in told:
+        print(line)
+    for line in problems:
+        print(f"PROBLEM {line}")
+    if problems:
+        print(f"{len(problems)} problem(s) to fix.")
+        return 1
+    if done:
+        print(done)
+    return 0
 
 
 def _options(parser: argparse.ArgumentParser) -> None:

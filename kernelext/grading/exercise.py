@@ -7,10 +7,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from types import MappingProxyType
 
-from kernelext.grading.checkers import CHECKERS
+from kernelext.grading.checkers import REFERENCE, resolve
 from kernelext.grading.notebook import questions
 
-DEFAULTS = MappingProxyType({"sols": 1, "points": {"public": 1, "hidden": 1}, "time_limit": 30.0, "memory_mb": 2048,
+DEFAULTS = MappingProxyType({"checker": REFERENCE, "sols": 1, "unique": True, "points": {"public": 1, "hidden": 1}, "time_limit": 30.0, "memory_mb": 2048,
                              "parts": [], "max_timeouts": 2, "budget": None,
                              "strict_indexing": False})
 
@@ -55,8 +55,10 @@ class Exercise:
 
     Attributes:
         name: the folder's name.
+        folder: the exercise's folder.
         answer: the array holding the answer (its values go to the checker).
-        checker: the name of a checker in `kernelext.grading.checkers`.
+        checker: "reference" (the instructor's model), "FILE.py:FUNCTION" (a check in the folder) or a
+            kind's answer check (see `kernelext.grading.checkers`).
         sols: how many solutions to ask for: 1, or "all" (every solution is checked, and counted
             against the instance's `expected.n_solutions`).
         time_limit: wall-clock seconds per instance (start, modelling, solving).
@@ -67,9 +69,11 @@ class Exercise:
         max_timeouts: a submission's runs stop after this many time-outs (0: never).
         budget: seconds of runs a submission may use in all (None: no budget).
         strict_indexing: an index past the end of an array fails the run (pycsp3 wraps it round otherwise).
+        unique: with sols=1, each instance must have one solution (`kernelext-grade instances` checks it).
     """
 
     name: str
+    folder: Path
     answer: str
     checker: str
     sols: int | str
@@ -81,6 +85,7 @@ class Exercise:
     max_timeouts: int = 2
     budget: float | None = None
     strict_indexing: bool = False
+    unique: bool = True
 
     @property
     def public(self) -> tuple[Instance, ...]:
@@ -102,8 +107,9 @@ def load_exercise(folder: str | Path, *, only: list[str] | None = None, public_o
     if not config_path.is_file():
         raise FileNotFoundError(f"No exercise.json in {folder}: give the exercise's folder.")
     config = {**DEFAULTS, **json.loads(config_path.read_text())}
-    if config["checker"] not in CHECKERS:
-        raise ValueError(f"exercise.json: unknown checker {config['checker']!r} (known: {', '.join(CHECKERS)}).")
+    if "answer" not in config:
+        raise ValueError(f"{config_path}: give \"answer\", the name of the array that holds the answer.")
+    resolve(config["checker"], folder)
     kinds = ("public",) if public_only else ("public", "hidden")
     instances = tuple(_instance(path, kind == "hidden", config["points"][kind])
                       for kind in kinds for path in sorted((folder / kind).glob("*.json")))
@@ -116,11 +122,11 @@ def load_exercise(folder: str | Path, *, only: list[str] | None = None, public_o
         parts = tuple(p for p in parts if p.name in only)
     instructor = folder / "instructor.ipynb"
     budget = budget if budget is not None else config["budget"]
-    return Exercise(folder.resolve().name, config["answer"], config["checker"], config["sols"],
+    return Exercise(folder.resolve().name, folder, config["answer"], config["checker"], config["sols"],
                     float(time_limit or config["time_limit"]), int(memory_mb or config["memory_mb"]), instances,
                     tuple(Question(*q) for q in questions(instructor)) if instructor.is_file() else (), parts,
                     int(config["max_timeouts"] if max_timeouts is None else max_timeouts),
-                    float(budget) if budget else None, bool(config["strict_indexing"]))
+                    float(budget) if budget else None, bool(config["strict_indexing"]), bool(config["unique"]))
 
 
 def load_instance(name: str, folder: str | Path = "public") -> dict:

@@ -7,10 +7,10 @@ the teacher whole; the student sees it capped for public instances and never for
 from __future__ import annotations
 
 import builtins
-import json
 import re
+import signal
 
-from kernelext.grading.checkers import CHECKERS
+from kernelext.grading.checkers import ExerciseFault
 from kernelext.grading.results import InstanceResult, Outcome
 
 SHOWN_CAP = 160  # characters of student-controlled text shown back for a public instance
@@ -32,7 +32,23 @@ def result_for(job, outcome: Outcome, message: str = "", *, shown: str | None = 
                           message, kind=job.kind, shown=shown)
 
 
-def judge_reply(job, reply: dict) -> InstanceResult:
+def judge_run(job, run, check) -> InstanceResult:
+    """The result of `run` (a `runner.Run` of `job`); `check(answers, instance, sols)` says what is wrong."""
+    if run.code is None:
+        return result_for(job, Outcome.TIMEOUT, f"no answer within the time limit ({job.time_limit:g} s)")
+    if run.reply is None:
+        return result_for(job, Outcome.CRASHED, _crash_message(run.code, run.output))
+    try:
+        return judge_reply(job, run.reply, check)
+    except ExerciseFault as fault:
+        return result_for(job, Outcome.ERROR, f"the exercise is at fault: {fault}",
+                          shown="the exercise's own check failed on this answer (not your model's fault: "
+                                "your teacher sees why)")
+    except Exception as error:  # a result file the model itself wrote or damaged
+        return result_for(job, Outcome.FAILED, f"the run gave back an unreadable answer ({type(error).__name__})")
+
+
+def judge_reply(job, reply: dict, check) -> InstanceResult:
     """The result for `reply`, the run's `result.json`."""
     if "error" in reply:
         return _error(job, str(reply["error"]), str(reply.get("error_type", "")))
@@ -55,7 +71,7 @@ def judge_reply(job, reply: dict) -> InstanceResult:
     if reply.get("unset"):
         text = "wrong answer: the model leaves cells free (some cells of the answer have no constraint)"
         return result_for(job, Outcome.FAILED, text, shown=text)
-    problem = _check(job, answers)
+    problem = check(answers, job.instance, job.sols)
     return result_for(job, Outcome.FAILED, f"wrong answer: {problem}") if problem else result_for(job, Outcome.PASSED)
 
 
@@ -90,18 +106,9 @@ def _judge_probes(job, statuses: list) -> InstanceResult:
     return result_for(job, Outcome.PASSED)
 
 
-def _check(job, answers: list) -> str:
-    """What is wrong with the answers ("" if nothing): each must pass the checker; with sols="all", count them."""
-    checker = CHECKERS[job.checker]
-    for number, answer in enumerate(answers, start=1):
-        problem = checker(answer, job.instance.data, job.instance.expected)
-        if problem:
-            return f"solution {number}: {problem}" if len(answers) > 1 else problem
-    if job.sols == "all":
-        distinct = {json.dumps(answer) for answer in answers}
-        if len(distinct) < len(answers):
-            return "the same solution was found more than once"
-        wanted = job.instance.expected.get("n_solutions")
-        if wanted is not None and len(answers) != wanted:
-            return f"found {len(answers)} solutions; there are {wanted}"
-    return ""
+def _crash_message(code: int, output: str) -> str:
+    how = f"killed by {signal.Signals(-code).name}" if code < 0 else f"exit code {code}"
+    lines = [line.strip() for line in output.splitlines()
+             if line.strip() and "JAVA_TOOL_OPTIONS" not in line and not line.startswith("bwrap:")]
+    last = f": {lines[-1]}" if lines else ""
+    return f"the process stopped ({how}) before giving an answer{last}"

@@ -64,12 +64,12 @@ def extract_model(student: str, code_cells: list[str], *, answer: str | None = N
     `%%puzzle` cells are left out with a note. `%%puzzle+` cells above the first `%%puzzle NAME` cell
     (a declaration cell moved down) are run after it, with a note.
     """
-    starts = [i for i, source in enumerate(code_cells) if _magic(source) == "%%puzzle"]
+    starts = [i for i, source in enumerate(code_cells) if cell_magic(source) == "%%puzzle"]
     if not starts:
         return Submission(student, problem="the notebook has no `%%puzzle NAME` cell, so there is no model to run")
     groups = {start: [start] + [i for i in range(start + 1, _next(starts, start, len(code_cells)))
-                                 if _magic(code_cells[i]) == "%%puzzle+"] for start in starts}
-    orphans = [i for i in range(starts[0]) if _magic(code_cells[i]) == "%%puzzle+"]
+                                 if cell_magic(code_cells[i]) == "%%puzzle+"] for start in starts}
+    orphans = [i for i in range(starts[0]) if cell_magic(code_cells[i]) == "%%puzzle+"]
     if orphans:
         groups[starts[0]] = groups[starts[0]][:1] + orphans + groups[starts[0]][1:]
     declaring = [start for start in starts if answer and any(declares(_body(code_cells[i]), answer)
@@ -90,7 +90,7 @@ def extract_model(student: str, code_cells: list[str], *, answer: str | None = N
     steps = [_body(code_cells[i]) for i in groups[chosen]]
     helpers = []
     for number, source in enumerate(code_cells, start=1):
-        if _magic(source):
+        if cell_magic(source):
             continue
         try:
             helper = _definitions(source)
@@ -176,7 +176,7 @@ def questions(path: str | Path) -> tuple[tuple[str, float], ...]:
     return tuple(found)
 
 
-def _magic(source: str) -> str:
+def cell_magic(source: str) -> str:
     """The cell magic a cell starts with ("%%puzzle", "%%puzzle+", "%%time"...), or ""."""
     first = source.lstrip().split("\n", 1)[0]
     return first.split()[0] if first.startswith("%%") else ""

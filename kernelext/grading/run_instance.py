@@ -47,7 +47,8 @@ def run(job: dict, *, deadline: float) -> dict:
     from kernelext.session import PuzzleSession
     from kernelext.solver.engine import Solver
 
-    session = PuzzleSession("grading", solver=Solver("ace-cold"), strict_indexing=job.get("strict_indexing", False))
+    session = PuzzleSession("grading", solver=Solver(job.get("solver", "ace-cold")),
+                            strict_indexing=job.get("strict_indexing", False))
     for number, source in enumerate(job["helpers"], start=1):
         try:
             run_source(source, session.namespace, echo=False)
@@ -61,6 +62,10 @@ def run(job: dict, *, deadline: float) -> dict:
             return {"error": f"step {number}: {first_line(error)}", "error_type": type(error).__name__}
     if job.get("probes"):
         return {"probes": run_probes(session, job["probes"], deadline=deadline)}
+    if job.get("kind") == "verify":
+        from kernelext.grading.verify import verify_answers
+
+        return {"verdicts": verify_answers(session, job["answer"], job["answers"], deadline=deadline)}
     info = session.array(job["answer"])
     if info is None:
         return {"missing": job["answer"]}
@@ -68,10 +73,17 @@ def run(job: dict, *, deadline: float) -> dict:
         return {"free": f"{job['answer']}{''.join(f'[{i}]' for i in info.cells[0][0])}"}
     result = session.solve(sols=job["sols"], timeout=max(1.0, deadline - time.monotonic() - JVM_START))
     solutions = [_with_singles(solution, info) for solution in
-                 (result.solutions if job["sols"] == "all" else result.solutions[-1:])]
+                 (result.solutions[-1:] if job["sols"] == 1 else result.solutions)]
     unset = any(solution.get(name) is None for solution in solutions for _, name in info.cells)  # holes left out
-    return {"status": result.status.value, "stopped": result.stopped, "unset": unset,
-            "answers": [nested_values(info, solution) for solution in solutions]}
+    return {"status": result.status.value, "stopped": result.stopped, "unset": unset, "bound": result.bound,
+            "objective": objective_sense(), "answers": [nested_values(info, solution) for solution in solutions]}
+
+
+def objective_sense() -> str:
+    """"minimize" or "maximize" when the model has an objective, else ""."""
+    from pycsp3.classes.entities import ObjEntities
+
+    return str(ObjEntities.items[-1].constraint).split("(", 1)[0] if ObjEntities.items else ""
 
 
 def _with_singles(solution, info) -> dict:
@@ -104,16 +116,14 @@ def run_probes(session, probes: list[dict], *, deadline: float) -> list[str]:
     for number, probe in enumerate(probes):
         infos = {info.name: info for info in model_state.arrays()}
         problem = next((f"missing {name}" for name in probe["fix"] if name not in infos), "") or next(
-            (f"shape {name}" for name, values in probe["fix"].items() if _shape_of(values) != infos[name].shape), "")
+            (f"shape {name}" for name, values in probe["fix"].items() if shape_of(values) != infos[name].shape), "")
         if problem:
             statuses.append(problem)
             continue
-        session.namespace["_kernelext_at"] = _at
-        session.namespace["_kernelext_fix"] = [(name, index, _at(values, index)) for name, values in
-                                               probe["fix"].items() for index, _ in infos[name].cells]
+        fixes = [(name, index, at(values, index)) for name, values in probe["fix"].items()
+                 for index, _ in infos[name].cells]
         try:
-            session.add_step("satisfy(_kernelext_at(globals()[name], index) == value "
-                             "for name, index, value in _kernelext_fix)", key=f"probe-{number}", solve=False)
+            add_fixing_step(session, fixes, key=f"probe-{number}")
         except KernelextError:
             statuses.append("UNSAT")  # pycsp3 refuses the values outright (one is outside its cell's domain)
             continue
@@ -123,7 +133,15 @@ def run_probes(session, probes: list[dict], *, deadline: float) -> list[str]:
     return statuses
 
 
-def _shape_of(values) -> tuple[int, ...]:
+def add_fixing_step(session, fixes: list[tuple[str, tuple[int, ...], int]], *, key: str) -> None:
+    """Add a step posting `array[index] == value` for each (array, index, value) of `fixes`."""
+    session.namespace["_kernelext_at"] = at
+    session.namespace["_kernelext_fix"] = fixes
+    session.add_step("satisfy(_kernelext_at(globals()[name], index) == value "
+                     "for name, index, value in _kernelext_fix)", key=key, solve=False)
+
+
+def shape_of(values) -> tuple[int, ...]:
     shape = []
     while isinstance(values, list):
         shape.append(len(values))
@@ -131,7 +149,7 @@ def _shape_of(values) -> tuple[int, ...]:
     return tuple(shape)
 
 
-def _at(values, index: tuple[int, ...]):
+def at(values, index: tuple[int, ...]):
     for i in index:
         values = values[i]
     return values

@@ -1,4 +1,4 @@
-"""Run one job (a submission on an instance, or a part's probes) in its own sandboxed process, and judge the reply."""
+"""Run one job (a submission on an instance, a part's probes, a reference check) in its own sandboxed process."""
 
 from __future__ import annotations
 
@@ -11,8 +11,6 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from kernelext.grading.exercise import Instance
-from kernelext.grading.judge import judge_reply, result_for
-from kernelext.grading.results import InstanceResult, Outcome
 from kernelext.grading.sandbox import launch
 from kernelext.scratch import scratch_folder
 
@@ -26,7 +24,8 @@ class Job:
 
     Attributes:
         label: what the student sees ("moon", "hidden 1", a part's title).
-        kind: "instance" (solve and check the answer) or "part" (run `probes` and compare their statuses).
+        kind: "instance" (solve and check the answer), "part" (run `probes` and compare their statuses) or
+            "verify" (a reference run: fix each of `answers` in the model and say what it breaks).
         probes: for a part, `{"fix": {array: values}, "expect": "sat"|"unsat", "why": text}` each.
         sandbox: "bwrap" or "process" (see `kernelext.grading.sandbox`).
         strict_indexing: an index past the end of an array fails the run (see `Exercise`).
@@ -38,7 +37,6 @@ class Job:
     steps: tuple[str, ...]
     helpers: tuple[str, ...]
     answer: str
-    checker: str
     sols: int | str
     time_limit: float
     memory_mb: int
@@ -47,28 +45,32 @@ class Job:
     probes: tuple = ()
     sandbox: str = "process"
     strict_indexing: bool = False
+    answers: tuple = ()
+    solver: str = "ace-cold"
 
 
-def run_job(job: Job) -> InstanceResult:
-    """Run one job in a fresh process and judge what it gives back; its folder is removed whatever happens."""
+@dataclass(frozen=True)
+class Run:
+    """What one run gave back: its exit code (None when killed at the time limit), its output, its reply."""
+
+    code: int | None
+    output: str
+    reply: dict | None
+
+
+def execute(job: Job) -> Run:
+    """Run one job in a fresh process; its folder is removed whatever happens."""
     with scratch_folder("grade") as work:
         payload = {"data": job.instance.data, "steps": job.steps, "helpers": job.helpers, "answer": job.answer,
                    "sols": job.sols, "time_limit": job.time_limit, "memory_mb": job.memory_mb,
                    "jvm_archive": job.jvm_archive, "probes": [{"fix": p["fix"]} for p in job.probes],
-                   "strict_indexing": job.strict_indexing}
+                   "strict_indexing": job.strict_indexing, "kind": job.kind, "answers": list(job.answers),
+                   "solver": job.solver}
         Path(work, "job.json").write_text(json.dumps(payload))
         reads = (job.jvm_archive,) if job.jvm_archive else ()
         code, output = run_process(launch(job.sandbox, Path(work), "kernelext.grading.run_instance", reads=reads),
                                    job.time_limit + GRACE)
-        reply = _read_reply(Path(work, "result.json"))
-    if code is None:
-        return result_for(job, Outcome.TIMEOUT, f"no answer within the time limit ({job.time_limit:g} s)")
-    if reply is None:
-        return result_for(job, Outcome.CRASHED, _crash_message(code, output))
-    try:
-        return judge_reply(job, reply)
-    except Exception as error:  # a result file the model itself wrote or damaged
-        return result_for(job, Outcome.FAILED, f"the run gave back an unreadable answer ({type(error).__name__})")
+        return Run(code, output, _read_reply(Path(work, "result.json")))
 
 
 def run_process(start, wall: float) -> tuple[int | None, str]:
@@ -101,11 +103,3 @@ def _drain(stream, kept: bytearray) -> None:
     for chunk in iter(lambda: stream.read1(65536), b""):
         kept.extend(chunk[:max(0, OUTPUT_CAP - len(kept))])
     stream.close()
-
-
-def _crash_message(code: int, output: str) -> str:
-    how = f"killed by {signal.Signals(-code).name}" if code < 0 else f"exit code {code}"
-    lines = [line.strip() for line in output.splitlines()
-             if line.strip() and "JAVA_TOOL_OPTIONS" not in line and not line.startswith("bwrap:")]
-    last = f": {lines[-1]}" if lines else ""
-    return f"the process stopped ({how}) before giving an answer{last}"

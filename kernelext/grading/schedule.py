@@ -15,10 +15,11 @@ from typing import Callable
 
 from kernelext.grading.exercise import Exercise
 from kernelext.grading.jvm import ace_archive
-from kernelext.grading.judge import result_for
+from kernelext.grading.judge import judge_run, result_for
 from kernelext.grading.notebook import Submission
+from kernelext.grading.reference import answer_check
 from kernelext.grading.results import InstanceResult, Outcome, SubmissionResult
-from kernelext.grading.runner import Job, run_job
+from kernelext.grading.runner import Job, execute
 from kernelext.grading.sandbox import resolve_mode
 
 
@@ -43,8 +44,7 @@ class _Tally:
 def jobs_for(exercise: Exercise, submission: Submission, *, sandbox: str = "process") -> list[Job]:
     """One job per instance (hidden ones labelled "hidden 1", "hidden 2"...), then one per part."""
     hidden = [i for i in exercise.instances if i.hidden]
-    common = dict(steps=submission.steps, helpers=submission.helpers, answer=exercise.answer,
-                  checker=exercise.checker, sols=exercise.sols, time_limit=exercise.time_limit,
+    common = dict(steps=submission.steps, helpers=submission.helpers, answer=exercise.answer, sols=exercise.sols, time_limit=exercise.time_limit,
                   memory_mb=exercise.memory_mb, sandbox=sandbox, strict_indexing=exercise.strict_indexing)
     jobs = [Job(submission.student, f"hidden {hidden.index(i) + 1}" if i.hidden else i.name, i, **common)
             for i in exercise.instances]
@@ -75,7 +75,7 @@ def grade_submissions(exercise: Exercise, submissions: list[Submission], *, exec
             progress(SubmissionResult(student, tuple(results), notes[student].notes))
 
     graded = {}
-    results = run_jobs(jobs, executor=executor, workers=workers,
+    results = run_jobs(jobs, answer_check(exercise), executor=executor, workers=workers,
                        limits=Limits(exercise.max_timeouts, exercise.budget), on_submission=finished)
     for job, result in zip(jobs, results):
         graded.setdefault(job.student, []).append(result)
@@ -88,9 +88,10 @@ def grade_submissions(exercise: Exercise, submissions: list[Submission], *, exec
     return out
 
 
-def run_jobs(jobs: list[Job], *, executor=None, workers: int | None = None, limits: Limits = Limits(),
+def run_jobs(jobs: list[Job], check, *, executor=None, workers: int | None = None, limits: Limits = Limits(),
              on_submission: Callable[[str, list[InstanceResult]], None] | None = None) -> list[InstanceResult]:
-    """Run `jobs` in parallel; the results come back in the jobs' order."""
+    """Run `jobs` in parallel and judge each here with `check` (see `reference.answer_check`); the results
+    come back in the jobs' order."""
     if not jobs:
         return []
     archive = ace_archive(jobs[0].memory_mb)
@@ -99,7 +100,7 @@ def run_jobs(jobs: list[Job], *, executor=None, workers: int | None = None, limi
     for job in jobs:
         tallies.setdefault(job.student, _Tally(0)).left += 1
     lock = threading.Lock()
-    run = run_job if executor is None else (lambda job: executor.submit(run_job, job).result())
+    run = execute if executor is None else (lambda job: executor.submit(execute, job).result())
 
     def one(index: int) -> InstanceResult:
         job = jobs[index]
@@ -107,7 +108,7 @@ def run_jobs(jobs: list[Job], *, executor=None, workers: int | None = None, limi
         with lock:
             reason = _stop_reason(tally, limits)
         started = time.monotonic()
-        result = result_for(job, Outcome.NOT_RUN, reason) if reason else run(job)
+        result = result_for(job, Outcome.NOT_RUN, reason) if reason else judge_run(job, run(job), check)
         with lock:
             tally.seconds += time.monotonic() - started
             tally.timeouts += result.outcome is Outcome.TIMEOUT

@@ -1,0 +1,66 @@
+"""Fill each instance's `expected` from the instructor's model: `kernelext-grade instances EXERCISE`.
+
+For each instance the reference model is solved: an optimisation gets its `optimum`; with `sols: "all"`, the
+number of solutions; with `sols: 1`, the instance must have one solution (unless `"unique": false`), and one
+with several is refused, two of them shown. Public instances of an exercise checked by the reference model
+also store their solutions, so that `%puzzle check` can judge answers where the instructor notebook is not.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from kernelext.grading.checkers import REFERENCE, ExerciseFault
+from kernelext.grading.exercise import Instance, load_exercise
+from kernelext.grading.reference import ReferenceCheck
+
+
+def fill_instances(exercise_dir: str | Path) -> tuple[list[str], list[str]]:
+    """Write `expected` into every instance file the reference model settles; (lines written, problems)."""
+    exercise = load_exercise(exercise_dir)
+    if not (exercise.folder / "instructor.ipynb").is_file():
+        raise ValueError(f"No instructor.ipynb in {exercise.folder}: the instructor's model fills the instances.")
+    reference = ReferenceCheck(exercise)
+    told, problems = [], []
+    for instance in exercise.instances:
+        where = f"{'hidden' if instance.hidden else 'public'}/{instance.name}.json"
+        try:
+            expected, line = _expected(exercise, reference, instance)
+        except ExerciseFault as fault:
+            problems.append(f"{where}: {fault}")
+            continue
+        if expected is None:
+            problems.append(f"{where}: {line}")
+            continue
+        path = exercise.folder / where
+        content = json.loads(path.read_text())
+        content["expected"] = {**content.get("expected", {}), **expected}
+        path.write_text(json.dumps(content) + "\n")
+        told.append(f"{where}: {line}")
+    return told, problems
+
+
+def _expected(exercise, reference: ReferenceCheck, instance: Instance) -> tuple[dict | None, str]:
+    """The facts to store for `instance` and a line saying them; (None, why) when the instance is refused."""
+    limit = "all" if exercise.sols == "all" else 2
+    reply = reference.solutions(instance, limit)
+    answers, status = reply["answers"], reply["status"]
+    if reply["stopped"]:
+        return None, f"the reference model did not finish within {exercise.time_limit:g} s ({status})"
+    if status == "UNSAT" or not answers:
+        return None, "the reference model finds no solution"
+    keep = not instance.hidden and exercise.checker == REFERENCE
+    if reply["objective"]:
+        facts = {"optimum": reply["bound"], **({"solutions": answers[-1:]} if keep else {})}
+        return facts, f"optimum {reply['bound']} ({reply['objective']})"
+    if exercise.sols == "all":
+        facts = {"n_solutions": len(answers), **({"solutions": answers} if keep else {})}
+        return facts, f"{len(answers)} solution{'s' * (len(answers) > 1)}"
+    if len(answers) > 1 and exercise.unique:
+        shown = "\n".join(f"  solution {n}: {json.dumps(a)}" for n, a in enumerate(answers[:2], start=1))
+        return None, (f"has several solutions, where sols: 1 promises one (add clues, or set \"unique\": false in "
+                      f"exercise.json):\n{shown}")
+    if len(answers) > 1:
+        return {}, "several solutions (any one is accepted)"
+    return {"n_solutions": 1, **({"solutions": answers} if keep else {})}, "1 solution (unique)"
