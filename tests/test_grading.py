@@ -63,8 +63,10 @@ def test_release_strips_every_solution_and_hidden_instance(name, tmp_path):
     assert not (tmp_path / "hidden").exists()
     public = sorted(p.name for p in (EXERCISES / name / "public").glob("*.json"))
     assert sorted(p.name for p in (tmp_path / "public").glob("*.json")) == public
+    checker = json.loads((EXERCISES / name / "exercise.json").read_text()).get("checker", "reference")
+    checks = [checker.partition(":")[0]] if ":" in checker else []  # a check in the folder goes with it
     assert sorted(p.name for p in tmp_path.rglob("*") if p.is_file()) == sorted(
-        public + ["exercise.json", f"{name}.ipynb"])
+        public + checks + ["exercise.json", f"{name}.ipynb"])
     assert read_submission(notebook_path).steps  # the student notebook still has its %%puzzle cells
 
 

@@ -120,8 +120,8 @@ def _setup_cell(cell: str, first: str, names: list[str]) -> str:
 
 
 def _binds_data(node: ast.stmt) -> bool:
-    targets = node.targets if isinstance(node, ast.Assign) else [node.target] if isinstance(node, ast.AnnAssign) else []
-    return any(isinstance(t, ast.Name) and t.id == "data" for t in targets)
+    """Whether the statement binds `data` anywhere in it (`data = ...`, or inside a `with` or an `if`)."""
+    return any(isinstance(n, ast.Name) and n.id == "data" and isinstance(n.ctx, ast.Store) for n in ast.walk(node))
 
 
 def _declared_array(cell: str) -> str:

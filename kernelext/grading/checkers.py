@@ -10,7 +10,6 @@ back, the instance and `sols`, and returns "" when they are right, else one line
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import traceback
 from collections.abc import Callable
@@ -43,13 +42,12 @@ def _folder_function(checker: str, folder: Path) -> Callable:
     path = folder / file_name
     if not path.is_file() or path.suffix != ".py" or path.parent.resolve() != folder.resolve():
         raise ValueError(f"exercise.json: checker {checker!r}: no file {file_name} in {folder}.")
-    spec = importlib.util.spec_from_file_location(f"kernelext_exercise_checks_{folder.resolve().name}", path)
-    module = importlib.util.module_from_spec(spec)
-    try:
-        spec.loader.exec_module(module)
+    space = {"__name__": f"kernelext_exercise_checks_{folder.resolve().name}", "__file__": str(path)}
+    try:  # compiled here, not imported: nothing is written into the exercise folder
+        exec(compile(path.read_text(), str(path), "exec"), space)
     except Exception as error:
         raise ValueError(f"exercise.json: checker {checker!r}: {file_name} raised {_where(error)}") from None
-    found = getattr(module, function, None)
+    found = space.get(function)
     if not callable(found):
         raise ValueError(f"exercise.json: checker {checker!r}: {file_name} has no function {function}.")
     return found
@@ -87,6 +85,6 @@ def count_problem(answers: list, wanted: int | None) -> str:
 
 def _where(error: BaseException) -> str:
     """`error` in one line, with the line of the exercise's file where it was raised."""
-    frames = [f for f in traceback.extract_tb(error.__traceback__) if "kernelext" not in Path(f.filename).parts]
+    frames = [f for f in traceback.extract_tb(error.__traceback__) if f.filename != __file__]
     where = f" (line {frames[-1].lineno} of {Path(frames[-1].filename).name})" if frames else ""
     return f"{type(error).__name__}: {error}{where}"

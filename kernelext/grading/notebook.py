@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import json
 import re
 import shutil
 from dataclasses import dataclass
@@ -128,8 +129,9 @@ def _next(starts: list[int], start: int, end: int) -> int:
 def release(*, exercise_dir: str | Path, out_dir: str | Path) -> Path:
     """Write the student version of an exercise into `out_dir`; return the notebook's path.
 
-    The notebook loses its solutions (replaced by a placeholder) and its outputs; `exercise.json`
-    and the public instances are copied; the hidden instances are not.
+    The notebook loses its solutions (replaced by a placeholder) and its outputs; `exercise.json`, the public
+    instances and the exercise's own check file (if it has one) are copied; the hidden instances and the
+    instructor notebook are not.
     """
     import nbformat
 
@@ -150,6 +152,9 @@ def release(*, exercise_dir: str | Path, out_dir: str | Path) -> Path:
     nbformat.write(notebook, target)
     shutil.copyfile(exercise_dir / "exercise.json", out_dir / "exercise.json")
     shutil.copytree(exercise_dir / "public", out_dir / "public", dirs_exist_ok=True)
+    checker = json.loads((exercise_dir / "exercise.json").read_text()).get("checker", "")
+    if ":" in checker:  # a check in the folder: `%puzzle check` needs it beside the public instances
+        shutil.copyfile(exercise_dir / checker.partition(":")[0], out_dir / checker.partition(":")[0])
     return target
 
 

@@ -9,7 +9,9 @@ A kind module `kernelext/kinds/KIND.py` defines:
   - `recognise(grid, data) -> bool`: the data look like this kind's (a puzzle named after no kind);
   - `ANSWER_CHECKS`: {checker name: check(answer, data, expected) -> "" or what is wrong}, for the grader;
   - `block_size(grid) -> int`: blocks drawn thicker on pencil marks.
-The registry below (names, aliases, `--view` help, the grader's checkers) is built from those modules.
+The registry below (names, aliases, `--view` help, the grader's checkers) is built from those modules, and
+from the modules installed packages name in the `kernelext.kinds` entry-point group (in their pyproject.toml:
+`[project.entry-points."kernelext.kinds"] takuzu = "mycourse.takuzu"`), which define the same names.
 
 A grid description is JSON-able: {"kind", "name", "legend", "cells": rows of {"text", "fill"?, "classes"?,
 "borders"?, "cage"?, "corner"?}, and optionally "note", "row_clues", "col_clues" (lists of lists of ints) and
@@ -23,6 +25,8 @@ from __future__ import annotations
 
 import importlib
 import pkgutil
+import warnings
+from importlib.metadata import entry_points
 from collections.abc import Callable, Mapping
 from types import MappingProxyType, ModuleType
 
@@ -30,30 +34,61 @@ from kernelext.errors import PuzzleUsageError
 from kernelext.grid import Grid
 
 AnswerCheck = Callable[[object, dict, dict], str]
+ENTRY_POINTS = "kernelext.kinds"  # the group through which an installed package adds kinds: `NAME = package.module`
 
 
 def kinds() -> list[str]:
-    """The names of the kinds there are (aliases left out)."""
-    return sorted(m.name for m in pkgutil.iter_modules(__path__) if not m.name.startswith("_"))
+    """The names of the kinds there are, built-in and installed (aliases left out)."""
+    return sorted({*_built_in(), *_installed()})
 
 
 def modules() -> dict[str, ModuleType]:
-    """Every kind's module, by name."""
-    return {name: importlib.import_module(f"{__name__}.{name}") for name in kinds()}
+    """Every kind's module, by name (a built-in kind wins over an installed one of the same name)."""
+    found = {name: module for name, entry in _installed().items() if (module := _load(name, entry)) is not None}
+    found.update({name: importlib.import_module(f"{__name__}.{name}") for name in _built_in()})
+    return dict(sorted(found.items()))
 
 
-def aliases() -> dict[str, str]:
-    """{alias: kind} over every kind's ALIASES."""
-    return {alias: name for name, module in modules().items() for alias in getattr(module, "ALIASES", ())}
+def aliases(every: Mapping[str, ModuleType] | None = None) -> dict[str, str]:
+    """{alias: kind} over the ALIASES of every kind (of the modules `every`, when given)."""
+    every = modules() if every is None else every
+    return {alias: name for name, module in every.items() for alias in getattr(module, "ALIASES", ())}
 
 
 def kind_for(name: str) -> ModuleType:
     """The module of the kind `name` (or of the kind it is an alias of); PuzzleUsageError if there is none."""
     lowered = name.lower()
-    found = aliases().get(lowered, lowered)
-    if found not in kinds():
+    if lowered in _built_in():  # the common case, without looking at installed packages
+        return importlib.import_module(f"{__name__}.{lowered}")
+    every = modules()
+    found = every.get(aliases(every).get(lowered, lowered))
+    if found is None:
         raise PuzzleUsageError(f"--view {name}: no such view (views: {view_choices()}).")
-    return importlib.import_module(f"{__name__}.{found}")
+    return found
+
+
+def _built_in() -> list[str]:
+    return [m.name for m in pkgutil.iter_modules(__path__) if not m.name.startswith("_")]
+
+
+def _installed() -> dict:
+    """The kinds installed packages add through the `kernelext.kinds` entry-point group, by name."""
+    return {entry.name.lower(): entry for entry in entry_points(group=ENTRY_POINTS)}
+
+
+def _load(name: str, entry) -> ModuleType | None:
+    """The module an entry point names; None, with a warning, when it cannot be imported."""
+    try:
+        module = entry.load()
+    except Exception as error:
+        warnings.warn(f"The puzzle kind {name!r} of an installed package could not be loaded "
+                      f"({entry.value}: {type(error).__name__}: {error}); it is left out.", stacklevel=3)
+        return None
+    if not isinstance(module, ModuleType) or not callable(getattr(module, "describe", None)):
+        warnings.warn(f"The puzzle kind {name!r} ({entry.value}) is not a kind module with a describe() "
+                      "function; it is left out.", stacklevel=3)
+        return None
+    return module
 
 
 def view_choices() -> str:
@@ -66,11 +101,12 @@ def detect_kind(puzzle_name: str, grid: Grid | None = None, data: Mapping | None
     """The kind a puzzle probably is: a kind (or alias) named in `puzzle_name`, else the first kind whose
     `recognise` accepts `data` (view data or the user's namespace) for `grid`, else generic."""
     lowered = puzzle_name.lower()
-    names = aliases()
-    for name in sorted([*kinds(), *names], key=len, reverse=True):
+    every = modules()
+    names = aliases(every)
+    for name in sorted([*every, *names], key=len, reverse=True):
         if name != "generic" and name in lowered:
             return names.get(name, name)
-    for name, module in modules().items():
+    for name, module in every.items():
         recognise = getattr(module, "recognise", None)
         if recognise is not None and recognise(grid, data or {}):
             return name
