@@ -52,14 +52,15 @@ def teacher_folder(folder: Path, grids: dict = TAKUZU) -> Path:
 
 
 def submissions(folder: Path, models: dict[str, list[str]]) -> Path:
+    """A notebook per student: the usual first cell, then the student's cells."""
     folder.mkdir()
     setup = '%load_ext kernelext\nfrom pycsp3 import *\nfrom kernelext.grading import load_instance\n\ndata = load_instance("six")'
-    for student, steps in models.items():
-        nbformat.write(new_notebook(cells=[new_code_cell(setup), *map(new_code_cell, steps)]), folder / f"{student}.ipynb")
+    for student, cells in models.items():
+        nbformat.write(new_notebook(cells=[new_code_cell(setup), *map(new_code_cell, cells)]), folder / f"{student}.ipynb")
     return folder
 
 
-def test_a_notebook_becomes_an_exercise_that_grades_right_wrong_and_partly_right(tmp_path, capsys):
+def test_a_notebook_becomes_an_exercise_filled_and_validated(tmp_path, capsys):
     source = teacher_folder(tmp_path / "work")
     exercise = tmp_path / "takuzu"
     assert cli(["new", str(exercise), "--from", str(source / "takuzu.ipynb"), "--public", str(source / "tiny.json"),
@@ -88,17 +89,28 @@ def test_a_notebook_becomes_an_exercise_that_grades_right_wrong_and_partly_right
     said = capsys.readouterr().out
     assert "instructor notebook: 4/4 points on 3 instances" in said and "student notebook: 0 points" in said and "Ready" in said
 
-    graded = grade(exercise_dir=exercise, submissions_dir=submissions(tmp_path / "in", {
-        "right": STEPS, "partly": STEPS[:-1], "wrong": STEPS[:3]}), out_dir=tmp_path / "out")
-    points = {r.student: [i.outcome for i in r.results if i.kind == "instance"] for r in graded}
-    assert points == {"partly": [Outcome.PASSED, Outcome.PASSED, Outcome.FAILED],
-                      "right": [Outcome.PASSED] * 3,
-                      "wrong": [Outcome.FAILED, Outcome.PASSED, Outcome.FAILED]}, points
-    feedback = (tmp_path / "out" / "feedback" / "wrong.txt").read_text()
+
+
+def test_the_takuzu_exercise_grades_right_wrong_and_partly_right(tmp_path):
+    steps = read_submission(EXERCISES / "takuzu" / "instructor.ipynb", answer="x").steps
+    models = {"right": steps, "no_equal_lines": steps[:-1], "no_three": [*steps[:3], steps[4]]}
+    cells = {student: [f"%%puzzle takuzu\n{s}" if n == 0 else f"%%puzzle+\n{s}" for n, s in enumerate(model)]
+             for student, model in models.items()}
+    graded = grade(exercise_dir=EXERCISES / "takuzu", submissions_dir=submissions(tmp_path / "in", cells),
+                   out_dir=tmp_path / "out")
+    outcomes = {r.student: [i.outcome.value for i in r.results if i.kind == "instance"] for r in graded}
+    assert outcomes == {"no_equal_lines": ["passed", "passed", "passed", "failed", "failed"],
+                        "no_three": ["failed", "passed", "failed", "failed", "failed"],
+                        "right": ["passed"] * 5}, outcomes
+    feedback = (tmp_path / "out" / "feedback" / "no_three.txt").read_text()
     assert "six          failed    0/1  wrong answer: it breaks sum(list: x[0][0] x[0][1] x[0][2], condition: " \
            "(in,1..2)), where x[0][0] = 0, x[0][1] = 0, x[0][2] = 0" in feedback, feedback
     assert "hidden 1     failed    0/2  wrong answer: it breaks the puzzle's rules" in feedback
     assert "data[" not in feedback and "Sum(" not in feedback  # never the reference's code
+    teacher = (tmp_path / "out" / "feedback" / "no_equal_lines.txt").read_text()
+    assert "hidden 2     failed    0/2  wrong answer: it breaks the puzzle's rules" in teacher
+    summary = next(r for r in graded if r.student == "no_equal_lines").summary()
+    assert "h8a          failed    0/2  wrong answer: it breaks allDifferent(list: x[0][0..7]" in summary
 
 
 def test_instances_refuses_a_puzzle_with_two_solutions_and_shows_both(tmp_path):
