@@ -9,6 +9,8 @@ also store their solutions, so that `%puzzle check` can judge answers where the 
 from __future__ import annotations
 
 import json
+import os
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from kernelext.grading.checkers import REFERENCE, ExerciseFault
@@ -22,14 +24,11 @@ def fill_instances(exercise_dir: str | Path) -> tuple[list[str], list[str]]:
     if not (exercise.folder / "instructor.ipynb").is_file():
         raise ValueError(f"No instructor.ipynb in {exercise.folder}: the instructor's model fills the instances.")
     reference = ReferenceCheck(exercise)
+    with ThreadPoolExecutor(max_workers=os.cpu_count() or 1) as pool:  # each instance solves in its own process
+        settled = list(pool.map(lambda instance: _settled(exercise, reference, instance), exercise.instances))
     told, problems = [], []
-    for instance in exercise.instances:
+    for instance, (expected, line) in zip(exercise.instances, settled):
         where = f"{'hidden' if instance.hidden else 'public'}/{instance.name}.json"
-        try:
-            expected, line = _expected(exercise, reference, instance)
-        except ExerciseFault as fault:
-            problems.append(f"{where}: {fault}")
-            continue
         if expected is None:
             problems.append(f"{where}: {line}")
             continue
@@ -39,6 +38,13 @@ def fill_instances(exercise_dir: str | Path) -> tuple[list[str], list[str]]:
         path.write_text(json.dumps(content) + "\n")
         told.append(f"{where}: {line}")
     return told, problems
+
+
+def _settled(exercise, reference: ReferenceCheck, instance: Instance) -> tuple[dict | None, str]:
+    try:
+        return _expected(exercise, reference, instance)
+    except ExerciseFault as fault:
+        return None, str(fault)
 
 
 def _expected(exercise, reference: ReferenceCheck, instance: Instance) -> tuple[dict | None, str]:
