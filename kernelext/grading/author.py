@@ -76,8 +76,9 @@ def new_exercise(folder: str | Path, notebook: str | Path, *, answer: str | None
     for kind, paths in (("public", public), ("hidden", hidden)):
         for path in paths:
             _write_instance(folder / kind / f"{Path(path).stem}.json", _read_instance(Path(path)))
+    marked = sum(BEGIN in c.source for c in source.cells)
     told = [f"Wrote {folder}/instructor.ipynb: the answer array is {answer!r}, solutions marked in "
-            f"{sum(BEGIN in c.source for c in source.cells)} cells",
+            f"{marked} cell{'s' * (marked != 1)}",
             f"Wrote {folder}/exercise.json: answers checked by "
             f"{'the instructor' + chr(39) + 's model' if checker == REFERENCE else checker}",
             f"Wrote {len(names)} public and {len(hidden)} hidden instance(s): {', '.join(names)}"]
@@ -88,8 +89,12 @@ def new_exercise(folder: str | Path, notebook: str | Path, *, answer: str | None
 
 def _data_of(cell: str, where: Path) -> object:
     """The `data` that the notebook's first code cell binds, run in a process of its own in the notebook's folder."""
-    done = subprocess.run([sys.executable, "-c", _READ_DATA], input=cell, capture_output=True, text=True, cwd=where,
-                          timeout=120)
+    try:
+        done = subprocess.run([sys.executable, "-c", _READ_DATA], input=cell, capture_output=True, text=True,
+                              cwd=where, timeout=120)
+    except subprocess.TimeoutExpired:
+        raise ValueError("The notebook's first code cell ran for more than 120 s: it should only read an "
+                         "instance.") from None
     if done.returncode != 0:
         last = (done.stderr.strip().splitlines() or ["no message"])[-1]
         raise ValueError(f"The notebook's first code cell failed: {last}")
@@ -127,7 +132,11 @@ def _binds_data(node: ast.stmt) -> bool:
 def _declared_array(cell: str) -> str:
     """The first name the cell assigns from `VarArray(...)` or `Var(...)`."""
     body = cell.split("\n", 1)[1] if "\n" in cell else ""
-    for node in ast.walk(ast.parse(body)):
+    try:
+        tree = ast.parse(body)
+    except SyntaxError as error:
+        raise ValueError(f"The `%%puzzle` cell does not parse: line {(error.lineno or 0) + 1}: {error.msg}.") from None
+    for node in ast.walk(tree):
         if isinstance(node, ast.Assign) and isinstance(node.value, ast.Call) and \
                 getattr(node.value.func, "id", "") in _DECLARATIONS and isinstance(node.targets[0], ast.Name):
             return node.targets[0].id
