@@ -154,6 +154,13 @@ def test_the_released_folder_checks_public_answers_without_the_instructor_notebo
     assert right.passed, right.summary()
     wrong = check_public(list(steps[:3]), tmp_path / "student", sandbox="process")
     assert not wrong.passed and "it is not a solution of the puzzle" in wrong.summary()
+    six = tmp_path / "student" / "public" / "six.json"  # as for a puzzle with several solutions
+    six.write_text(json.dumps({**json.loads(six.read_text()), "expected": {}}))
+    unsure = check_public(list(steps[:3]), tmp_path / "student", sandbox="process")
+    assert unsure.summary().splitlines()[:2] == [
+        "student: 1/2 public instances passed, 1 answered but only the grader can check it",
+        "  six          unchecked 0/1  six has several solutions (or stores none): only the grader, with the "
+        "instructor's model, can check this answer"], unsure.summary()
 
 
 def test_a_check_in_the_folder_grades_and_its_errors_are_the_teachers(tmp_path):

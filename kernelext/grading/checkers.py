@@ -24,6 +24,10 @@ class ExerciseFault(Exception):
     """The exercise, not the student, is at fault: its check raised, or its reference model failed."""
 
 
+class OnlyTheGrader(Exception):
+    """The answer cannot be judged here (a released folder without the reference model); the grader can."""
+
+
 def resolve(checker: str, folder: Path) -> Callable[[object, dict, dict], str] | None:
     """The plain function `checker` names (None for the reference); ValueError naming what to fix."""
     if checker == REFERENCE:

@@ -10,7 +10,7 @@ import builtins
 import re
 import signal
 
-from kernelext.grading.checkers import ExerciseFault
+from kernelext.grading.checkers import ExerciseFault, OnlyTheGrader
 from kernelext.grading.results import InstanceResult, Outcome
 
 SHOWN_CAP = 160  # characters of student-controlled text shown back for a public instance
@@ -40,6 +40,8 @@ def judge_run(job, run, check) -> InstanceResult:
         return result_for(job, Outcome.CRASHED, _crash_message(run.code, run.output))
     try:
         return judge_reply(job, run.reply, check)
+    except OnlyTheGrader as reason:
+        return result_for(job, Outcome.UNCHECKED, str(reason), shown=str(reason))
     except ExerciseFault as fault:
         return result_for(job, Outcome.ERROR, f"the exercise is at fault: {fault}",
                           shown="the exercise's own check failed on this answer (not your model's fault: "

@@ -15,7 +15,7 @@ import re
 import threading
 from functools import partial
 
-from kernelext.grading.checkers import ExerciseFault, RulesCheck, count_problem, resolve
+from kernelext.grading.checkers import ExerciseFault, OnlyTheGrader, RulesCheck, count_problem, resolve
 from kernelext.grading.notebook import read_submission
 from kernelext.grading.runner import Job, execute
 
@@ -141,8 +141,8 @@ def _against_stored(answers: list, instance, sols) -> str:
     """Without the reference model: compare with the solutions stored in a public instance's `expected`."""
     known = instance.expected.get("solutions")
     if known is None:
-        raise ExerciseFault(f"{instance.name} stores no solutions to check against: run `kernelext-grade "
-                            "instances` on the exercise before releasing it")
+        raise OnlyTheGrader(f"{instance.name} has several solutions (or stores none): only the grader, with the "
+                            "instructor's model, can check this answer")
     stored = {json.dumps(a) for a in known}
     if sols == "all":
         return count_problem(answers, None) or (
@@ -152,5 +152,5 @@ def _against_stored(answers: list, instance, sols) -> str:
         return ""
     if instance.expected.get("n_solutions") == len(known):
         return "it is not a solution of the puzzle"
-    raise ExerciseFault(f"{instance.name} has more solutions than it stores: only the grader can check this one")
+    raise OnlyTheGrader(f"{instance.name} has more solutions than it stores: only the grader can check this one")
 

@@ -14,6 +14,7 @@ class Outcome(Enum):
     TIMEOUT = "timed out"
     CRASHED = "crashed"  # the process ended without an answer
     NOT_RUN = "not run"  # the notebook holds no model that can run, or grading stopped early
+    UNCHECKED = "unchecked"  # an answer that only the grader can check (a released folder has no reference)
     GRADED = "graded"  # a written question, with the points the teacher gave
     TO_GRADE = "to grade"  # a written question the teacher has not marked yet
 
@@ -118,9 +119,15 @@ class CheckReport:
     def passed(self) -> bool:
         return bool(self.results) and all(r.outcome is Outcome.PASSED for r in self.results)
 
-    def summary(self) -> str:
+    @property
+    def caption(self) -> str:
         done = sum(r.outcome is Outcome.PASSED for r in self.results)
-        lines = [f"{self.exercise}: {done}/{len(self.results)} public instances passed"]
+        open_ = sum(r.outcome is Outcome.UNCHECKED for r in self.results)
+        return (f"{self.exercise}: {done}/{len(self.results)} public instances passed"
+                + (f", {open_} answered but only the grader can check {'it' if open_ == 1 else 'them'}" if open_ else ""))
+
+    def summary(self) -> str:
+        lines = [self.caption]
         lines += [f"  note: {note}" for note in self.notes]
         lines += ["  " + r.line() for r in self.results]
         return "\n".join(lines)
@@ -129,8 +136,7 @@ class CheckReport:
         return self.summary()
 
     def _repr_html_(self) -> str:
-        done = sum(r.outcome is Outcome.PASSED for r in self.results)
-        return _table(f"{self.exercise}: {done}/{len(self.results)} public instances passed", self.results, self.notes)
+        return _table(self.caption, self.results, self.notes)
 
 
 _SECTIONS = (("instances", "instance"), ("parts of the model", "part"), ("written questions", "question"))
@@ -138,7 +144,8 @@ _SECTIONS = (("instances", "instance"), ("parts of the model", "part"), ("writte
 
 def _table(caption: str, results: tuple[InstanceResult, ...], notes: tuple[str, ...], *,
            for_student: bool = False) -> str:
-    colour = {Outcome.PASSED: "#1a7f37", Outcome.GRADED: "#1a7f37", Outcome.TO_GRADE: "#9a6700"}
+    colour = {Outcome.PASSED: "#1a7f37", Outcome.GRADED: "#1a7f37", Outcome.TO_GRADE: "#9a6700",
+              Outcome.UNCHECKED: "#9a6700"}
     rows = "".join(
         f"<tr><td>{html.escape(r.label if for_student or r.kind == 'part' else r.instance)}</td>"
         f"<td style=\"color:{colour.get(r.outcome, '#cf222e')}\">{r.outcome.value}</td>"

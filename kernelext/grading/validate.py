@@ -42,6 +42,9 @@ def validate(exercise_dir: str | Path, *, sandbox: str = "auto") -> tuple[list[s
                  "solution markers?" for r in released.results if r.points > 0]
     problems += [f"student notebook: {r.instance} {r.outcome.value}: {r.message}" for r in released.results
                  if r.outcome in (Outcome.CRASHED, Outcome.TIMEOUT) or "the exercise is at fault" in r.message]
+    if exercise.checker == REFERENCE and not exercise.unique:
+        told.append("note: public instances may have several solutions, so %puzzle check cannot judge answers "
+                    "on them; the grader does, with the instructor's model")
     return told, problems
 
 
