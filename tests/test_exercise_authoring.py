@@ -229,3 +229,29 @@ def test_the_reference_checks_all_solutions_and_optimal_answers(tmp_path):
     assert outcome is Outcome.FAILED and message.startswith("wrong answer: solution "), message
     outcome, message = messages["amaze", "not_optimal"]
     assert outcome is Outcome.FAILED and "where the best possible is" in message and "(to minimize)" in message
+
+
+def test_a_notebook_that_reads_its_data_the_pycsp3_way_grades_the_same_way(tmp_path, monkeypatch):
+    work = tmp_path / "work"
+    work.mkdir()
+    for name, givens in {"first": [[0, 0, 2], [0, 1, 7]], "other": [[0, 0, 8], [0, 1, 1]]}.items():
+        (work / f"{name}.json").write_text(json.dumps({"n": 3, "givens": givens}))
+    nbformat.write(new_notebook(cells=[new_code_cell(c) for c in [
+        '%load_ext kernelext\nfrom pycsp3 import *\n\ndata = load_json_data("first.json")',
+        "%%puzzle magic\nn, givens = data\nx = VarArray(size=[n, n], dom=range(1, n * n + 1))",
+        "%%puzzle+\nsatisfy(AllDifferent(x), [x[i][j] == v for i, j, v in givens])",
+        "%%puzzle+\nsatisfy([Sum(row) == 15 for row in x], [Sum(col) == 15 for col in columns(x)],\n"
+        "        Sum(diagonal_down(x)) == 15, Sum(diagonal_up(x)) == 15)"]]), work / "magic.ipynb")
+    exercise = tmp_path / "magic"
+    new_exercise(exercise, work / "magic.ipynb", hidden=(work / "other.json",))
+    assert json.loads((exercise / "exercise.json").read_text())["data"] == "pycsp3"
+    assert json.loads((exercise / "public" / "first.json").read_text())["data"] == {"n": 3, "givens": [[0, 0, 2],
+                                                                                                      [0, 1, 7]]}
+    assert fill_instances(exercise)[1] == []
+    told, problems = validate(exercise, sandbox="process")
+    assert problems == [] and told[0].startswith("instructor notebook: 3/3 points"), (told, problems)
+    monkeypatch.chdir(exercise)
+    from kernelext.grading import load_instance
+
+    n, givens = load_instance("first")  # as load_json_data gives it, in the student's notebook too
+    assert (n, givens) == (3, [[0, 0, 2], [0, 1, 7]])

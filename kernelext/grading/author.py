@@ -20,6 +20,7 @@ from kernelext.grading.notebook import BEGIN, END, QUESTION_TAG, cell_magic
 
 SETUP = ("%load_ext kernelext", "from pycsp3 import *", "from kernelext.grading import load_instance")
 _DECLARATIONS = frozenset({"VarArray", "Var"})
+_PYCSP3_LOADER = re.compile(r"\bload_json_data\s*\(\s*[\"']([^\"']+\.json)[\"']")
 MARK = "kernelext-data: "
 _READ_DATA = "MARK = " + repr(MARK) + """
 import json, sys
@@ -54,7 +55,8 @@ def new_exercise(folder: str | Path, notebook: str | Path, *, answer: str | None
     code = [cell for cell in source.cells if cell.cell_type == "code"]
     if not code or not any(cell_magic(cell.source) == "%%puzzle" for cell in code):
         raise ValueError(f"{notebook} has no `%%puzzle NAME` cell: the model to grade must be in one.")
-    data = _data_of(code[0].source, notebook.parent)
+    style = "pycsp3" if _PYCSP3_LOADER.search(code[0].source) else "json"
+    data = _data_of(code[0].source, notebook.parent, style)
     first = _instance_name(code[0].source)
     answer = answer or _declared_array(next(c.source for c in code if cell_magic(c.source) == "%%puzzle"))
     names = [first, *(Path(p).stem for p in public)]
@@ -70,7 +72,7 @@ def new_exercise(folder: str | Path, notebook: str | Path, *, answer: str | None
         shutil.copyfile(checks_file, folder / checks_file.name)
         checker = f"{checks_file.name}:{checker.partition(':')[2]}"
     config = {"answer": answer, "checker": checker, "sols": sols, "points": {"public": 1, "hidden": 2},
-              "time_limit": 30, "memory_mb": 2048}
+              "time_limit": 30, "memory_mb": 2048, **({"data": style} if style != "json" else {})}
     (folder / "exercise.json").write_text(json.dumps(config, indent=1) + "\n")
     _write_instance(folder / "public" / f"{first}.json", data)
     for kind, paths in (("public", public), ("hidden", hidden)):
@@ -87,8 +89,14 @@ def new_exercise(folder: str | Path, notebook: str | Path, *, answer: str | None
     return told + [f"Next: kernelext-grade instances {folder}"]
 
 
-def _data_of(cell: str, where: Path) -> object:
-    """The `data` that the notebook's first code cell binds, run in a process of its own in the notebook's folder."""
+def _data_of(cell: str, where: Path, style: str) -> object:
+    """The instance the notebook's first code cell loads: the JSON file it gives pycsp3's `load_json_data`
+    (style "pycsp3"), else the `data` it binds, run in a process of its own in the notebook's folder."""
+    if style == "pycsp3":
+        path = where / _PYCSP3_LOADER.search(cell).group(1)
+        if not path.is_file():
+            raise ValueError(f"The notebook's first code cell loads {path.name}, which is not beside the notebook.")
+        return json.loads(path.read_text())
     try:
         done = subprocess.run([sys.executable, "-c", _READ_DATA], input=cell, capture_output=True, text=True,
                               cwd=where, timeout=120)

@@ -10,7 +10,8 @@ from types import MappingProxyType
 from kernelext.grading.checkers import REFERENCE, resolve
 from kernelext.grading.notebook import questions
 
-DEFAULTS = MappingProxyType({"checker": REFERENCE, "sols": 1, "unique": True, "points": {"public": 1, "hidden": 1}, "time_limit": 30.0, "memory_mb": 2048,
+DATA_STYLES = ("json", "pycsp3")
+DEFAULTS = MappingProxyType({"checker": REFERENCE, "sols": 1, "unique": True, "data": "json", "points": {"public": 1, "hidden": 1}, "time_limit": 30.0, "memory_mb": 2048,
                              "parts": [], "max_timeouts": 2, "budget": None,
                              "strict_indexing": False})
 
@@ -70,6 +71,8 @@ class Exercise:
         budget: seconds of runs a submission may use in all (None: no budget).
         strict_indexing: an index past the end of an array fails the run (pycsp3 wraps it round otherwise).
         unique: with sols=1, each instance must have one solution (`kernelext-grade instances` checks it).
+        data_style: "json" (`data` is the instance's JSON as dicts and lists) or "pycsp3" (as pycsp3's
+            `load_json_data` gives it: named tuples, a single value unwrapped).
     """
 
     name: str
@@ -86,6 +89,7 @@ class Exercise:
     budget: float | None = None
     strict_indexing: bool = False
     unique: bool = True
+    data_style: str = "json"
 
     @property
     def public(self) -> tuple[Instance, ...]:
@@ -110,6 +114,9 @@ def load_exercise(folder: str | Path, *, only: list[str] | None = None, public_o
     if "answer" not in config:
         raise ValueError(f"{config_path}: give \"answer\", the name of the array that holds the answer.")
     resolve(config["checker"], folder)
+    if config["data"] not in DATA_STYLES:
+        raise ValueError(f"exercise.json: \"data\" is {config['data']!r}: use \"json\" (dicts and lists) or "
+                         "\"pycsp3\" (as load_json_data gives it).")
     kinds = ("public",) if public_only else ("public", "hidden")
     instances = tuple(_instance(path, kind == "hidden", config["points"][kind])
                       for kind in kinds for path in sorted((folder / kind).glob("*.json")))
@@ -126,15 +133,34 @@ def load_exercise(folder: str | Path, *, only: list[str] | None = None, public_o
                     float(time_limit or config["time_limit"]), int(memory_mb or config["memory_mb"]), instances,
                     tuple(Question(*q) for q in questions(instructor)) if instructor.is_file() else (), parts,
                     int(config["max_timeouts"] if max_timeouts is None else max_timeouts),
-                    float(budget) if budget else None, bool(config["strict_indexing"]), bool(config["unique"]))
+                    float(budget) if budget else None, bool(config["strict_indexing"]), bool(config["unique"]),
+                    config["data"])
 
 
-def load_instance(name: str, folder: str | Path = "public") -> dict:
-    """The data of instance `name` (`public/<name>.json` by default), to bind as `data` in a notebook."""
+def load_instance(name: str, folder: str | Path = "public"):
+    """The data of instance `name` (`public/<name>.json` by default), to bind as `data` in a notebook.
+
+    It comes as the exercise's `exercise.json` (beside the folder) says: dicts and lists, or, with
+    `"data": "pycsp3"`, as pycsp3's `load_json_data` would give it.
+    """
     path = Path(folder) / f"{name}.json"
     if not path.is_file():
         raise FileNotFoundError(f"No instance file {path}: run the notebook from the exercise's folder.")
-    return json.loads(path.read_text())["data"]
+    config = path.parent.parent / "exercise.json"
+    style = json.loads(config.read_text()).get("data", "json") if config.is_file() else "json"
+    return bound_data(json.loads(path.read_text())["data"], style)
+
+
+def bound_data(data, style: str):
+    """`data` as a model reads it: unchanged for "json", as `load_json_data` gives it for "pycsp3"."""
+    if style != "pycsp3":
+        return data
+    from pycsp3.compiler import convert_to_namedtuples
+
+    converted = convert_to_namedtuples(data)
+    if len(converted) == 0:  # as load_json_data does
+        return None
+    return converted[0] if len(converted) == 1 else converted
 
 
 def _part(folder: Path, spec: dict, number: int) -> Part:

@@ -94,7 +94,7 @@ class ReferenceCheck:
         exercise = self.exercise
         job = Job("reference", instance.name, instance, self.model.steps, self.model.helpers, exercise.answer,
                   sols, exercise.time_limit, exercise.memory_mb, kind=kind, answers=answers, solver="auto",
-                  strict_indexing=exercise.strict_indexing)
+                  strict_indexing=exercise.strict_indexing, data_style=exercise.data_style)
         run = execute(job)
         reply = run.reply
         if reply is None or "error" in reply or "missing" in reply or "free" in reply:

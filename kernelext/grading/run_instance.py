@@ -44,6 +44,7 @@ def run(job: dict, *, deadline: float) -> dict:
     """Run the helpers, bind `data`, add the steps, solve, and read the answer array's values."""
     from kernelext.cell_code import run_source
     from kernelext.errors import KernelextError
+    from kernelext.grading.exercise import bound_data
     from kernelext.session import PuzzleSession
     from kernelext.solver.engine import Solver
 
@@ -54,7 +55,8 @@ def run(job: dict, *, deadline: float) -> dict:
             run_source(source, session.namespace, echo=False)
         except KernelextError as error:
             return {"error": f"helper cell {number}: {first_line(error)}", "error_type": type(error).__name__}
-    session.namespace["data"] = job["data"]  # after the helpers: `from pycsp3 import *` binds `data` too
+    session.namespace["data"] = bound_data(job["data"], job.get("data_style", "json"))  # after the helpers:
+    # `from pycsp3 import *` binds `data` too
     for number, source in enumerate(job["steps"], start=1):
         try:
             session.add_step(source, key=f"step-{number}", solve=False, first_line=2)  # line 1: the magic

@@ -29,6 +29,7 @@ class Job:
         probes: for a part, `{"fix": {array: values}, "expect": "sat"|"unsat", "why": text}` each.
         sandbox: "bwrap" or "process" (see `kernelext.grading.sandbox`).
         strict_indexing: an index past the end of an array fails the run (see `Exercise`).
+        data_style: how `data` is bound: "json" or "pycsp3" (see `Exercise`).
     """
 
     student: str
@@ -47,6 +48,7 @@ class Job:
     strict_indexing: bool = False
     answers: tuple = ()
     solver: str = "ace-cold"
+    data_style: str = "json"
 
 
 @dataclass(frozen=True)
@@ -65,7 +67,7 @@ def execute(job: Job) -> Run:
                    "sols": job.sols, "time_limit": job.time_limit, "memory_mb": job.memory_mb,
                    "jvm_archive": job.jvm_archive, "probes": [{"fix": p["fix"]} for p in job.probes],
                    "strict_indexing": job.strict_indexing, "kind": job.kind, "answers": list(job.answers),
-                   "solver": job.solver}
+                   "solver": job.solver, "data_style": job.data_style}
         Path(work, "job.json").write_text(json.dumps(payload))
         reads = (job.jvm_archive,) if job.jvm_archive else ()
         code, output = run_process(launch(job.sandbox, Path(work), "kernelext.grading.run_instance", reads=reads),

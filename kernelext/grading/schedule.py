@@ -44,8 +44,9 @@ class _Tally:
 def jobs_for(exercise: Exercise, submission: Submission, *, sandbox: str = "process") -> list[Job]:
     """One job per instance (hidden ones labelled "hidden 1", "hidden 2"...), then one per part."""
     hidden = [i for i in exercise.instances if i.hidden]
-    common = dict(steps=submission.steps, helpers=submission.helpers, answer=exercise.answer, sols=exercise.sols, time_limit=exercise.time_limit,
-                  memory_mb=exercise.memory_mb, sandbox=sandbox, strict_indexing=exercise.strict_indexing)
+    common = dict(steps=submission.steps, helpers=submission.helpers, answer=exercise.answer, sols=exercise.sols,
+                  time_limit=exercise.time_limit, memory_mb=exercise.memory_mb, sandbox=sandbox,
+                  strict_indexing=exercise.strict_indexing, data_style=exercise.data_style)
     jobs = [Job(submission.student, f"hidden {hidden.index(i) + 1}" if i.hidden else i.name, i, **common)
             for i in exercise.instances]
     jobs += [Job(submission.student, part.title, replace(part.instance, name=part.name), **common, kind="part",
