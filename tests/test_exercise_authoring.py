@@ -204,6 +204,11 @@ def test_the_reference_checks_all_solutions_and_optimal_answers(tmp_path):
         shutil.copytree(EXERCISES / name, tmp_path / name)
         config = json.loads((tmp_path / name / "exercise.json").read_text())
         (tmp_path / name / "exercise.json").write_text(json.dumps({**config, "checker": "reference"}))
+    told, problems = fill_instances(tmp_path / "amaze")  # the optimum, not the second solution found
+    assert problems == [] and len(told) == 5
+    for path in (tmp_path / "amaze").glob("*/*.json"):
+        stored = json.loads((EXERCISES / "amaze" / path.parent.name / path.name).read_text())["expected"]
+        assert json.loads(path.read_text())["expected"]["optimum"] == stored["optimum"], path.name
     layout = read_submission(EXERCISES / "layout" / "instructor.ipynb", answer="pos")
     amaze = read_submission(EXERCISES / "amaze" / "instructor.ipynb", answer="x")
     cases = {"layout": {"right": layout.steps, "overlapping": layout.steps[:2]},

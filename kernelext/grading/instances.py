@@ -51,12 +51,16 @@ def _expected(exercise, reference: ReferenceCheck, instance: Instance) -> tuple[
     """The facts to store for `instance` and a line saying them; (None, why) when the instance is refused."""
     limit = "all" if exercise.sols == "all" else 2
     reply = reference.solutions(instance, limit)
+    if reply["objective"] and limit != 1:  # a limit on solutions would stop the search before the optimum
+        reply = reference.solutions(instance, 1)
     answers, status = reply["answers"], reply["status"]
     if reply["stopped"]:
         return None, f"the reference model did not finish within {exercise.time_limit:g} s ({status})"
     if status == "UNSAT" or not answers:
         return None, "the reference model finds no solution"
     keep = not instance.hidden and exercise.checker == REFERENCE
+    if reply["objective"] and status != "OPTIMUM":
+        return None, f"the reference model did not prove its optimum within {exercise.time_limit:g} s ({status})"
     if reply["objective"]:
         facts = {"optimum": reply["bound"], **({"solutions": answers[-1:]} if keep else {})}
         return facts, f"optimum {reply['bound']} ({reply['objective']})"

@@ -77,9 +77,9 @@ class ReferenceCheck:
         if verdict["status"] not in ("SAT", "OPTIMUM"):
             raise ExerciseFault(f"the reference model could not decide on an answer within "
                                 f"{self.exercise.time_limit:g} s (status {verdict['status']})")
-        best, sense = reference.get("bound"), reference.get("objective")
-        if sense and best is not None and verdict["bound"] != best:
-            return f"its objective is {verdict['bound']}, where the best possible is {best} (to {sense})"
+        best, sense, value = reference.get("bound"), reference.get("objective"), verdict["bound"]
+        if sense and best is not None and value is not None and (value > best if sense == "minimize" else value < best):
+            return f"its objective is {value}, where the best possible is {best} (to {sense})"
         return ""
 
     def _solutions(self, instance) -> dict:
