@@ -84,8 +84,15 @@ class _Expander:
 
     def ids(self, token: str) -> list[str] | None:
         """The ids `token` stands for, or None if it names no declared variable."""
+        ranges = self._ranges(token)
+        if ranges is None:
+            return None
         name = token.split("[", 1)[0]
-        sizes = self.sizes.get(name)
+        return [name + "".join(f"[{i}]" for i in index) for index in itertools.product(*ranges)]
+
+    def _ranges(self, token: str) -> list | None:
+        """The indices `token` takes in each dimension (`x[1..2][]`: range(1, 3), range(size))."""
+        sizes = self.sizes.get(token.split("[", 1)[0])
         parts = _BRACKETS.findall(token)
         if sizes is None or len(parts) != len(sizes):
             return None
@@ -98,7 +105,18 @@ class _Expander:
                 ranges.append(range(int(low), int(high) + 1))
             else:
                 ranges.append((int(part),))
-        return [name + "".join(f"[{i}]" for i in index) for index in itertools.product(*ranges)]
+        return ranges
+
+    def matrix(self, text: str) -> str:
+        """A `<matrix>`'s text written out row by row: `x[][]` gives `(x[0][0],x[0][1])(x[1][0],x[1][1])`."""
+        token = " ".join(text.split())
+        ranges = self._ranges(token) if _REFERENCE.fullmatch(token) else None
+        if ranges is not None and sum(len(r) > 1 for r in ranges) == 2:
+            ids = self.ids(token)
+            width = [len(r) for r in ranges if len(r) > 1][1]
+            return "".join("(" + ",".join(ids[i:i + width]) + ")" for i in range(0, len(ids), width))
+        return re.sub(r"\(([^)]*)\)", lambda row: "(" + ",".join(self.text(row.group(1).replace(",", " ")).split()) + ")",
+                      token)
 
     def text(self, text: str) -> str:
         """`text` with every reference written out as the ids it stands for."""
@@ -177,7 +195,8 @@ def _constraint(full: ET.Element, short: ET.Element, expand: _Expander) -> XmlCo
     text = expand.readable(_readable(short))  # before `full` (possibly the same element) is written out
     for node in full.iter():
         node.tail = None
-        node.text = " " + expand.text(" ".join(node.text.split())) + " " if (node.text or "").strip() else None
+        written = expand.matrix if node.tag == "matrix" else expand.text
+        node.text = " " + written(" ".join(node.text.split())) + " " if (node.text or "").strip() else None
     xml = ET.tostring(full, encoding="unicode")
     scope = tuple(dict.fromkeys(expand.scope(" ".join(node.text or "" for node in full.iter()))))
     return XmlConstraint(xml, text, scope)

@@ -188,3 +188,15 @@ def test_constraints_are_shown_with_every_index(solver):
     text = why(session, "x[0][5]").text()
     assert "step 2: allDifferent(x[0][0..5])" in text and "[]" not in text
     session.close()
+
+
+def test_a_matrix_all_different_and_compact_clues_are_explained(solver, tmp_path):
+    session = session_with(solver, "latin", FUTOSHIKI_BOARD, "satisfy(AllDifferent(x, matrix=True))",
+                           "satisfy(x[0][j] == 1 for j in range(3))")  # pycsp3 writes `1x3`
+    explanation = explain(session)
+    assert explanation.minimal
+    texts = sorted(c.text for c in explanation.constraints)
+    assert len(texts) == 3 and texts[0] == "allDifferent(matrix: x[0..3][0..3])" and texts[1:] in (
+        ["eq(x[0][0],1)", "eq(x[0][1],1)"], ["eq(x[0][0],1)", "eq(x[0][2],1)"], ["eq(x[0][1],1)", "eq(x[0][2],1)"])
+    assert_minimal_conflict(session, explanation.constraints, tmp_path)
+    session.close()
