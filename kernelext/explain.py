@@ -32,18 +32,34 @@ BATCH = 400  # ...propagated this many at a time, each on its own copy of the va
 
 # -- the three questions ----------------------------------------------------------------------------
 
-def explain(session, *, timeout: float = DEFAULT_TIMEOUT, given_step: int | None = None) -> Explanation:
+def explain(session, *, timeout: float = DEFAULT_TIMEOUT) -> Explanation:
     """A minimal set of conflicting steps, then a minimal set of conflicting constraints within them.
+
+    Raises PuzzleUsageError when the model has a solution (or none was decided in `timeout` seconds).
+    """
+    found = conflict(session, timeout=timeout)
+    if found is None:
+        raise PuzzleUsageError("explain looks for a conflict, but the model has solutions: use %puzzle why CELL to "
+                               "ask why a cell has its value.")
+    return found
+
+
+def conflict(session, *, timeout: float = DEFAULT_TIMEOUT, given_step: int | None = None,
+             backend: str = "ace") -> Explanation | None:
+    """As `explain`, but None when the model has a solution.
 
     Arguments:
         given_step: the number of a step whose constraints are facts (values fixed in the cells): they are
             part of every set tried, and never named.
-    Raises PuzzleUsageError when the model has a solution (or none was decided in `timeout` seconds).
+        backend: the solver of the subsets (warm ACE by default; "auto" takes CP-SAT where it reads them).
+    Raises PuzzleUsageError when nothing was decided in `timeout` seconds.
     """
-    with _Context(session, timeout) as context:
+    with _Context(session, timeout, backend) as context:
         everything = tuple(range(len(context.model.constraints)))
-        _require(context.solve(everything), Status.UNSAT, "explain looks for a conflict, but the model has "
-                 "solutions: use %puzzle why CELL to ask why a cell has its value.")
+        first = context.solve(everything)
+        if first is not None and first.status in (Status.SAT, Status.OPTIMUM):
+            return None
+        _require(first, Status.UNSAT, "")
         given = tuple(i for i, step in enumerate(context.owners) if step == given_step)
         by_step = defaultdict(list)
         for index, step in enumerate(context.owners):
@@ -138,11 +154,12 @@ class _Context:
     """A session's model cut into constraints that know their step, and solves of subsets of them until a
     deadline. Used as a context manager (its temporary folder is removed at the end)."""
 
-    def __init__(self, session, timeout: float):
+    def __init__(self, session, timeout: float, backend: str = "ace"):
         if not session.steps:
             raise PuzzleUsageError("This puzzle has no steps yet: start it with %%puzzle NAME.")
         self.deadline = time.monotonic() + timeout
         self.session = session
+        self.backend = backend
         self.expired = False
         self._folder = scratch_folder("explain")
         self.folder = Path(self._folder.name)
@@ -174,7 +191,7 @@ class _Context:
         if not ids:
             return SolveResult(Status.SAT, ({},))
         path = self.model.write(self.folder / "subset.xml", [self.pool[i] for i in ids])
-        return self.session.solver.solve(path, self.cells, timeout=self.remaining(), backend="ace")
+        return self.session.solver.solve(path, self.cells, timeout=self.remaining(), backend=self.backend)
 
     def unsat(self, ids: tuple[int, ...]) -> bool:
         """True when the constraints `ids` have no solution; False when they have one or time ran out."""

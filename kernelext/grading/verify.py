@@ -24,7 +24,6 @@ def verify_answers(session, name: str, answers: list, *, deadline: float) -> lis
 
 def _verify(session, name: str, answer, deadline: float) -> dict:
     from kernelext.errors import KernelextError
-    from kernelext.explain import explain
 
     info = session.array(name)
     if info is None:
@@ -42,15 +41,28 @@ def _verify(session, name: str, answer, deadline: float) -> dict:
     except KernelextError as error:
         return {"problem": f"its values cannot be posted: {error}"}
     try:
-        result = session.solve(sols=1, timeout=max(1.0, deadline - time.monotonic() - JVM_START))
-        verdict = {"status": result.status.value, "bound": result.bound}
-        if result.status.value == "UNSAT":
-            found = explain(session, timeout=max(1.0, deadline - time.monotonic()), given_step=len(session.steps))
-            verdict["broken"] = [{"text": c.text, "scope": list(c.scope)} for c in found.constraints]
-            verdict["minimal"] = found.minimal
-        return verdict
+        return _solved(session, deadline)
     finally:
         session.undo()
+
+
+def _solved(session, deadline: float) -> dict:
+    """The verdict on the model with the answer's step last: its status and bound, and what it breaks."""
+    from kernelext import model_state
+    from kernelext.explain import conflict
+
+    given = len(session.steps)
+    if not model_state.has_objective():  # one search: the constraints the answer breaks, or none
+        found = conflict(session, timeout=max(1.0, deadline - time.monotonic()), given_step=given, backend="auto")
+        if found is None:
+            return {"status": "SAT", "bound": None}
+    else:
+        result = session.solve(sols=1, timeout=max(1.0, deadline - time.monotonic() - JVM_START))
+        if result.status.value != "UNSAT":
+            return {"status": result.status.value, "bound": result.bound}
+        found = conflict(session, timeout=max(1.0, deadline - time.monotonic()), given_step=given, backend="auto")
+    return {"status": "UNSAT", "bound": None, "broken": [{"text": c.text, "scope": list(c.scope)}
+                                                         for c in found.constraints], "minimal": found.minimal}
 
 
 def _outside(vid: str, value) -> str:
