@@ -8,6 +8,7 @@ import subprocess
 import tempfile
 from pathlib import Path
 
+JVM_START = 1.5  # seconds kept back from a run's time limit for the solver's JVM to start and print its answer
 # The JVM reserves far more address space than it uses; these keep it within a graded run's limit.
 JVM_FLAGS = ("-XX:+UseSerialGC -XX:TieredStopAtLevel=1 -XX:ReservedCodeCacheSize=32m "
              "-XX:CompressedClassSpaceSize=32m -XX:MaxMetaspaceSize=96m -XX:-UsePerfData")

@@ -7,7 +7,8 @@ from __future__ import annotations
 
 import time
 
-from kernelext.grading.run_instance import JVM_START, add_fixing_step, at, shape_of
+from kernelext.grading.fixing import add_fixing_step, at, shape_of
+from kernelext.grading.jvm import JVM_START
 
 MAX_DOMAIN_TEXT = 8  # values listed in a domain before it is shortened
 
