@@ -1,5 +1,5 @@
 """The instructor's model as the checker: an answer is right when the reference model, on the same instance,
-accepts it (and, when optimising, reaches the best value with it).
+accepts it (and, when optimising, is no worse than the reference's best).
 
 The reference runs in processes of its own (the teacher's code, outside any student's sandbox): once per
 instance for its solutions, then once per distinct answer that is not one of them, to say which of its
@@ -64,7 +64,7 @@ class ReferenceCheck:
         return self._run(instance, sols=sols, kind="instance")
 
     def _judge_one(self, answer, instance, reference: dict) -> str:
-        if json.dumps(answer) in {json.dumps(a) for a in reference["answers"]}:
+        if json.dumps(answer) in reference["known"]:
             return ""
         verdict = self._remember(("verdict", instance.name, json.dumps(answer)),
                                  partial(self._verify, answer, instance))
@@ -83,8 +83,9 @@ class ReferenceCheck:
         return ""
 
     def _solutions(self, instance) -> dict:
-        sols = "all" if self.exercise.sols == "all" else 1
-        return self.solutions(instance, sols)
+        """The reference's run for grading, with its answers as a set of texts under "known"."""
+        reply = self.solutions(instance, "all" if self.exercise.sols == "all" else 1)
+        return {**reply, "known": frozenset(json.dumps(a) for a in reply["answers"])}
 
     def _verify(self, answer, instance) -> dict:
         [verdict] = self._run(instance, sols=1, kind="verify", answers=(answer,))["verdicts"]
@@ -96,13 +97,10 @@ class ReferenceCheck:
                   sols, exercise.time_limit, exercise.memory_mb, kind=kind, answers=answers, solver="auto",
                   strict_indexing=exercise.strict_indexing, data_style=exercise.data_style)
         run = execute(job)
-        reply = run.reply
-        if reply is None or "error" in reply or "missing" in reply or "free" in reply:
-            why = ("it did not answer in time" if run.code is None else reply.get("error") if reply and "error" in reply
-                   else f"it declares no array {exercise.answer!r}" if reply and "missing" in reply
-                   else "it leaves cells of the answer free" if reply else "its process stopped")
+        why = _failure(run, exercise.answer)
+        if why:
             raise ExerciseFault(f"the reference model (instructor.ipynb) failed on {instance.name}: {why}")
-        return reply
+        return run.reply
 
     def _remember(self, key: tuple, compute) -> object:
         """The value kept under `key`, computed once (other threads asking for it meanwhile wait)."""
@@ -113,6 +111,20 @@ class ReferenceCheck:
             if name not in self._known:
                 self._known[name] = compute()
             return self._known[name]
+
+
+def _failure(run, answer: str) -> str:
+    """Why a reference run gave no usable reply, or "" when it did."""
+    reply = run.reply
+    if run.code is None:
+        return "it did not answer in time"
+    if reply is None:
+        return "its process stopped"
+    if "error" in reply:
+        return str(reply["error"])
+    if "missing" in reply:
+        return f"it declares no array {answer!r}"
+    return "it leaves cells of the answer free" if "free" in reply else ""
 
 
 def _broken_text(broken: list[dict], name: str, answer) -> str:

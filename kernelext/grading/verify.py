@@ -14,7 +14,7 @@ MAX_DOMAIN_TEXT = 8  # values listed in a domain before it is shortened
 
 
 def verify_answers(session, name: str, answers: list, *, deadline: float) -> list[dict]:
-    """One verdict per answer: {"status", "bound"} and, when the reference rejects it, "broken" (the smallest
+    """One verdict per answer: {"status", "bound"} and, when the reference rejects it, "broken" (a minimal
     set of its constraints that the answer breaks: their text and variables) or "problem" (shape, domain)."""
     verdicts = []
     for number, answer in enumerate(answers):
