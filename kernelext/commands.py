@@ -20,12 +20,11 @@ if TYPE_CHECKING:
 @dataclass(frozen=True)
 class Command:
     """A line command: `usage` (its name and arguments), what it does, and its handler, called with the
-    current puzzle (None for commands that need none), the parsed options and the words after the name."""
+    current puzzle, the parsed options and the words after the name."""
 
     usage: str
     summary: str
-    run: Callable[[NotebookPuzzle | None, Namespace, list[str]], None]
-    needs_puzzle: bool = True
+    run: Callable[[NotebookPuzzle, Namespace, list[str]], None]
 
     @property
     def name(self) -> str:
@@ -128,12 +127,6 @@ def _hints(puzzle: NotebookPuzzle, args: Namespace, rest: list[str]) -> None:
     puzzle.show_explanation(hint_sequence(puzzle.session, limit, timeout=puzzle.explain_timeout(args.timeout)))
 
 
-def _help(puzzle: None, args: Namespace, rest: list[str]) -> None:
-    from kernelext.magics import magic_options
-
-    print(help_text(magic_options()))
-
-
 COMMANDS = MappingProxyType({command.name: command for command in (
     Command("steps", "list the steps of the current puzzle", _steps),
     Command("undo", "undo the last change (drop the step just added, or put back the one just edited) and solve again",
@@ -149,13 +142,14 @@ COMMANDS = MappingProxyType({command.name: command for command in (
     Command("why CELL", "why a cell has its value (e.g. `%puzzle why x[3][4]`): the constraints that force it", _why),
     Command("hint", "the next cell that follows from the fewest constraints", _hint),
     Command("hints [N]", "hints one after the other, up to N (default: until the grid is solved)", _hints),
-    Command("help", "show this summary", _help, needs_puzzle=False),
 )})
+HELP = "help", "show this summary"  # the one command that needs no puzzle: run_command answers it
 
 
 def commands_text() -> str:
     """Every line command, one per line."""
-    return "\n".join(f"  %puzzle {command.usage:<17} {command.summary}" for command in COMMANDS.values())
+    usages = [(command.usage, command.summary) for command in COMMANDS.values()] + [HELP]
+    return "\n".join(f"  %puzzle {usage:<17} {summary}" for usage, summary in usages)
 
 
 def help_text(options: dict[str, str]) -> str:
@@ -168,10 +162,16 @@ def help_text(options: dict[str, str]) -> str:
     return "\n".join(lines)
 
 
-def run_command(words: list[str], args: Namespace, current: Callable[[], NotebookPuzzle]) -> None:
-    """Route `%puzzle WORDS...` to its handler; `current()` gives the current puzzle (or says there is none)."""
+def run_command(words: list[str], args: Namespace, current: Callable[[], NotebookPuzzle],
+                options: Callable[[], dict[str, str]]) -> None:
+    """Route `%puzzle WORDS...` to its handler; `current()` gives the current puzzle (or says there is none),
+    `options()` every option of the magics (for `%puzzle help`)."""
     name, *rest = words or ["help"]
+    if name == "help":
+        _no_arguments("help", rest)
+        print(help_text(options()))
+        return
     command = COMMANDS.get(name)
     if command is None:
-        raise PuzzleUsageError(f"Unknown command {name!r}: use one of {', '.join(COMMANDS)}.")
-    command.run(current() if command.needs_puzzle else None, args, rest)
+        raise PuzzleUsageError(f"Unknown command {name!r}: use one of {', '.join([*COMMANDS, 'help'])}.")
+    command.run(current(), args, rest)

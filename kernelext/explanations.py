@@ -1,14 +1,13 @@
-"""What explanations find: a conflict, why a cell has its value, hints. Frozen dataclasses whose words and
-grid show as text and as static HTML (drawn by `kernelext.widgets.static_forms`); the algorithms that find
-them live in `kernelext.explain`."""
+"""What explanations find: a conflict, why a cell has its value, hints. Frozen dataclasses, each with its
+words and its grid (`words()`, `picture()`), which `kernelext.widgets.static_forms` draws as text and HTML;
+the algorithms that find them live in `kernelext.explain`."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from kernelext.grid import Grid
-from kernelext.widgets.static_forms import explanation_html, explanation_text
 
 
 @dataclass(frozen=True)
@@ -28,25 +27,8 @@ class Culprit:
     cells: tuple[tuple[int, int], ...]
 
 
-class _Shown:
-    """Rich display for notebooks: the result's words, then its grid (`picture`), as text and as HTML."""
-
-    def _repr_mimebundle_(self, include=None, exclude=None):
-        return {"text/plain": self.text(), "text/html": self.html()}
-
-    def text(self) -> str:
-        """The words, then the grid as text."""
-        grid, marked = self.picture()
-        return explanation_text(self.words(), grid, marked)
-
-    def html(self, kind: str = "generic", data: Mapping | None = None) -> str:
-        """Static HTML: the words, and the grid drawn by the view `kind` with the cells concerned marked."""
-        grid, _ = self.picture()
-        return explanation_html(self.words(), grid, kind, data)
-
-
 @dataclass(frozen=True)
-class Explanation(_Shown):
+class Explanation:
     """Why a model has no solution: a set of constraints with no solution together.
 
     Attributes:
@@ -74,7 +56,7 @@ class Explanation(_Shown):
 
 
 @dataclass(frozen=True)
-class WhyAnswer(_Shown):
+class WhyAnswer:
     """Why a cell has its value: the constraints that force it, or a solution where it differs.
 
     Attributes:
@@ -115,7 +97,7 @@ class WhyAnswer(_Shown):
 
 
 @dataclass(frozen=True)
-class Hint(_Shown):
+class Hint:
     """A cell that can be deduced next, with the few constraints and known cells that force it.
 
     Attributes:
@@ -157,7 +139,7 @@ class Hint(_Shown):
 
 
 @dataclass(frozen=True)
-class HintSequence(_Shown):
+class HintSequence:
     """Hints applied one after the other, each using the cells deduced before.
 
     Attributes:

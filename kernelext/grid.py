@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from kernelext.model_state import ArrayInfo
-from kernelext.solver.result import Solution
 
 
 @dataclass(frozen=True)
@@ -33,8 +33,8 @@ def drawable(info: ArrayInfo) -> bool:
     return len(info.shape) in (1, 2)
 
 
-def build_grid(info: ArrayInfo, solution: Solution | None, previous: Grid | None = None) -> Grid:
-    """Lay `solution`'s values for `info` out as rows; mark cells that differ from `previous`."""
+def build_grid(info: ArrayInfo, solution: Mapping[str, int | None] | None, previous: Grid | None = None) -> Grid:
+    """Lay `solution`'s values (by variable id) for `info` out as rows; mark cells that differ from `previous`."""
     rows, cols = info.grid_shape
     values = [[None] * cols for _ in range(rows)]
     for variable, (r, c) in info.positions().items():

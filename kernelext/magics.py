@@ -140,7 +140,7 @@ class PuzzleMagics(Magics):
             puzzle.show_domains(output)
 
     def _command(self, args):
-        run_command(args.words, args, self._require_puzzle)
+        run_command(args.words, args, self._require_puzzle, magic_options)
 
     # -- helpers --------------------------------------------------------------------------------
 

@@ -101,11 +101,14 @@ class NotebookPuzzle:
 
     def show_explanation(self, result) -> None:
         """Display an explanation's text and HTML (its grid drawn by the puzzle's view)."""
+        from kernelext.widgets.static_forms import explanation_html, explanation_text
+
         if result is None:
             print("Every cell of the grid is already known.")
             return
         kind = self.kind()
-        display({"text/plain": result.text(), "text/html": result.html(kind, self.data(kind))}, raw=True)
+        display({"text/plain": explanation_text(result), "text/html": explanation_html(result, kind, self.data(kind))},
+                raw=True)
 
     def save(self, path: str) -> None:
         """Draw the current grid into a .png, .svg or .pdf file."""

@@ -142,7 +142,8 @@ class ReportOutput:
             found = self.on_explain()
         except KernelextError as error:
             return {"lines": str(error).splitlines(), "html": ""}
-        return {"lines": found.text().splitlines(), "html": found.html(self.kind, self.data)}
+        return {"lines": static_forms.explanation_text(found).splitlines(),
+                "html": static_forms.explanation_html(found, self.kind, self.data)}
 
     def _repr_mimebundle_(self, include=None, exclude=None):
         state = report_state(self.report, self.kind, self.data)

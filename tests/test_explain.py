@@ -10,6 +10,7 @@ from kernelext.session import PuzzleSession
 from kernelext.solver.engine import Solver
 from kernelext.solver.result import Status
 from kernelext.xcsp_subsets import read_model
+from kernelext.widgets.static_forms import explanation_html, explanation_text
 from sanitized_html import sanitizer_problems
 
 FUTOSHIKI_BOARD = "n = 4\nx = VarArray(size=[n, n], dom=range(1, n + 1))\n"
@@ -101,10 +102,10 @@ def test_futoshiki_conflict_is_the_square_of_signs_and_the_wrong_hint(solver, tm
     assert explanation.constraints[0].scope == ("x[0][0]", "x[0][1]")
     assert explanation.grid.changed == {(0, 0), (0, 1), (1, 1), (1, 0)}
     assert_minimal_conflict(session, explanation.constraints, tmp_path)
-    assert explanation.text() == explain(session).text()  # deterministic
-    assert "step 4: eq(x[1][0],3)" in explanation.text()
-    assert "<table" in explanation.html("futoshiki") and "eq(x[1][0],3)" in explanation.html()
-    assert sanitizer_problems(explanation.html("futoshiki")) == []
+    assert explanation_text(explanation) == explanation_text(explain(session))  # deterministic
+    assert "step 4: eq(x[1][0],3)" in explanation_text(explanation)
+    assert "<table" in explanation_html(explanation, "futoshiki") and "eq(x[1][0],3)" in explanation_html(explanation)
+    assert sanitizer_problems(explanation_html(explanation, "futoshiki")) == []
 
 
 def test_explaining_leaves_the_session_usable(solver):
@@ -141,7 +142,7 @@ def test_why_a_solved_sudoku_cell_is_forced(solver, tmp_path):
     assert answer.constraints and all(c.step in (2, 3, 4, 5) for c in answer.constraints)
     assert answer.grid.values[4][4] == 5
     assert_minimal_conflict(session, answer.constraints, tmp_path, ("<intension> ne(x[4][4],5) </intension>",))
-    assert answer.text().startswith("x[4][4] = 5 in every solution")
+    assert explanation_text(answer).startswith("x[4][4] = 5 in every solution")
 
 
 def test_why_an_open_cell_shows_another_solution(solver):
@@ -150,7 +151,7 @@ def test_why_an_open_cell_shows_another_solution(solver):
     assert not answer.forced
     assert answer.alternative.values[2][1] != answer.value
     assert (2, 1) in answer.alternative.changed
-    assert "is not forced" in answer.text()
+    assert "is not forced" in explanation_text(answer)
 
 
 def test_why_names_a_missing_cell(solver):
@@ -169,7 +170,7 @@ def test_hint_sequence_solves_a_small_futoshiki(solver):
     for found in sequence.hints:
         assert found.value == solution[found.cell]
     assert [[solution[f"x[{i}][{j}]"] for j in range(4)] for i in range(4)] == [list(r) for r in sequence.grid.values]
-    assert sequence.text().splitlines()[0] == "futoshiki: 14 hint(s); every cell is deduced."
+    assert explanation_text(sequence).splitlines()[0] == "futoshiki: 14 hint(s); every cell is deduced."
 
 
 def test_hint_uses_one_line_of_a_picross(solver):
@@ -185,7 +186,7 @@ def test_constraints_are_shown_with_every_index(solver):
     session.add_step("satisfy([AllDifferent(x[i]) for i in range(6)], [AllDifferent(x[:, j]) for j in range(6)])",
                      solve=False)
     session.add_step("satisfy(x[0][0] == 1, x[0][1] == 2, x[1][0] == 3, x[0][2] == 3, x[0][3] == 4, x[0][4] == 5)")
-    text = why(session, "x[0][5]").text()
+    text = explanation_text(why(session, "x[0][5]"))
     assert "step 2: allDifferent(x[0][0..5])" in text and "[]" not in text
     session.close()
 

@@ -17,7 +17,7 @@ from kernelext.session import StepReport
 from kernelext.solver.result import SolveResult, Status
 from kernelext.widgets.export import save_grid
 from kernelext.widgets.grid_widget import WIDGET_MIME, GridWidget
-from kernelext.widgets.static_forms import picture_html
+from kernelext.widgets.static_forms import explanation_html, explanation_text, picture_html
 from sanitized_html import sanitizer_problems
 
 N = 30
@@ -179,8 +179,8 @@ def test_explain_message_fills_the_explanation_in_one_update(live):
     front_end_sends(widget, {"event": "explain"})
     assert [kind for kind, _ in live] == ["comm_msg"]
     assert live[0][1]["state"] == {"explanation": widget.explanation}
-    assert widget.explanation["lines"] == explanation().text().splitlines()
-    assert widget.explanation["html"] == explanation().html("generic", {}) and "<table" in widget.explanation["html"]
+    assert widget.explanation["lines"] == explanation_text(explanation()).splitlines()
+    assert widget.explanation["html"] == explanation_html(explanation(), "generic", {}) and "<table" in widget.explanation["html"]
 
 
 def test_explain_failure_shows_its_message(live):

@@ -127,9 +127,8 @@ def _runtime_paths() -> tuple[str, ...]:
 
 
 def _library() -> Path:
-    import kernelext
-
-    return Path(kernelext.__file__).resolve().parent.parent
+    """The folder that holds the kernelext package."""
+    return Path(__file__).resolve().parents[2]
 
 
 @lru_cache(maxsize=1)

@@ -5,8 +5,8 @@ solving, and `solve(model, cells, *, sols, timeout) -> SolveResult` on a compile
   - "domains": `domains(model, timeout)`, each variable's values after root propagation (pencil marks, hints);
   - "tree": `tree(model, *, nodes, sols, timeout)`, a solve that records its search tree;
   - "cores": fast repeated solves of sub-models (explanations look for conflicts that way).
-Backends are built with the Solver that owns them (`Backend(solver)`), which finds Java and the other
-backends for them. Add a backend by adding a class to BACKENDS: `--solver`, its help, the `solver` trait
+Backends are built with the owner that keeps them (`Backend(owner)`, a Solver of kernelext.solver.engine),
+which finds Java and the other backends for them. Add a backend by adding a class to BACKENDS: `--solver`, its help, the `solver` trait
 and the agreement tests are built from it.
 """
 
@@ -17,7 +17,7 @@ import time
 from dataclasses import replace
 from pathlib import Path
 from types import MappingProxyType
-from typing import TYPE_CHECKING, ClassVar
+from typing import ClassVar, Protocol
 
 from kernelext.errors import ModelRejected
 from kernelext.solver import ace_output
@@ -26,9 +26,6 @@ from kernelext.solver.errors import BackendUnsupported, SolverError, WorkerCrash
 from kernelext.solver.jars import ace_jar, choco_jar
 from kernelext.solver.result import SolveResult
 
-if TYPE_CHECKING:
-    from kernelext.solver.engine import Solver
-
 ALL = "all"
 # ACE's nogood base holds 1,000,000 nogoods by default: an array of 4 MB made for every solve, which costs a
 # garbage collection each time in a worker's small heap. Classroom searches record far fewer nogoods; past this
@@ -36,14 +33,22 @@ ALL = "all"
 NOGOOD_LIMIT = "-ngbl=10000"
 
 
+class Owner(Protocol):
+    """What backends ask of the one that keeps them: another backend, and the Java runtime."""
+
+    def backend(self, name: str) -> Backend: ...
+
+    def java(self): ...
+
+
 class Backend:
-    """What every backend shares: its name, summary and capabilities, and the Solver that built it."""
+    """What every backend shares: its name, summary and capabilities, and the owner that built it."""
 
     name: ClassVar[str]
     summary: ClassVar[str]
     capabilities: ClassVar[frozenset[str]] = frozenset()
 
-    def __init__(self, solver: Solver):
+    def __init__(self, solver: Owner):
         self.solver = solver
 
     def solve(self, model: Path, cells: ace_output.Cells, *, sols: int | str, timeout: float) -> SolveResult:
@@ -60,7 +65,7 @@ class AceWarm(Backend):
     summary: ClassVar[str] = "ACE in a worker JVM kept warm between solves"
     capabilities: ClassVar[frozenset[str]] = frozenset({"domains", "tree", "cores"})
 
-    def __init__(self, solver: Solver):
+    def __init__(self, solver: Owner):
         super().__init__(solver)
         self._worker = None
 

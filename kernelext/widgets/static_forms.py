@@ -9,7 +9,6 @@ from __future__ import annotations
 import html
 from collections.abc import Mapping
 
-from kernelext.grid import Grid
 from kernelext.kinds import kind_for
 from kernelext.widgets.html_grid import bounds_html, grid_html, legend_html
 from kernelext.widgets.style import FONT
@@ -77,16 +76,19 @@ def state_html(state: dict) -> str:
     return "".join(parts)
 
 
-def explanation_text(words: list[str], grid: Grid | None, marked: str) -> str:
-    """An explanation as text: its words, then the grid (generic view) with the cells concerned as [v]."""
+def explanation_text(found) -> str:
+    """An explanation (kernelext.explanations) as text: its words, then the grid (generic view) with the cells
+    concerned as [v]."""
+    grid, marked = found.picture()
     if grid is None:
-        return "\n".join(words)
+        return "\n".join(found.words())
     picture = grid_text(kind_for("generic").describe(grid, {}))
-    return "\n".join([*words, f"{grid.name} ([v] = {marked}, * = unknown):", picture])
+    return "\n".join([*found.words(), f"{grid.name} ([v] = {marked}, * = unknown):", picture])
 
 
-def explanation_html(words: list[str], grid: Grid | None, kind: str, data: Mapping | None) -> str:
+def explanation_html(found, kind: str = "generic", data: Mapping | None = None) -> str:
     """An explanation as static HTML: its words, then the grid drawn by the view `kind`, the cells concerned marked."""
+    grid, _ = found.picture()
     picture = grid_html(kind_for(kind).describe(grid, data or {})) if grid is not None else ""
     return (f'<div style="font-family:sans-serif;font-size:13px"><pre style="margin:2px 0;white-space:pre-wrap">'
-            f"{html.escape(chr(10).join(words))}</pre>{picture}</div>")
+            f"{html.escape(chr(10).join(found.words()))}</pre>{picture}</div>")
