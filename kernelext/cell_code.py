@@ -16,6 +16,7 @@ from types import MappingProxyType
 
 from kernelext.errors import StepError
 from kernelext.lint import PLAIN_BOOL, TRUTH_TEST, UNPOSTED, Finding
+from kernelext.model_state import pycsp3_operators
 
 _ANSI = re.compile(r"\x1b\[[0-9;]*m")
 MAX_MESSAGE = 200
@@ -212,6 +213,7 @@ def run_source(source: str, namespace: dict, *, echo: bool = True, strict_indexi
                guesses: tuple[Finding, ...] = ()) -> StepRun:
     """Execute `source` in `namespace`; return what it printed and its warnings; raise StepError on any failure.
 
+    The code runs with pycsp3's operators (the kit's own code may run with Python's plain ones).
     pycsp3 reports modelling errors by printing them and calling `sys.exit`: both become a StepError.
     A mistake the step really makes (a constraint asked for True/False, or left unposted) is refused in the
     words of the finding of `guesses` on its line, if any. An index past the end of an array is wrapped
@@ -224,7 +226,7 @@ def run_source(source: str, namespace: dict, *, echo: bool = True, strict_indexi
         raise StepError(_syntax_message(error)) from None
     printed, wraps, variables_tested = _Printed(filename), {}, []
     try:
-        with contextlib.redirect_stdout(printed), _pycsp3_watched(filename, strict_indexing, wraps), \
+        with contextlib.redirect_stdout(printed), pycsp3_operators(), _pycsp3_watched(filename, strict_indexing, wraps), \
                 _data_kept(namespace), _mistakes_caught(filename, variables_tested):
             exec(code, namespace)
     except SystemExit:

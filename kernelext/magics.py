@@ -151,8 +151,13 @@ class PuzzleMagics(Magics):
             raise UsageError(f"{error} (see %%puzzle? for the options)") from None
 
     def _guarded(self, action, *args):
+        """Run `action` with Python's plain operators (faster; a step's own code gets pycsp3's back), its
+        errors shown as one-line messages."""
+        from kernelext.model_state import plain_operators
+
         try:
-            return action(*args)
+            with plain_operators():
+                return action(*args)
         except KernelextError as error:
             raise UsageError(str(error)) from None
 

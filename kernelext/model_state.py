@@ -6,6 +6,7 @@ import contextlib
 import copy
 import io
 import itertools
+import sys
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
@@ -186,15 +187,31 @@ def plain_operators():
     pycsp3 redefines comparisons, arithmetic and `in` on lists, tuples and sets to build constraints;
     code that reads a model with other tools needs them plain, and runs faster with them plain.
     """
-    from pycsp3.tools.curser import OpOverrider
-
-    overloading = OpOverrider.activated
-    OpOverrider.disable()
+    curser = sys.modules.get("pycsp3.tools.curser")  # nothing to switch off before pycsp3 is imported
+    overloading = curser is not None and curser.OpOverrider.activated
+    if overloading:
+        curser.OpOverrider.disable()
     try:
         yield
     finally:
         if overloading:
-            OpOverrider.enable()
+            curser.OpOverrider.enable()
+
+
+@contextlib.contextmanager
+def pycsp3_operators():
+    """pycsp3's operators while the block runs (a step's own code builds constraints with them), then as
+    they were before."""
+    from pycsp3.tools.curser import OpOverrider
+
+    overloading = OpOverrider.activated
+    if not overloading:
+        OpOverrider.enable()
+    try:
+        yield
+    finally:
+        if not overloading:
+            OpOverrider.disable()
 
 
 def has_objective() -> bool:

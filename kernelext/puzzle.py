@@ -28,12 +28,17 @@ class NotebookPuzzle:
     def __init__(self, session: PuzzleSession, namespace: dict, view: str | None, timeout: float):
         self.session, self.namespace, self.view, self.timeout = session, namespace, view, timeout
         self.domains = None  # the pencil marks shown last, to mark what the next step removes
+        self._kinds = None  # the kinds' modules, looked up once (installed packages add kinds)
 
     def kind(self, grid: Grid | None = None) -> str:
         """The view drawing the grid: `--view`, else the kind the puzzle's name or data suggest."""
-        from kernelext.kinds import detect_kind
+        from kernelext.kinds import detect_kind, modules
 
-        return self.view or detect_kind(self.session.name, grid or self.session.last_grid, self.namespace)
+        if self.view:
+            return self.view
+        if self._kinds is None:
+            self._kinds = modules()
+        return detect_kind(self.session.name, grid or self.session.last_grid, self.namespace, self._kinds)
 
     def data(self, kind: str) -> dict:
         """The plain data the view `kind` reads from the notebook, and what it reads off the posted model

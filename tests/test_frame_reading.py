@@ -3,9 +3,12 @@ gives it the very same answers as `inspect.stack`."""
 
 from __future__ import annotations
 
+import functools
+import importlib.util
 import inspect
 
 import pytest
+from hypothesis import given, strategies
 
 from conftest import model_text
 from kernelext import frame_reading
@@ -29,26 +32,41 @@ def built(steps) -> str:
     return text
 
 
-def test_the_lazy_stack_gives_pycsp3_the_same_model(monkeypatch):
+@functools.cache
+def stock_inspector():
+    """A fresh copy of pycsp3's inspector module, as pycsp3 ships it."""
+    spec = importlib.util.find_spec("pycsp3.tools.inspector")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_faster_inspection_gives_pycsp3_the_same_model(monkeypatch):
     lazy = built(STEPS)
     from pycsp3.tools import inspector
 
     with monkeypatch.context() as plain:
         plain.setattr(frame_reading, "install", lambda: None)
         plain.setattr(inspector, "inspect", inspect)
+        plain.setattr(inspector, "_remove_matching_brackets", stock_inspector()._remove_matching_brackets)
         stock = built(STEPS)
     assert lazy == stock
     assert all(f'id="{name}"' in lazy for name in "xyz")  # names read from the source
 
 
 def facts(info) -> tuple:
-    return info.filename, info.function, info.lineno, info.code_context, info.index, info.frame
+    return info.filename, info.function, info.lineno, info.code_context, info.index, info.positions[:2], info.frame
 
 
-@pytest.mark.parametrize("context", [1, 3])
+@pytest.mark.parametrize("context", [1, 3, 2000])
 def test_lazy_frames_read_what_inspect_reads(context):
     def here():  # both stacks read from the same line, so that every frame stands where it stood
         return [facts(f) for f in frame_reading.stack(context)], [facts(f) for f in inspect.stack(context)]
 
     lazy, stock = here()
     assert lazy == stock and len(lazy) > 3
+
+
+@given(strategies.text(alphabet="([{}])ab ,#", max_size=40))
+def test_the_one_pass_bracket_remover_answers_as_pycsp3s(line):
+    assert frame_reading.without_brackets(line) == stock_inspector()._remove_matching_brackets(line)

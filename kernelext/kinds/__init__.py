@@ -97,11 +97,15 @@ def view_choices() -> str:
     return ", ".join(f"{name} ({', '.join(names)})" if names else name for name, names in by_kind.items())
 
 
-def detect_kind(puzzle_name: str, grid: Grid | None = None, data: Mapping | None = None) -> str:
+def detect_kind(puzzle_name: str, grid: Grid | None = None, data: Mapping | None = None,
+                every: Mapping[str, ModuleType] | None = None) -> str:
     """The kind a puzzle probably is: a kind (or alias) named in `puzzle_name`, else the first kind whose
-    `recognise` accepts `data` (view data or the user's namespace) for `grid`, else generic."""
+    `recognise` accepts `data` (view data or the user's namespace) for `grid`, else generic.
+
+    `every`: the kinds' modules to choose from, as `modules()` gives them (looked up when not given).
+    """
     lowered = puzzle_name.lower()
-    every = modules()
+    every = modules() if every is None else every
     names = aliases(every)
     for name in sorted([*every, *names], key=len, reverse=True):
         if name != "generic" and name in lowered:
