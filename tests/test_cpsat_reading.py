@@ -221,3 +221,23 @@ def test_stop_ends_a_cp_sat_search_within_a_second(tmp_path):
     assert done.returncode == 0, done.stderr
     result = json.loads(next(line for line in done.stdout.splitlines() if line.startswith("{")))
     assert result["stopped"] == "interrupted" and result["after_stop"] < 1.0, result
+
+
+def test_cp_sat_comes_without_pandas_whose_api_still_works_when_asked_for():
+    script = """
+import sys
+from kernelext.solver.cp_sat_import import cp_model
+cp = cp_model()
+model = cp.CpModel()
+v = model.new_int_var(0, 3, "v")
+model.add(v >= 2)
+solver = cp.CpSolver()
+assert solver.solve(model) == cp.OPTIMAL and solver.value(v) == 2
+assert "pandas" not in sys.modules
+import pandas
+series = model.new_int_var_series("s", pandas.Index(range(3)), 0, 5)
+assert isinstance(series, pandas.Series) and len(series) == 3
+print("ok")
+"""
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
+    assert done.stdout.strip() == "ok", done.stderr

@@ -13,6 +13,7 @@ from pathlib import Path
 from types import MappingProxyType
 
 from kernelext.model_state import plain_operators
+from kernelext.solver.cp_sat_import import cp_model
 from kernelext.solver import ace_output
 from kernelext.solver.result import SolveResult, Status
 from kernelext.solver.xcsp3_to_cpsat import read
@@ -34,9 +35,7 @@ def solve_cpsat(model: Path, cells: ace_output.Cells, *, sols: int | str, timeou
             translated = read(model, holes)
     except KeyboardInterrupt:
         return SolveResult(Status.UNKNOWN, time=time.perf_counter() - called, backend="cp-sat", stopped="interrupted")
-    from ortools.sat.python import cp_model
-
-    solver = cp_model.CpSolver()
+    solver = cp_model().CpSolver()
     solver.parameters.num_workers = 1
     solver.parameters.catch_sigint_signal = False  # Stop is a KeyboardInterrupt here, which stops the thread
     solver.parameters.max_time_in_seconds = max(0.001, timeout - (time.perf_counter() - called))
@@ -87,9 +86,7 @@ class _Recorder:
 
 def _run(solver, model, recorder: _Recorder, deadline: float) -> str:
     """Run the search on a thread; "interrupted" on KeyboardInterrupt, "timeout" if it outlives `deadline`."""
-    from ortools.sat.python import cp_model
-
-    callback = recorder.callback(cp_model)
+    callback = recorder.callback(cp_model())
     done = threading.Event()  # waited on rather than the thread: an interrupted join can leave it unusable
 
     def search() -> None:

@@ -18,6 +18,7 @@ import xml.etree.ElementTree as ElementTree
 from dataclasses import dataclass
 from pathlib import Path
 
+from kernelext.solver import cp_sat_import
 from kernelext.solver.errors import BackendUnsupported
 
 MAX_TUPLES = 2_000  # past this many tuples once `*` is expanded, a table is posted tuple by tuple
@@ -47,7 +48,7 @@ def read(path: Path, holes: frozenset[str] = frozenset()) -> Translated:
         BackendUnsupported: the file holds something this reading does not translate (or it failed on it).
     """
     try:
-        from ortools.sat.python import cp_model
+        cp_model = cp_sat_import.cp_model()
     except ImportError:
         raise BackendUnsupported("OR-Tools is not installed: pip install ortools (or use --solver ace).") from None
     if Path(path).stat().st_size > MAX_BYTES:
