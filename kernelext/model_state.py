@@ -274,6 +274,56 @@ def compile_to(path: Path) -> None:
         raise RuntimeError("pycsp3 could not compile the model")
 
 
+def declared_items() -> tuple:
+    """The declared variables and arrays (pycsp3's entities), in declaration order."""
+    from pycsp3.classes.entities import VarEntities
+
+    return tuple(VarEntities.items)
+
+
+def posted_items() -> tuple:
+    """The posted top-level items (pycsp3's entities: one per `satisfy` argument), in posting order."""
+    from pycsp3.classes.entities import CtrEntities
+
+    return tuple(CtrEntities.items)
+
+
+def variables_element():
+    """The model's `<variables>` element (lxml), as pycsp3 writes it into the XCSP3 file."""
+    from pycsp3.tools import xcsp
+
+    with plain_operators():
+        return xcsp._variables()
+
+
+def compile_items(items) -> list[list]:
+    """The XCSP3 constraint elements (lxml) pycsp3 compiles each posted top-level item of `items` into.
+
+    It runs the passes of pycsp3's compiler (groups, slides, compact forms) on a copy of one item at a time:
+    they work within an item, never across, so the elements are those a whole compile writes for it.
+    """
+    from pycsp3.classes.entities import AnnEntities, CtrEntities, ObjEntities, VarEntities
+    from pycsp3.dashboard import options
+    from pycsp3.tools import aggregator, compactor, slider, xcsp
+
+    shared = {id(v): v for entry in VarEntities.items for v in _variables_of(entry)}
+    saved = CtrEntities.items, ObjEntities.items, AnnEntities.items
+    compiled = []
+    try:
+        with contextlib.redirect_stdout(io.StringIO()), plain_operators():
+            for item in items:
+                CtrEntities.items, ObjEntities.items, AnnEntities.items = copy.deepcopy([item], dict(shared)), [], []
+                if not options.dont_build_similar_constraints:
+                    aggregator.build_similar_constraints()
+                slider.handle_slides()
+                if options.dont_run_compactor is False:
+                    compactor.build_compact_forms()
+                compiled.append(list(xcsp._constraints()))
+    finally:
+        CtrEntities.items, ObjEntities.items, AnnEntities.items = saved
+    return compiled
+
+
 def _variables_of(item) -> list:
     from pycsp3.classes.entities import EVar
 

@@ -21,6 +21,7 @@ from kernelext.solver.backends import check_backend
 from kernelext.solver.engine import Solver
 from kernelext.solver.result import SolveResult, Status
 from kernelext.scratch import scratch_folder
+from kernelext.step_model import ModelParts, StepModel
 
 DEFAULT_TIMEOUT = 10.0
 
@@ -92,6 +93,7 @@ class PuzzleSession:
             raise PuzzleUsageError(f"Cannot create a temporary folder in {tempfile.gettempdir()} ({error.strerror}): "
                                    "set TMPDIR to a folder you can write to.") from None
         self._owner = object()  # pycsp3's model is global: this marks it as built by this session's steps
+        self._parts = ModelParts()  # what CP-SAT read of the model, kept between solves
 
     # -- building -------------------------------------------------------------------------------
 
@@ -247,7 +249,7 @@ class PuzzleSession:
             raise PuzzleUsageError("This puzzle has no steps yet: start it with %%puzzle NAME.")
         deadline = monotonic() + (timeout or self.timeout)  # a wall-clock limit: compiling counts
         self._use_model()
-        model = self.compile()
+        model = StepModel(self._parts, self.compile)
         cells = model_state.solution_cells()
         self.last_result = self.solver.solve(model, cells, sols=sols, timeout=max(0.01, deadline - monotonic()),
                                              backend=backend or self.backend)

@@ -69,7 +69,7 @@ def test_auto_falls_back_to_ace_when_cp_sat_cannot_read_the_model(solver, monkey
     result = session.solve(backend="auto")
     assert result.backend == "ace-warm"
     assert (result.status, result.solutions) == (expected.status, expected.solutions)
-    monkeypatch.setitem(sys.modules, "ortools.sat.python", None)  # as where OR-Tools is not installed
+    monkeypatch.setitem(sys.modules, "ortools.sat.python.cp_model", None)  # as where OR-Tools is not installed
     with pytest.raises(BackendUnsupported, match="not installed"):
         session.solve(backend="cp-sat")
     session.close()

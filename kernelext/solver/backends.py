@@ -1,7 +1,8 @@
 """The solvers the kit can use: one protocol, one registry.
 
 A backend is a subclass of Backend with a `name`, a one-line `summary`, the `capabilities` it offers beyond
-solving, and `solve(model, cells, *, sols, timeout) -> SolveResult` on a compiled XCSP3 file. Capabilities:
+solving, and `solve(model, cells, *, sols, timeout) -> SolveResult` on a compiled model (a CompiledModel of
+kernelext.solver.compiled: an XCSP3 file, which CP-SAT may also take as a CP-SAT model). Capabilities, on files:
   - "domains": `domains(model, timeout)`, each variable's values after root propagation (pencil marks, hints);
   - "tree": `tree(model, *, nodes, sols, timeout)`, a solve that records its search tree;
   - "cores": fast repeated solves of sub-models (explanations look for conflicts that way).
@@ -22,6 +23,7 @@ from typing import ClassVar, Protocol
 from kernelext.errors import ModelRejected
 from kernelext.solver import ace_output
 from kernelext.solver.cold import run_java
+from kernelext.solver.compiled import CompiledModel
 from kernelext.solver.errors import BackendUnsupported, SolverError, WorkerCrashed
 from kernelext.solver.jars import ace_jar, choco_jar
 from kernelext.solver.result import SolveResult
@@ -51,7 +53,7 @@ class Backend:
     def __init__(self, solver: Owner):
         self.solver = solver
 
-    def solve(self, model: Path, cells: ace_output.Cells, *, sols: int | str, timeout: float) -> SolveResult:
+    def solve(self, model: CompiledModel, cells: ace_output.Cells, *, sols: int | str, timeout: float) -> SolveResult:
         raise NotImplementedError
 
     def close(self) -> None:
@@ -69,10 +71,10 @@ class AceWarm(Backend):
         super().__init__(solver)
         self._worker = None
 
-    def solve(self, model: Path, cells: ace_output.Cells, *, sols: int | str, timeout: float) -> SolveResult:
+    def solve(self, model: CompiledModel, cells: ace_output.Cells, *, sols: int | str, timeout: float) -> SolveResult:
         start = time.perf_counter()
         try:
-            run = self.worker().run(ace_args(model, sols, timeout), timeout=timeout)
+            run = self.worker().run(ace_args(model.path(), sols, timeout), timeout=timeout)
         except WorkerCrashed:  # a cold run tells a model ACE rejects from a worker that died
             return self.solver.backend("ace-cold").solve(model, cells, sols=sols, timeout=timeout)
         stopped = "interrupted" if run.interrupted else "timeout" if run.out_of_time else _timed_out(run.output)
@@ -110,10 +112,10 @@ class AceCold(Backend):
     name: ClassVar[str] = "ace-cold"
     summary: ClassVar[str] = "ACE in a new JVM for each solve"
 
-    def solve(self, model: Path, cells: ace_output.Cells, *, sols: int | str, timeout: float) -> SolveResult:
+    def solve(self, model: CompiledModel, cells: ace_output.Cells, *, sols: int | str, timeout: float) -> SolveResult:
         start = time.perf_counter()
         run = run_java(str(self.solver.java().java_executable), ["-jar", str(ace_jar())],
-                       ace_args(model, sols, timeout), timeout=timeout + 5)
+                       ace_args(model.path(), sols, timeout), timeout=timeout + 5)
         _check_accepted(run.output, run.stopped)
         return ace_output.parse(run.output, cells, backend="ace-cold", time=time.perf_counter() - start,
                                 stopped=run.stopped or _timed_out(run.output))
@@ -125,8 +127,8 @@ class Choco(Backend):
     name: ClassVar[str] = "choco"
     summary: ClassVar[str] = "Choco in a new JVM for each solve"
 
-    def solve(self, model: Path, cells: ace_output.Cells, *, sols: int | str, timeout: float) -> SolveResult:
-        args = [str(model), f"-limit=[{max(1, int(timeout))}s]"]
+    def solve(self, model: CompiledModel, cells: ace_output.Cells, *, sols: int | str, timeout: float) -> SolveResult:
+        args = [str(model.path()), f"-limit=[{max(1, int(timeout))}s]"]
         if sols == ALL or sols > 1:
             args.append("-a")
         start = time.perf_counter()
@@ -145,10 +147,10 @@ class OrTools(Backend):
     name: ClassVar[str] = "ortools"
     summary: ClassVar[str] = "OR-Tools CP-SAT in this process (needs cpmpy and ortools)"
 
-    def solve(self, model: Path, cells: ace_output.Cells, *, sols: int | str, timeout: float) -> SolveResult:
+    def solve(self, model: CompiledModel, cells: ace_output.Cells, *, sols: int | str, timeout: float) -> SolveResult:
         from kernelext.solver.ortools_backend import solve_ortools
 
-        return solve_ortools(model, cells, sols=sols, timeout=timeout)
+        return solve_ortools(model.path(), cells, sols=sols, timeout=timeout)
 
 
 class CpSat(Backend):
@@ -157,7 +159,7 @@ class CpSat(Backend):
     name: ClassVar[str] = "cp-sat"
     summary: ClassVar[str] = "OR-Tools CP-SAT in this process, on the constraints it reads directly"
 
-    def solve(self, model: Path, cells: ace_output.Cells, *, sols: int | str, timeout: float) -> SolveResult:
+    def solve(self, model: CompiledModel, cells: ace_output.Cells, *, sols: int | str, timeout: float) -> SolveResult:
         from kernelext.solver.cpsat import solve_cpsat
 
         return solve_cpsat(model, cells, sols=sols, timeout=timeout)
@@ -173,21 +175,15 @@ class Auto(Backend):
     name: ClassVar[str] = "auto"
     summary: ClassVar[str] = "CP-SAT for a satisfaction step it reads directly, else warm ACE (the default)"
 
-    def solve(self, model: Path, cells: ace_output.Cells, *, sols: int | str, timeout: float) -> SolveResult:
+    def solve(self, model: CompiledModel, cells: ace_output.Cells, *, sols: int | str, timeout: float) -> SolveResult:
         started = time.monotonic()
-        if not _optimises(model):
+        if not model.optimises():
             try:
                 return self.solver.backend("cp-sat").solve(model, cells, sols=sols, timeout=timeout)
             except BackendUnsupported:
                 pass
         left = max(0.01, timeout - (time.monotonic() - started))  # reading the model counts
         return self.solver.backend("ace").solve(model, cells, sols=sols, timeout=left)
-
-
-def _optimises(model: Path) -> bool:
-    """True when the XCSP3 file states an optimisation problem (its root says `type="COP"`)."""
-    with open(model, "rb") as file:
-        return b'type="COP"' in file.read(200)
 
 
 BACKENDS = MappingProxyType({backend.name: backend

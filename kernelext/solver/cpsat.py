@@ -1,4 +1,4 @@
-"""OR-Tools CP-SAT in the kernel's own process, on the compiled XCSP3 file read directly (see xcsp3_to_cpsat).
+"""OR-Tools CP-SAT in the kernel's own process, on the compiled model read directly (see xcsp3_to_cpsat).
 
 One search worker and CP-SAT's fixed seed, so that the same model gives the same solutions in every run.
 The search runs on a thread of its own: the kernel's Stop (KeyboardInterrupt) and the wall-clock limit
@@ -13,15 +13,16 @@ from pathlib import Path
 from types import MappingProxyType
 
 from kernelext.model_state import plain_operators
+from kernelext.solver.compiled import CompiledModel, compiled
 from kernelext.solver.cp_sat_import import cp_model
 from kernelext.solver import ace_output
 from kernelext.solver.result import SolveResult, Status
-from kernelext.solver.xcsp3_to_cpsat import read
 
 STOP_WAIT = 0.2  # seconds CP-SAT gets to end after being told to stop
 
 
-def solve_cpsat(model: Path, cells: ace_output.Cells, *, sols: int | str, timeout: float) -> SolveResult:
+def solve_cpsat(model: Path | CompiledModel, cells: ace_output.Cells, *, sols: int | str,
+                timeout: float) -> SolveResult:
     """Solve `model` within `timeout` seconds of wall time from the call (reading the model counts).
 
     Raises:
@@ -32,7 +33,7 @@ def solve_cpsat(model: Path, cells: ace_output.Cells, *, sols: int | str, timeou
                       for name, array in cells.items() for index, vid in array if vid is None)
     try:
         with plain_operators():  # pycsp3's `in` on tuples and sets is slow, and the reading uses it
-            translated = read(model, holes)
+            translated = compiled(model).cp_sat(holes)
     except KeyboardInterrupt:
         return SolveResult(Status.UNKNOWN, time=time.perf_counter() - called, backend="cp-sat", stopped="interrupted")
     solver = cp_model().CpSolver()

@@ -6,6 +6,7 @@ from pathlib import Path
 
 from kernelext.solver import ace_output
 from kernelext.solver.backends import ALL, BACKENDS, Backend, check_backend
+from kernelext.solver.compiled import CompiledModel, compiled
 from kernelext.solver.errors import SolverError
 from kernelext.solver.result import SolveResult
 
@@ -23,9 +24,10 @@ class Solver:
         self._backends: dict[str, Backend] = {}
         self._java = None
 
-    def solve(self, model: Path, cells: ace_output.Cells, *, sols: int | str = 1, timeout: float = 10.0,
-              backend: str | None = None) -> SolveResult:
-        """Solve the XCSP3 file `model`; `cells` names each array's variables (to read solutions).
+    def solve(self, model: Path | CompiledModel, cells: ace_output.Cells, *, sols: int | str = 1,
+              timeout: float = 10.0, backend: str | None = None) -> SolveResult:
+        """Solve `model` (an XCSP3 file, or a CompiledModel); `cells` names each array's variables (to read
+        solutions).
 
         Arguments:
             sols: how many solutions to look for (an int, or "all").
@@ -34,7 +36,7 @@ class Solver:
         Returns:
             a SolveResult.
         """
-        return self.backend(backend or self.default).solve(model, cells, sols=sols, timeout=timeout)
+        return self.backend(backend or self.default).solve(compiled(model), cells, sols=sols, timeout=timeout)
 
     def domains(self, model: Path, timeout: float = 10.0) -> dict[str, tuple[int, ...]]:
         """Each variable's values after propagation at the root of `model` (no search), by variable id.

@@ -47,26 +47,62 @@ def read(path: Path, holes: frozenset[str] = frozenset()) -> Translated:
     Raises:
         BackendUnsupported: the file holds something this reading does not translate (or it failed on it).
     """
-    try:
-        cp_model = cp_sat_import.cp_model()
-    except ImportError:
-        raise BackendUnsupported("OR-Tools is not installed: pip install ortools (or use --solver ace).") from None
+    cp_model = _cp_model()
     if Path(path).stat().st_size > MAX_BYTES:
         raise BackendUnsupported(f"a model file over {MAX_BYTES // 1000} kB")
     try:
         root = ElementTree.parse(path).getroot()
     except ElementTree.ParseError as error:
         raise BackendUnsupported(f"the model file could not be read ({error})") from None
-    reader = _Reader(cp_model, holes)
+    objectives = root.find("objectives")
+    if objectives is not None and len(objectives) != 1:
+        raise BackendUnsupported("several objectives")
+    constraints = root.find("constraints")
+    return _translate(_Reader(cp_model, holes), root.find("variables"), constraints if constraints is not None else (),
+                      objectives[0] if objectives is not None else None)
+
+
+class Reading:
+    """Reads satisfaction models given in parts (the `<variables>` element, then the constraint elements), and
+    keeps what it read: when the next model has the same variables and holes and begins with the very same
+    constraint elements, only the elements after them are read, into the same CP-SAT model. Variables enter
+    the model at their first use, so the model is the one a reading of the whole would build."""
+
+    def __init__(self):
+        self._reader = None
+        self._variables = None
+        self._holes: frozenset[str] = frozenset()
+        self._elements: list = []
+
+    def translated(self, variables, elements: list, holes: frozenset[str]) -> Translated:
+        """The CP-SAT model of `variables` and the constraint `elements` (raises BackendUnsupported)."""
+        done = len(self._elements)
+        extends = (self._reader is not None and variables is self._variables and holes == self._holes
+                   and len(elements) >= done and all(a is b for a, b in zip(elements, self._elements)))
+        reader = self._reader if extends else _Reader(_cp_model(), holes)
+        self._reader = None  # until the reading below succeeds: a failed one leaves a half-built model
+        translated = _translate(reader, None if extends else variables, elements[done:] if extends else elements, None)
+        self._reader, self._variables, self._holes, self._elements = reader, variables, holes, list(elements)
+        return translated
+
+
+def _cp_model():
     try:
-        reader.declare(root.find("variables"))
-        for element in root.find("constraints") if root.find("constraints") is not None else ():
+        return cp_sat_import.cp_model()
+    except ImportError:
+        raise BackendUnsupported("OR-Tools is not installed: pip install ortools (or use --solver ace).") from None
+
+
+def _translate(reader: _Reader, variables, constraints, objective) -> Translated:
+    """Read the declarations `variables` (None: declared already), the `constraints` and the `objective`
+    element (or None) into `reader`'s model."""
+    try:
+        if variables is not None:
+            reader.declare(variables)
+        for element in constraints:
             reader.constraint(element)
-        objectives = root.find("objectives")
-        if objectives is not None:
-            if len(objectives) != 1:
-                raise BackendUnsupported("several objectives")
-            reader.objective(objectives[0])
+        if objective is not None:
+            reader.objective(objective)
     except BackendUnsupported:
         raise
     except Exception as error:  # a form this reading did not foresee: another solver reads the model
@@ -74,7 +110,7 @@ def read(path: Path, holes: frozenset[str] = frozenset()) -> Translated:
     invalid = reader.model.Validate()  # for example bounds past 64-bit integers
     if invalid:
         raise BackendUnsupported(f"a model CP-SAT finds invalid ({invalid})"[:160])
-    return Translated(reader.model, reader.used, objectives is not None)
+    return Translated(reader.model, reader.used, objective is not None)
 
 
 def _intervals(text: str) -> tuple[tuple[int, int], ...]:

@@ -1,0 +1,48 @@
+"""What a backend solves: a compiled model, which gives itself as an XCSP3 file and, to CP-SAT, as a
+CP-SAT model. A notebook's model gives the second without writing the first (see kernelext.step_model)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Protocol
+
+from kernelext.solver.xcsp3_to_cpsat import Translated, read
+
+
+class CompiledModel(Protocol):
+    """A model ready for the backends."""
+
+    def path(self) -> Path:
+        """The model as an XCSP3 file."""
+
+    def optimises(self) -> bool:
+        """Whether the model has an objective."""
+
+    def cp_sat(self, holes: frozenset[str]) -> Translated:
+        """The model as a CP-SAT model (`holes`: the ids of array cells that hold no variable).
+
+        Raises BackendUnsupported when it holds something the reading does not translate."""
+
+
+@dataclass(frozen=True)
+class ModelFile:
+    """A model compiled into an XCSP3 file."""
+
+    file: Path
+
+    def path(self) -> Path:
+        return self.file
+
+    def optimises(self) -> bool:
+        """True when the file states an optimisation problem (its root says `type="COP"`)."""
+        with open(self.file, "rb") as opened:
+            return b'type="COP"' in opened.read(200)
+
+    def cp_sat(self, holes: frozenset[str]) -> Translated:
+        return read(self.file, holes)
+
+
+def compiled(model: Path | str | CompiledModel) -> CompiledModel:
+    """`model` as a CompiledModel: a path names an XCSP3 file."""
+    return ModelFile(Path(model)) if isinstance(model, (str, Path)) else model

@@ -1,0 +1,102 @@
+"""CP-SAT reads a notebook's model from its parts, each posted item compiled once: the CP-SAT model is the
+very one a reading of the whole XCSP3 file builds, step after step, after an edit and after an undo."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import nbformat
+import pytest
+
+from kernelext import model_state
+from kernelext.model_state import plain_operators
+from kernelext.session import PuzzleSession
+from kernelext.solver.errors import BackendUnsupported
+from kernelext.solver.xcsp3_to_cpsat import MAX_BYTES, read
+from kernelext.step_model import StepModel
+
+NOTEBOOKS = Path(__file__).resolve().parent.parent / "notebooks"
+
+SLIDES_AND_GROUPS = [
+    "x = VarArray(size=[4, 4], dom=range(1, 5))\ny = VarArray(size=6, dom={0, 1})\n",
+    "satisfy(AllDifferent(x[i]) for i in range(4))\n",
+    "satisfy(x[i][j] != x[k][j] for j in range(4) for i in range(4) for k in range(i + 1, 4))\n",
+    "satisfy(Slide(y[i] + y[i + 1] <= 1 for i in range(5)))\n",
+    "satisfy(Slide(y[i] != y[(i + 1) % 6] for i in range(6)))\n",
+    "satisfy(Sum(x[0]) == Sum(x[1]), (x[0][0], x[1][1]) in {(1, 2), (2, 1), (3, 4)})\n",
+    "satisfy(y[0] == 1, x[3][3] >= 2)\n",
+]
+
+
+def holes() -> frozenset[str]:
+    return frozenset(name + "".join(f"[{i}]" for i in index) for name, array in model_state.solution_cells().items()
+                     for index, vid in array if vid is None)
+
+
+def reading(read_it) -> str:
+    """The CP-SAT model `read_it()` gives, as text with its variables in order, or why it was refused."""
+    try:
+        with plain_operators():
+            translated = read_it()
+    except BackendUnsupported as refusal:
+        return f"refused: {refusal}"
+    return f"{list(translated.variables)}\n{translated.model.Proto()}"
+
+
+def both_readings(session: PuzzleSession) -> tuple[str, str]:
+    """The model read from the parts and read from the whole file."""
+    return (reading(lambda: StepModel(session._parts, session.compile).cp_sat(holes())),
+            reading(lambda: read(session.compile(), holes())))
+
+
+def test_parts_give_the_models_the_whole_file_gives_step_after_step_and_after_an_edit_and_an_undo():
+    session = PuzzleSession("parts")
+    for number, source in enumerate(SLIDES_AND_GROUPS):
+        session.add_step(source, solve=False)
+        if number:
+            parts, whole = both_readings(session)
+            assert parts == whole, source
+            assert not parts.startswith("refused") or "1x4" in parts  # Sum(x[0]) == Sum(x[1]): coefficients 1x4
+    session.add_step("satisfy(x[0][0] == 1)\n", key="edited", solve=False)
+    session.add_step("satisfy(x[0][0] == 2)\n", key="edited", solve=False)  # replaces a step: read afresh
+    assert both_readings(session)[0] == both_readings(session)[1]
+    session.undo()
+    parts, whole = both_readings(session)
+    assert parts == whole
+    session.close()
+
+
+@pytest.mark.parametrize("name", ["futoshiki", "picross", "sudoku"])
+def test_the_notebooks_models_read_from_parts_as_from_the_file(name, shell, monkeypatch):
+    monkeypatch.chdir(NOTEBOOKS)
+    compared = 0
+    for cell in nbformat.read(NOTEBOOKS / f"{name}.ipynb", 4).cells:
+        if cell.cell_type != "code":
+            continue
+        shell.run(cell.source)  # the notebook's own steps, edits and mistakes included
+        session = shell.ip.magics_manager.registry["PuzzleMagics"].session
+        if cell.source.startswith("%%puzzle") and session is not None and session.anything_to_solve() \
+                and not model_state.has_objective():
+            parts, whole = both_readings(session)
+            assert parts == whole, cell.source
+            compared += 1
+    assert compared >= 3
+
+
+def test_a_model_near_the_size_limit_is_refused_as_its_file_is(tmp_path):
+    session = PuzzleSession("tables")
+    session.add_step("x = VarArray(size=6, dom=range(1000))\n", solve=False)
+    rows = 4_000  # about 100 kB a table
+    for k in range(4):
+        session.add_step(f"satisfy(x in [(i % 1000, i // 1000 + {k}, i * 7 % 1000, i * 13 % 1000, i * 17 % 1000, "
+                         f"i * 19 % 1000) for i in range({rows})])\n", solve=False)
+        size = session.compile().stat().st_size
+        model = StepModel(session._parts, session.compile)
+        with plain_operators():
+            if size > MAX_BYTES:
+                with pytest.raises(BackendUnsupported, match="over"):
+                    model.cp_sat(frozenset())
+            else:
+                assert model.cp_sat(frozenset()).variables
+    assert size > MAX_BYTES  # the last model is over the limit
+    session.close()
