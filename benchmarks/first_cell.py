@@ -10,18 +10,17 @@ timed too, in the same rounds.
 from __future__ import annotations
 
 import argparse
-import os
 import statistics
-import subprocess
 import sys
 import tempfile
-import time
-from contextlib import ExitStack, contextmanager
+from contextlib import ExitStack
 from pathlib import Path
 
 import nbformat
 
-ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from kernels import ROOT, ready_kernel, timed_cell, worktree  # noqa: E402
+
 NOTEBOOK = ROOT / "notebooks" / "amaze.ipynb"
 
 
@@ -52,44 +51,10 @@ def step_model(folder: Path) -> Path:
     return path
 
 
-@contextmanager
-def ready_kernel(pythonpath: str | None):
-    """A started kernel whose first execution has answered (so that start-up is not counted)."""
-    from jupyter_client.manager import start_new_kernel
-
-    env = {**os.environ, "PYTHONPATH": pythonpath} if pythonpath else dict(os.environ)
-    manager, client = start_new_kernel(kernel_name="python3", cwd=str(ROOT / "notebooks"), env=env,
-                                       stderr=subprocess.DEVNULL)
-    try:
-        client.execute_interactive("1", timeout=60, output_hook=lambda message: None)
-        yield client
-    finally:
-        client.stop_channels()
-        manager.shutdown_kernel(now=True)
-
-
 def time_cells(cells: list[str], pythonpath: str | None = None) -> float:
-    """Seconds from sending the first cell to the last one's reply, in a ready kernel; failing cells raise."""
+    """Seconds from sending the first cell to the last one's reply, in a ready kernel."""
     with ready_kernel(pythonpath) as client:
-        start = time.perf_counter()
-        for cell in cells:
-            reply = client.execute_interactive(cell, timeout=120, output_hook=lambda message: None)
-            if reply["content"]["status"] != "ok":
-                raise RuntimeError(f"cell failed: {cell[:60]!r}: {reply['content'].get('evalue')}")
-        return time.perf_counter() - start
-
-
-@contextmanager
-def worktree(revision: str):
-    """The repository as it was at `revision`, in a temporary folder."""
-    with tempfile.TemporaryDirectory() as folder:
-        tree = Path(folder) / "tree"
-        subprocess.run(["git", "-C", str(ROOT), "worktree", "add", "--detach", str(tree), revision],
-                       check=True, capture_output=True)
-        try:
-            yield tree
-        finally:
-            subprocess.run(["git", "-C", str(ROOT), "worktree", "remove", "--force", str(tree)], capture_output=True)
+        return sum(timed_cell(client, cell) for cell in cells)
 
 
 def main() -> None:

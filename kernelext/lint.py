@@ -49,9 +49,11 @@ def check_source(source: str, namespace: Mapping) -> list[Finding]:
         tree = ast.parse(source)
     except SyntaxError:
         return []  # running the step reports it, with its line
-    variables, maybe = _variable_names(tree, namespace)
+    named = {node.id for node in ast.walk(tree) if isinstance(node, ast.Name)}
+    seen = {name: namespace[name] for name in named if name in namespace}  # the only names the checks look up
+    variables, maybe = _variable_names(tree, seen)
     shadowed = {name for name in BUILTINS if namespace.get(name, getattr(builtins, name)) is not getattr(builtins, name)}
-    findings = _Checker(variables, maybe, _plain_names(tree, namespace), shadowed).run(tree)
+    findings = _Checker(variables, maybe, _plain_names(tree, seen), shadowed).run(tree)
     findings += _generators_used_twice(tree, namespace)
     return sorted(set(findings), key=lambda f: (not f.error, f.line))
 

@@ -250,6 +250,7 @@ class PuzzleSession:
         deadline = monotonic() + (timeout or self.timeout)  # a wall-clock limit: compiling counts
         self._use_model()
         model = StepModel(self._parts, self.compile)
+        model.prepare()
         cells = model_state.solution_cells()
         self.last_result = self.solver.solve(model, cells, sols=sols, timeout=max(0.01, deadline - monotonic()),
                                              backend=backend or self.backend)

@@ -64,7 +64,23 @@ class StepModel:
     """
 
     def __init__(self, parts: ModelParts, write: Callable[[], Path]):
-        self.parts, self._write, self._path = parts, write, None
+        self.parts, self._write = parts, write
+        self._path: Path | None = None
+        self._current: tuple | None = None
+        self._prepared = False
+
+    def prepare(self) -> None:
+        """Compile what the solve reads, before it starts (a Ctrl-C here stops the step, not a search): the
+        parts of a satisfaction model, else the file (also when the parts fail: the whole compile then says
+        what is wrong, or gives the file to read)."""
+        self._prepared = True
+        if not self.optimises():
+            try:
+                self._current = self.parts.current()
+                return
+            except Exception:
+                pass
+        self.path()
 
     def path(self) -> Path:
         if self._path is None:
@@ -76,12 +92,11 @@ class StepModel:
 
     def cp_sat(self, holes: frozenset[str]) -> Translated:
         """As the file would be read: the same CP-SAT model, and the same refusal of a file over MAX_BYTES."""
-        if self.optimises():
+        if not self._prepared:
+            self.prepare()
+        if self._current is None:
             return read(self.path(), holes)
-        try:
-            variables, elements, least, most = self.parts.current()
-        except Exception:  # the whole compile says what is wrong with the model, or reads it whole
-            return read(self.path(), holes)
+        variables, elements, least, most = self._current
         if least > MAX_BYTES:
             raise BackendUnsupported(f"a model file over {MAX_BYTES // 1000} kB")
         if most > MAX_BYTES:  # near the limit: the file's own size decides

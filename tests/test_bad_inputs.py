@@ -252,14 +252,14 @@ def test_ctrl_c_while_the_java_vm_starts(shell):
 def test_ctrl_c_while_compiling_rolls_the_step_back(amaze, monkeypatch):
     from kernelext import model_state
 
-    compile_to = model_state.compile_to
+    compile_items = model_state.compile_items  # a step compiles what it posted
 
-    def interrupted(path):
-        monkeypatch.setattr(model_state, "compile_to", compile_to)
+    def interrupted(items):
+        monkeypatch.setattr(model_state, "compile_items", compile_items)
         raise KeyboardInterrupt
 
     before = model_text()
-    monkeypatch.setattr(model_state, "compile_to", interrupted)
+    monkeypatch.setattr(model_state, "compile_items", interrupted)
     run = amaze.run(NEXT)
     assert "Interrupted: the step was not added" in str(run.error) and "Traceback" not in run.text
     assert model_text() == before
