@@ -1,13 +1,15 @@
 """Where a `%%puzzle+` step's time goes, phase by phase, on the seed walkthroughs (Amaze, Futoshiki, Layout,
-Picross), against a CPMpy + CP-SAT cell that reads and solves the same step model, side by side in one run.
+Picross), against a CPMpy + CP-SAT cell that reads and solves the same step model, in an IPython shell.
 
-Run: python benchmarks/step_phases.py [--rounds N] [--solver auto|ace|cp-sat|...] (auto, the default solver)
+Run: python benchmarks/step_phases.py [--rounds N] [--solver NAME] [--base REV]
+With --base, the kit as it was at the git revision REV (a worktree, imported first through PYTHONPATH) is
+measured too: each round runs both, in turn, each in a process of its own.
 
-Phases (medians over every step of every walkthrough, each round):
-- cell: the whole `%%puzzle+` cell in an IPython shell, as a notebook runs it;
+Phases (medians over every step of every walkthrough):
+- cell: the whole `%%puzzle+` cell, as a notebook runs it;
 - code: the beginner-mistake check and running the cell's own code (pycsp3 posting the constraints);
-- compile: pycsp3 writing the model as XCSP3;
-- solver: the call to the solver (handing the file over, ACE reading it, the search, reading the answer);
+- compile: pycsp3 compiling the model (the whole model, or the items a step posted);
+- solver: the call to the solver (reading the model, the search, reading the answer);
 - search: the solver's own search, as it reports it (ACE's `global ... wck`, CP-SAT's wall time);
 - render: drawing the report (widget state, HTML and text);
 - kit: what the kit adds around the search: cell - search.
@@ -16,15 +18,19 @@ Phases (medians over every step of every walkthrough, each round):
 from __future__ import annotations
 
 import argparse
+import json
+import os
 import re
 import statistics
+import subprocess
 import sys
 import time
 from collections import defaultdict
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+from kernels import worktree  # noqa: E402
 from solve_steps import ROOT, WALKTHROUGHS, is_step, linear_cells, time_cpmpy  # noqa: E402
 
 PHASES = ("cell", "code", "compile", "solver", "search", "render", "kit", "cpmpy+cp-sat cell")
@@ -60,14 +66,16 @@ def timed(spent: dict[str, float]):
         found = _GLOBAL_WCK.search(args[0])
         spent["search"] += float(found.group(1)) if found else result.time
 
-    def ortools_time(args, kwargs, result):
+    def cp_sat_time(args, kwargs, result):
         if result.backend == "ortools":
             spent["search"] += result.time
         elif result.backend == "cp-sat":
             spent["search"] += float(result.stats["search seconds"])
 
+    compiles = [name for name in ("compile_to", "compile_items") if hasattr(model_state, name)]
     wrapped = [wrap(kernelext.session, "check_source", "code"), wrap(kernelext.session, "run_source", "code"),
-               wrap(model_state, "compile_to", "compile"), wrap(Solver, "solve", "solver", ortools_time),
+               *(wrap(model_state, name, "compile") for name in compiles),
+               wrap(Solver, "solve", "solver", cp_sat_time),
                wrap(ace_output, "parse", "parse", search_time),
                wrap(kernelext.puzzle.NotebookPuzzle, "show", "render")]
     try:
@@ -106,53 +114,59 @@ def one_round(name: str, solver, backend: str) -> list[dict[str, float]]:
     return steps
 
 
-@contextmanager
-def stock_stack():
-    """pycsp3's inspector with `inspect.stack` itself, as without kernelext.frame_reading."""
-    import inspect
-
-    from pycsp3.tools import inspector
-
-    from kernelext import frame_reading
-
-    install, lazy = frame_reading.install, inspector.inspect
-    frame_reading.install, inspector.inspect = (lambda: None), inspect
-    try:
-        yield
-    finally:
-        frame_reading.install, inspector.inspect = install, lazy
-
-
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--rounds", type=int, default=3)
-    parser.add_argument("--solver", default="auto")
-    options = parser.parse_args()
-    import os
-
+def measure(backend: str) -> list[dict[str, float]]:
+    """Every walkthrough step's phases in this process, after one round to warm up."""
     from kernelext.solver.engine import Solver
 
     os.chdir(ROOT / "notebooks")
-    solver = Solver(options.solver)
-    steps: dict[str, list[dict[str, float]]] = {"lazy stack": [], "inspect.stack": []}
+    solver = Solver(backend)
+    steps = []
     for name in WALKTHROUGHS:
-        one_round(name, solver, options.solver)  # warm-up: the worker starts once, as in a kernel
-        for _ in range(options.rounds):  # the two stacks in turn, side by side
-            steps["lazy stack"] += one_round(name, solver, options.solver)
-            with stock_stack():
-                steps["inspect.stack"] += one_round(name, solver, options.solver)
+        one_round(name, solver, backend)  # warm-up: the worker starts once, as in a kernel
+        steps += one_round(name, solver, backend)
     solver.close()
+    return steps
+
+
+def in_process(backend: str, pythonpath: str | None) -> list[dict[str, float]]:
+    """`measure` in a process of its own, the kit imported from `pythonpath` first when given."""
+    env = {**os.environ, "PYTHONPATH": pythonpath} if pythonpath else dict(os.environ)
+    done = subprocess.run([sys.executable, __file__, "--solver", backend, "--json"], env=env, capture_output=True,
+                          text=True, check=True)
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--solver", default="auto")
+    parser.add_argument("--base", metavar="REV", help="also measure the kit as it was at this git revision")
+    parser.add_argument("--json", action="store_true", help=argparse.SUPPRESS)  # one measuring process
+    options = parser.parse_args()
+    if options.json:
+        print(json.dumps(measure(options.solver)))
+        return
+    with ExitStack() as stack:
+        trees = {"kit": None}
+        if options.base:
+            trees[f"at {options.base}"] = str(stack.enter_context(worktree(options.base)))
+        steps: dict[str, list[dict[str, float]]] = {column: [] for column in trees}
+        for _ in range(options.rounds):
+            for column, tree in trees.items():
+                steps[column] += in_process(options.solver, tree)
     medians = {column: {phase: statistics.median(step.get(phase, 0.0) for step in found) for phase in PHASES}
                for column, found in steps.items()}
-    print(f"{len(steps['lazy stack'])} steps ({options.rounds} rounds of {', '.join(WALKTHROUGHS)}), solver "
-          f"{options.solver}; median milliseconds per step, pycsp3's source inspection with each stack:")
+    print(f"{len(steps['kit'])} steps ({options.rounds} rounds of {', '.join(WALKTHROUGHS)}), solver "
+          f"{options.solver}; median milliseconds per step:")
     print(f"  {'':<20}" + "".join(f"{column:>16}" for column in steps))
     for phase in PHASES:
         print(f"  {phase:<20}" + "".join(f"{medians[column][phase] * 1000:16.1f}" for column in steps))
     for column, found in medians.items():
-        print(f"{column}: whole step / CPMpy + CP-SAT cell {found['cell'] / found['cpmpy+cp-sat cell']:.1f}x; "
-              f"kit part of a step {found['kit'] / found['cell']:.0%}")
-    print(f"whole step, inspect.stack / lazy stack: {medians['inspect.stack']['cell'] / medians['lazy stack']['cell']:.2f}x")
+        print(f"{column}: whole step / CPMpy + CP-SAT cell {found['cell'] / found['cpmpy+cp-sat cell']:.2f}x; "
+              f"kit part {found['kit'] * 1000:.1f} ms ({found['kit'] / found['cell']:.0%} of the step)")
+    if options.base:
+        base = medians[f"at {options.base}"]
+        print(f"whole step, {options.base} / now: {base['cell'] / medians['kit']['cell']:.2f}x")
 
 
 if __name__ == "__main__":
