@@ -231,7 +231,7 @@ def test_unsat_after_editing_a_step_names_it_and_undo_puts_its_previous_version_
 def test_an_edited_step_marks_nothing_as_changed_and_an_added_one_marks_what_it_changed(shell):
     shell.ok("%%puzzle latin --step board\nclue = 1\nx = VarArray(size=[3, 3], dom=range(1, 4))\n")
     shell.ok("%%puzzle+\nsatisfy([AllDifferent(x[i]) for i in range(3)], [AllDifferent(x[:, j]) for j in range(3)])\n")
-    text = shell.ok("%%puzzle+ --step clue\nsatisfy(x[0][0] == clue)\n")
+    shell.ok("%%puzzle+ --step clue\nsatisfy(x[0][0] == clue)\n")
     session = shell.ip.magics_manager.registry["PuzzleMagics"].session
     assert session.last_grid.values[0][0] == 1
     edited = shell.ok("%%puzzle+ --step board\nclue = 3\nx = VarArray(size=[3, 3], dom=range(1, 4))\n")
