@@ -1,12 +1,15 @@
 """Promises about time and memory, on the real solver: a time limit is a wall-clock limit (on a model
 whose large tables keep ACE parsing far past it, with every core busy), Stop returns within a second,
-no JVM starts before a step needs one, and a kernel stays small over 200 steps."""
+no JVM starts before a step needs one, a kernel stays small over 200 steps; a graded run that crashes,
+loops or allocates without bound loses only itself, within its limits."""
 
 from __future__ import annotations
 
 import itertools
 import json
+import math
 import multiprocessing
+import signal
 import subprocess
 import sys
 import time
@@ -14,7 +17,11 @@ from pathlib import Path
 
 import pytest
 
+from kernelext.grading.runner import GRACE
+from kernelext.grading.warm_pool import WarmPool
+from kernelext.grading.warm_runs import CPU_FACTOR
 from kernelext.solver.engine import Solver
+from test_grading_sandbox import REPORT, WARM_IDENTITY, seen, tiny_job
 
 SLACK = 0.5  # the promise: a limit of S seconds returns within S + SLACK
 MAX_RSS_MB = 350
@@ -151,3 +158,38 @@ def test_no_jvm_before_a_step_needs_one_and_a_kernel_stays_small_over_200_solved
     finally:
         client.stop_channels()
         manager.shutdown_kernel(now=True)
+
+
+# -- graded runs: each a child forked by a warm process in its sandbox ---------------------------------
+
+CRASHING = {"exits": "import os\nos._exit(3)", "segfaults": "import ctypes\nctypes.string_at(0)",
+            "loops": "while True:\n    pass", "allocates": "hog = []\nwhile True:\n    hog.append(bytearray(10 ** 7))"}
+LIMITS_SEEN = """import json, os, resource
+seen = {"memory": resource.getrlimit(resource.RLIMIT_AS)[0] // 2 ** 20, "cpu": resource.getrlimit(resource.RLIMIT_CPU),
+        "queues": resource.getrlimit(resource.RLIMIT_MSGQUEUE), "session": os.getsid(0) == os.getpid()}
+""" + REPORT
+
+
+@pytest.mark.parametrize("mode", ["bwrap", "process"])
+def test_a_graded_run_that_crashes_loops_or_allocates_without_bound_loses_only_itself(mode):
+    said = "import json, os\nseen = {}\n" + WARM_IDENTITY + "\n" + REPORT + "\n"  # who forked it, said before it fails
+    runs, took = {}, {}
+    with WarmPool() as pool:
+        for name, code in CRASHING.items():
+            start = time.monotonic()
+            runs[name] = pool.run(tiny_job(said + code, sandbox=mode, time_limit=0.5, memory_mb=1024))
+            took[name] = time.monotonic() - start
+        after = pool.run(tiny_job(said, sandbox=mode, time_limit=0.5, memory_mb=1024))
+    assert (runs["exits"].code, runs["segfaults"].code, runs["loops"].code) == (3, -signal.SIGSEGV, None), runs
+    assert "MemoryError" in runs["allocates"].reply["error"], runs["allocates"]
+    assert 0.5 + GRACE <= took["loops"] < 0.5 + GRACE + 3 * SLACK, took  # killed at its wall-clock limit
+    assert after.reply["status"] == "SAT", after
+    assert len({seen(run)["warm"] for run in [*runs.values(), after]}) == 1  # one warm process outlived them all
+
+
+@pytest.mark.parametrize("mode", ["bwrap", "process"])
+def test_a_graded_run_has_its_limits_and_a_session_of_its_own(mode):
+    with WarmPool() as pool:
+        run = pool.run(tiny_job(LIMITS_SEEN, sandbox=mode, time_limit=2, memory_mb=1500))
+    cpu = CPU_FACTOR * math.ceil(2 + GRACE)
+    assert seen(run) == {"memory": 1500, "cpu": [cpu, cpu + 1], "queues": [0, 0], "session": True}

@@ -13,11 +13,12 @@ from kernelext.grading.reference import answer_check
 from kernelext.grading.results import CheckReport
 from kernelext.grading.sandbox import resolve_mode
 from kernelext.grading.schedule import jobs_for, run_jobs
+from kernelext.grading.warm_pool import WarmPool
 
 
 def check_public(model, exercise_dir: str | Path = ".", *, namespace: dict | None = None,
                  executor=None, sandbox: str = "auto") -> CheckReport:
-    """Run a model on the public instances of the exercise in `exercise_dir`, each in its own process.
+    """Run a model on the public instances of the exercise in `exercise_dir`, each in a process of its own.
 
     Arguments:
         model: a PuzzleSession, its `steps`, or the steps' sources (strings), in order.
@@ -37,7 +38,9 @@ def check_public(model, exercise_dir: str | Path = ".", *, namespace: dict | Non
     if not sources:
         return CheckReport(exercise.name, (), ("no steps yet: start the puzzle with a %%puzzle NAME cell",))
     jobs = jobs_for(exercise, submission, sandbox=resolve_mode(sandbox))
-    return CheckReport(exercise.name, tuple(run_jobs(jobs, answer_check(exercise), executor=executor)))
+    with WarmPool() as pool:
+        results = run_jobs(jobs, answer_check(exercise, run=pool.run), pool=pool, executor=executor)
+    return CheckReport(exercise.name, tuple(results))
 
 
 def helper_sources(namespace: dict) -> tuple[str, ...]:

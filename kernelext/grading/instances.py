@@ -16,6 +16,7 @@ from pathlib import Path
 from kernelext.grading.checkers import REFERENCE, ExerciseFault
 from kernelext.grading.exercise import Instance, load_exercise
 from kernelext.grading.reference import ReferenceCheck
+from kernelext.grading.warm_pool import WarmPool
 
 
 def fill_instances(exercise_dir: str | Path) -> tuple[list[str], list[str]]:
@@ -23,8 +24,8 @@ def fill_instances(exercise_dir: str | Path) -> tuple[list[str], list[str]]:
     exercise = load_exercise(exercise_dir)
     if not (exercise.folder / "instructor.ipynb").is_file():
         raise ValueError(f"No instructor.ipynb in {exercise.folder}: the instructor's model fills the instances.")
-    reference = ReferenceCheck(exercise)
-    with ThreadPoolExecutor(max_workers=os.cpu_count() or 1) as pool:  # each instance solves in its own process
+    with WarmPool() as runs, ThreadPoolExecutor(max_workers=os.cpu_count() or 1) as pool:
+        reference = ReferenceCheck(exercise, run=runs.run)  # each instance solves in a process of its own
         settled = list(pool.map(lambda instance: _settled(exercise, reference, instance), exercise.instances))
     told, problems = [], []
     for instance, (expected, line) in zip(exercise.instances, settled):

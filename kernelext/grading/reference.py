@@ -17,24 +17,27 @@ from functools import partial
 
 from kernelext.grading.checkers import ExerciseFault, OnlyTheGrader, RulesCheck, count_problem, resolve
 from kernelext.grading.notebook import read_submission
-from kernelext.grading.runner import Job, execute
+from kernelext.grading.runner import Job
+from kernelext.grading.warm_pool import execute
 
 MAX_CELLS_SHOWN = 8  # the answer's values are shown for a broken constraint on at most this many variables
 
 
-def answer_check(exercise):
-    """The check that `exercise.json`'s `checker` names, ready to judge answers."""
+def answer_check(exercise, *, run=execute):
+    """The check that `exercise.json`'s `checker` names, ready to judge answers; `run` runs the reference's jobs
+    (a `WarmPool`'s `run`, or one warm process per job)."""
     function = resolve(exercise.checker, exercise.folder)
     if function is not None:
         return RulesCheck(exercise.checker, function)
-    return ReferenceCheck(exercise)
+    return ReferenceCheck(exercise, run=run)
 
 
 class ReferenceCheck:
     """Judges answers with the instructor notebook's model (see the module's docstring)."""
 
-    def __init__(self, exercise):
+    def __init__(self, exercise, *, run=execute):
         self.exercise = exercise
+        self.run = run
         notebook = exercise.folder / "instructor.ipynb"
         self.model = read_submission(notebook, answer=exercise.answer) if notebook.is_file() else None
         if self.model is not None and self.model.problem:
@@ -94,9 +97,9 @@ class ReferenceCheck:
     def _run(self, instance, *, sols, kind: str, answers: tuple = ()) -> dict:
         exercise = self.exercise
         job = Job("reference", instance.name, instance, self.model.steps, self.model.helpers, exercise.answer,
-                  sols, exercise.time_limit, exercise.memory_mb, kind=kind, answers=answers, solver="auto",
+                  sols, exercise.time_limit, exercise.memory_mb, kind=kind, answers=answers, warm_ace=True,
                   strict_indexing=exercise.strict_indexing, data_style=exercise.data_style)
-        run = execute(job)
+        run = self.run(job)
         why = _failure(run, exercise.answer)
         if why:
             raise ExerciseFault(f"the reference model (instructor.ipynb) failed on {instance.name}: {why}")

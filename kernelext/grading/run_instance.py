@@ -1,8 +1,8 @@
-"""Run one model on one instance, in a process of its own: `python -m kernelext.grading.run_instance`.
+"""Run one model on one instance, in a process of its own (a child the warm process forks: see `warm_runs`).
 
 Reads `job.json` from the working directory and writes `result.json` beside it: the solver's status
 and the answer array's values (or, for a job with probes, each probe's status), or the first line of
-the error that stopped the model. Checking the answer is left to the caller, outside this process.
+the error that stopped the model. Checking the answer is left to the grader, outside the sandbox.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from pathlib import Path
 
 from kernelext.grading.fixing import add_fixing_step, at, nested_values, shape_of
 from kernelext.grading.jvm import JVM_START, jvm_options
-
+from kernelext.solver.engine import Solver
 
 
 def main() -> None:
@@ -46,10 +46,9 @@ def run(job: dict, *, deadline: float) -> dict:
     from kernelext.errors import KernelextError
     from kernelext.grading.exercise import bound_data
     from kernelext.session import PuzzleSession
-    from kernelext.solver.engine import Solver
 
-    session = PuzzleSession("grading", solver=Solver(job.get("solver", "ace-cold")),
-                            strict_indexing=job.get("strict_indexing", False))
+    solver = Solver("auto") if job.get("warm_ace") else AutoWithColdAce()
+    session = PuzzleSession("grading", solver=solver, strict_indexing=job.get("strict_indexing", False))
     for number, source in enumerate(job["helpers"], start=1):
         try:
             run_source(source, session.namespace, echo=False)
@@ -79,6 +78,17 @@ def run(job: dict, *, deadline: float) -> dict:
     unset = any(solution.get(name) is None for solution in solutions for _, name in info.cells)  # holes left out
     return {"status": result.status.value, "stopped": result.stopped, "unset": unset, "bound": result.bound,
             "objective": objective_sense(), "answers": [nested_values(info, solution) for solution in solutions]}
+
+
+class AutoWithColdAce(Solver):
+    """`auto` (CP-SAT in this process for a satisfaction model it reads, else ACE), with ACE in a new JVM per
+    solve rather than in a warm worker: a run solves once, or once per probe, and ends."""
+
+    def __init__(self):
+        super().__init__("auto")
+
+    def backend(self, name: str):
+        return super().backend("ace-cold" if name == "ace" else name)
 
 
 def objective_sense() -> str:
@@ -138,7 +148,3 @@ def run_probes(session, probes: list[dict], *, deadline: float) -> list[str]:
 def first_line(error: object) -> str:
     lines = [line.strip() for line in str(error).splitlines() if line.strip()]
     return (lines[0] if lines else type(error).__name__)[:300]
-
-
-if __name__ == "__main__":
-    main()

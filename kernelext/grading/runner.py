@@ -1,18 +1,10 @@
-"""Run one job (a submission on an instance, a part's probes, a reference check) in its own sandboxed process."""
+"""A job (a submission on an instance, a part's probes, a reference check) and what its run gave back."""
 
 from __future__ import annotations
 
-import json
-import os
-import signal
-import subprocess
-import threading
 from dataclasses import dataclass
-from pathlib import Path
 
 from kernelext.grading.exercise import Instance
-from kernelext.grading.sandbox import launch
-from kernelext.scratch import scratch_folder
 
 GRACE = 3.0  # seconds a run gets beyond its time limit before its process is killed
 OUTPUT_CAP = 64 * 1024  # bytes of a run's output kept (the rest is read and dropped)
@@ -29,6 +21,8 @@ class Job:
         probes: for a part, `{"fix": {array: values}, "expect": "sat"|"unsat", "why": text}` each.
         sandbox: "bwrap" or "process" (see `kernelext.grading.sandbox`).
         strict_indexing: an index past the end of an array fails the run (see `Exercise`).
+        warm_ace: where CP-SAT does not read the model, ACE runs in one worker JVM kept for the run's solves
+            (a reference run's explanations solve many small models) rather than in a new JVM per solve.
         data_style: how `data` is bound: "json" or "pycsp3" (see `Exercise`).
     """
 
@@ -47,8 +41,16 @@ class Job:
     sandbox: str = "process"
     strict_indexing: bool = False
     answers: tuple = ()
-    solver: str = "ace-cold"
+    warm_ace: bool = False
     data_style: str = "json"
+
+    def payload(self) -> dict:
+        """The run's `job.json`: what the model needs, never the instance's `expected` facts."""
+        return {"data": self.instance.data, "steps": self.steps, "helpers": self.helpers, "answer": self.answer,
+                "sols": self.sols, "time_limit": self.time_limit, "memory_mb": self.memory_mb,
+                "jvm_archive": self.jvm_archive, "probes": [{"fix": p["fix"]} for p in self.probes],
+                "strict_indexing": self.strict_indexing, "kind": self.kind, "answers": list(self.answers),
+                "warm_ace": self.warm_ace, "data_style": self.data_style}
 
 
 @dataclass(frozen=True)
@@ -59,49 +61,3 @@ class Run:
     output: str
     reply: dict | None
 
-
-def execute(job: Job) -> Run:
-    """Run one job in a fresh process; its folder is removed whatever happens."""
-    with scratch_folder("grade") as work:
-        payload = {"data": job.instance.data, "steps": job.steps, "helpers": job.helpers, "answer": job.answer,
-                   "sols": job.sols, "time_limit": job.time_limit, "memory_mb": job.memory_mb,
-                   "jvm_archive": job.jvm_archive, "probes": [{"fix": p["fix"]} for p in job.probes],
-                   "strict_indexing": job.strict_indexing, "kind": job.kind, "answers": list(job.answers),
-                   "solver": job.solver, "data_style": job.data_style}
-        Path(work, "job.json").write_text(json.dumps(payload))
-        reads = (job.jvm_archive,) if job.jvm_archive else ()
-        code, output = run_process(launch(job.sandbox, Path(work), "kernelext.grading.run_instance", reads=reads),
-                                   job.time_limit + GRACE)
-        return Run(code, output, _read_reply(Path(work, "result.json")))
-
-
-def run_process(start, wall: float) -> tuple[int | None, str]:
-    """Run `start` (a sandbox Launch) in its own session; (exit code, or None when killed at `wall` s; output kept)."""
-    process = subprocess.Popen(list(start.argv), cwd=start.cwd, env=start.env, stdin=subprocess.DEVNULL,
-                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT, start_new_session=True)
-    kept = bytearray()
-    reader = threading.Thread(target=_drain, args=(process.stdout, kept), daemon=True)
-    reader.start()
-    try:
-        code = process.wait(timeout=wall)
-    except subprocess.TimeoutExpired:
-        os.killpg(process.pid, signal.SIGKILL)
-        process.wait()
-        code = None
-    reader.join(timeout=5)
-    return code, kept.decode(errors="replace")
-
-
-def _read_reply(path: Path) -> dict | None:
-    try:
-        reply = json.loads(path.read_text())
-    except (OSError, ValueError):
-        return None
-    return reply if isinstance(reply, dict) else None
-
-
-def _drain(stream, kept: bytearray) -> None:
-    """Read `stream` to its end, keeping its first OUTPUT_CAP bytes."""
-    for chunk in iter(lambda: stream.read1(65536), b""):
-        kept.extend(chunk[:max(0, OUTPUT_CAP - len(kept))])
-    stream.close()

@@ -1,9 +1,11 @@
 """Where a graded run's student code executes: a bubblewrap sandbox, or a plain process with a scrubbed start.
 
-`bwrap`: a private root holding only the system, Python and Java read-only, a fresh /tmp, the run's own
-empty folder (with its one instance), new PID, network, IPC and user namespaces, a cleared environment.
-`process`: the same empty folder, scrubbed environment and plain arguments, but the student's code runs
-as the grader's user, with that user's view of the files and of /proc.
+Each sandbox holds one warm process (`kernelext.grading.warm_runs`) that forks a child per run.
+`bwrap`: a private root holding only the system, Python and Java read-only, and three writable folders
+that the grader empties after each run: the run's folder (/sandbox), /tmp and /dev/shm; new PID (the warm
+process is its init), network, IPC and user namespaces, a cleared environment.
+`process`: the same folders and scrubbed environment, but the student's code runs as the grader's user,
+with that user's view of the files and of /proc.
 """
 
 from __future__ import annotations
@@ -60,28 +62,44 @@ def bwrap_works() -> bool:
     return done.returncode == 0
 
 
-def launch(mode: str, work: Path, module: str, *, reads: tuple[str, ...] = ()) -> Launch:
-    """The command running `python -m module` in `work` under `mode`; `reads` are files bound read-only (bwrap)."""
-    work = Path(work)
+def launch(mode: str, work: Path, module: str, *args: str, reads: tuple[str, ...] = ()) -> Launch:
+    """The command running `python -m module MODE ARGS...` under `mode`, with the folders of `work` (see
+    `folders`); `reads` are files bound read-only (bwrap)."""
+    run, temporary, shared = folders(work)
     if mode == "process":
-        temporary = work / "tmp"
-        temporary.mkdir(exist_ok=True)
-        env = child_env(home=str(temporary))
-        return Launch((sys.executable, "-m", module), env, str(work))
+        return Launch((sys.executable, "-m", module, mode, *args), child_env(home=str(temporary)), str(run))
     env = {**child_env(home="/tmp"), "PYTHONPATH": LIBRARY}
-    argv = [shutil.which("bwrap") or "bwrap", "--unshare-all", "--die-with-parent", "--new-session", "--clearenv",
-            "--cap-drop", "ALL"]
+    argv = [shutil.which("bwrap") or "bwrap", "--unshare-all", "--as-pid-1", "--die-with-parent", "--new-session",
+            "--clearenv", "--cap-drop", "ALL"]
     for name, value in env.items():
         argv += ["--setenv", name, value]
     argv += _system_binds()
-    argv += ["--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp"]  # first: what is bound below may lie in /tmp
+    argv += ["--proc", "/proc", "--dev", "/dev", "--bind", str(shared), "/dev/shm", "--remount-ro", "/dev",
+             "--bind", str(temporary), "/tmp"]  # first: what is bound below may lie in /tmp (see `mount_points`)
     for path in _runtime_paths():
         argv += ["--ro-bind", path, path]
     argv += ["--ro-bind", str(_library() / "kernelext"), f"{LIBRARY}/kernelext"]
     for path in reads:
         argv += ["--ro-bind", path, path]
-    argv += ["--bind", str(work), INSIDE, "--chdir", INSIDE, sys.executable, "-m", module]
-    return Launch(tuple(argv), {}, str(work))
+    argv += ["--bind", str(run), INSIDE, "--remount-ro", "/", "--chdir", INSIDE, sys.executable, "-m", module, mode,
+             *args]
+    return Launch(tuple(argv), {}, str(run))
+
+
+def folders(work: Path) -> tuple[Path, Path, Path]:
+    """The folders in `work` a sandbox can write to, made if missing: the run's own (/sandbox under bwrap), its
+    temporary folder (/tmp under bwrap, HOME and TMPDIR in process mode) and /dev/shm (bwrap)."""
+    made = tuple(Path(work, name) for name in ("run", "tmp", "shm"))
+    for folder in made:
+        folder.mkdir(mode=0o700, exist_ok=True)
+    return made
+
+
+def mount_points(reads: tuple[str, ...] = ()) -> tuple[str, ...]:
+    """The paths, relative to /tmp, that bwrap binds inside the sandbox's /tmp: their folders are mount points
+    that emptying the temporary folder must keep."""
+    return tuple(str(Path(path).relative_to("/tmp")) for path in (*_runtime_paths(), *reads)
+                 if Path(path).is_relative_to("/tmp"))
 
 
 def child_env(*, home: str) -> dict:

@@ -1,4 +1,5 @@
-"""Run every submission's jobs on a pool (local threads, or any executor such as a Dask client), in order.
+"""Run every submission's jobs on a pool (local threads on warm processes, or any executor such as a Dask
+client), in order.
 
 A submission's remaining runs are not started once it has timed out `max_timeouts` times or spent its
 time `budget`; they are reported as not run, with the reason.
@@ -19,8 +20,9 @@ from kernelext.grading.judge import judge_run, result_for
 from kernelext.grading.notebook import Submission
 from kernelext.grading.reference import answer_check
 from kernelext.grading.results import InstanceResult, Outcome, SubmissionResult
-from kernelext.grading.runner import Job, execute
+from kernelext.grading.runner import Job
 from kernelext.grading.sandbox import resolve_mode
+from kernelext.grading.warm_pool import WarmPool, execute
 
 
 @dataclass(frozen=True)
@@ -76,8 +78,10 @@ def grade_submissions(exercise: Exercise, submissions: list[Submission], *, exec
             progress(SubmissionResult(student, tuple(results), notes[student].notes))
 
     graded = {}
-    results = run_jobs(jobs, answer_check(exercise), executor=executor, workers=workers,
-                       limits=Limits(exercise.max_timeouts, exercise.budget), on_submission=finished)
+    with WarmPool() as pool:
+        results = run_jobs(jobs, answer_check(exercise, run=pool.run), pool=pool, executor=executor,
+                           workers=workers, limits=Limits(exercise.max_timeouts, exercise.budget),
+                           on_submission=finished)
     for job, result in zip(jobs, results):
         graded.setdefault(job.student, []).append(result)
     out = []
@@ -89,10 +93,11 @@ def grade_submissions(exercise: Exercise, submissions: list[Submission], *, exec
     return out
 
 
-def run_jobs(jobs: list[Job], check, *, executor=None, workers: int | None = None, limits: Limits = Limits(),
+def run_jobs(jobs: list[Job], check, *, pool: WarmPool, executor=None, workers: int | None = None,
+             limits: Limits = Limits(),
              on_submission: Callable[[str, list[InstanceResult]], None] | None = None) -> list[InstanceResult]:
-    """Run `jobs` in parallel and judge each here with `check` (see `reference.answer_check`); the results
-    come back in the jobs' order."""
+    """Run `jobs` in parallel on `pool`'s warm processes (or as tasks of `executor`) and judge each here with
+    `check` (see `reference.answer_check`); the results come back in the jobs' order."""
     if not jobs:
         return []
     archive = ace_archive(jobs[0].memory_mb)
@@ -101,7 +106,7 @@ def run_jobs(jobs: list[Job], check, *, executor=None, workers: int | None = Non
     for job in jobs:
         tallies.setdefault(job.student, _Tally(0)).left += 1
     lock = threading.Lock()
-    run = execute if executor is None else (lambda job: executor.submit(execute, job).result())
+    run = pool.run if executor is None else (lambda job: executor.submit(execute, job).result())
 
     def one(index: int) -> InstanceResult:
         job = jobs[index]

@@ -1,6 +1,6 @@
 """Inside a reference run: fix a student's answer in the instructor's model, solve, and say what it breaks.
 
-Runs in the process `run_instance` starts for the reference model (the teacher's code, never the student's).
+Runs in a reference run (see `run_instance`): the teacher's code, never the student's.
 """
 
 from __future__ import annotations
