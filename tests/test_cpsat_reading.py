@@ -111,6 +111,8 @@ GLOBAL_FORMS = {
     "group": "<group><intension> lt(%0,%1) </intension><args> x[0] x[1] </args><args> x[1] x[2] </args></group>",
     "group with %...": "<group><allDifferent> %... </allDifferent><args> x[0..1] </args><args> x[1..2] </args></group>",
     "instantiation": "<block><instantiation><list> x[0] </list><values> 2 </values></instantiation></block>",
+    "regular": "<regular><list> x[] </list><transitions> (a,0,a)(a,1,b)(b,1,b)(b,2,c)(c,3,c) </transitions>"
+               "<start> a </start><final> b c </final></regular>",
 }
 
 
@@ -160,6 +162,8 @@ def test_compact_lists_skip_the_holes_of_an_array(tmp_path):
 
 
 @pytest.mark.parametrize("constraint, named", [
+    ("<regular><list> x[] </list><transitions> (q0,0,q0)(q0,1,q0)(q0,1,q1)(q1,2,q1) </transitions>"
+     "<start> q0 </start><final> q1 </final></regular>", "not deterministic"),
     ("<intension> eq(mod(x[0],2),0) </intension>", "mod"),
     ("<intension> eq(div(x[0],2),1) </intension>", "div"),
     ("<nValues><list> x[] </list><condition> (eq,2) </condition></nValues>", "nValues"),

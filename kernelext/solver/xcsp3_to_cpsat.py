@@ -3,7 +3,8 @@
 Only what can be translated exactly is read: variables with integer domains; `intension` (the arithmetic,
 comparison and logical operators, `in`/`notin` with sets, `if`; not `div`, `mod` or `pow`); `extension`
 (supports or conflicts, `*` included); `allDifferent` of one list; `sum` (integer coefficients); `count`
-(integer values); `instantiation`; `group`, `block` and `slide` (circular too); objectives given as an expression or as a sum.
+(integer values); `instantiation`; `regular` (a deterministic automaton); `group`, `block` and
+`slide` (circular too); objectives given as an expression or as a sum.
 Anything else raises BackendUnsupported, and the caller solves the model another way.
 
 As ACE does, only the variables that some constraint or the objective involves enter the model: the others
@@ -288,6 +289,22 @@ class _Reader:
     def _block(self, element) -> None:
         for child in element:
             self.constraint(child)
+
+    def _regular(self, element) -> None:
+        """An automaton over the list, its states numbered in the order they are named (CP-SAT takes
+        deterministic ones only)."""
+        states: dict[str, int] = {}
+
+        def state(name: str) -> int:
+            return states.setdefault(name, len(states))
+
+        start = state(_child_text(element, "start").strip())
+        final = [state(name) for name in _child_text(element, "final").split()]
+        arcs = re.findall(r"\(\s*([^,()\s]+)\s*,\s*(-?\d+)\s*,\s*([^,()\s]+)\s*\)", _child_text(element, "transitions"))
+        triples = [(state(tail), int(value), state(head)) for tail, value, head in arcs]
+        if len({(tail, value) for tail, value, _ in triples}) < len(set(triples)):
+            raise BackendUnsupported("a <regular> automaton that is not deterministic")
+        self.model.AddAutomaton(self.variables(_child_text(element, "list")), start, final, triples)
 
     def _intension(self, element) -> None:
         function = element.find("function")
