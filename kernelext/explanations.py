@@ -1,13 +1,15 @@
-"""What explanations find: a conflict, why a cell has its value, hints. Frozen dataclasses, each with its
+"""What explanations find: a conflict, why a cell has its value, hints, walkthroughs. Frozen dataclasses, each with its
 words and its grid (`words()`, `picture()`), which `kernelext.widgets.static_forms` draws as text and HTML;
 the algorithms that find them live in `kernelext.explain`."""
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 from kernelext.grid import Grid
+from kernelext.pencil import PencilGrid
 
 
 @dataclass(frozen=True)
@@ -169,3 +171,78 @@ def _listed(culprits: Sequence[Culprit]) -> list[str]:
 
 def _minimal_note(minimal: bool, meaning: str) -> str:
     return f"  ({meaning})" if minimal else "  (time ran out: this set may not be minimal)"
+
+
+@dataclass(frozen=True)
+class Deduction:
+    """One step of a walkthrough: new facts and the smallest set of the model's constraints forcing them.
+
+    Attributes:
+        placed: (cell id, value) of the cells this step leaves with one candidate.
+        removed: (cell id, values) of the candidates this step rules out (placements included).
+        constraints: the constraints that force the facts from what is known before the step.
+        known: (cell id, value) of the known cells in the constraints' scope.
+        technique: the step's name when its shape is a known technique (`hidden single`, `X-wing`), else "".
+        smallest: True when no step with fewer constraints exists (proven); False when it is only minimal.
+        marks: the candidates after the step, its removed values struck, the constraints' cells highlighted.
+    """
+
+    placed: tuple[tuple[str, int], ...]
+    removed: tuple[tuple[str, tuple[int, ...]], ...]
+    constraints: tuple[Culprit, ...]
+    known: tuple[tuple[str, int], ...]
+    technique: str
+    smallest: bool
+    marks: PencilGrid | None
+
+    @property
+    def size(self) -> int:
+        return len(self.constraints)
+
+    def facts(self) -> str:
+        """The new facts: `x[2][3] = 4` for a placement, `x[0][1] != 2, 5` for removed candidates."""
+        placed = dict(self.placed)
+        parts = [f"{cell} = {value}" for cell, value in self.placed]
+        parts += [f"{cell} != {', '.join(map(str, values))}" for cell, values in self.removed if cell not in placed]
+        return "; ".join(parts)
+
+    def line(self) -> str:
+        """The step in one line: `FACTS by C1; C2 known: ...`, then its technique and whether it is proven smallest."""
+        known = f" known: {', '.join(f'{c} = {v}' for c, v in self.known)}" if self.known else ""
+        notes = [self.technique] if self.technique else []
+        notes += [] if self.smallest else ["minimal, not proven smallest"]
+        note = f" [{'; '.join(notes)}]" if notes else ""
+        return f"{self.facts()} by {'; '.join(c.text for c in self.constraints)}{known}{note}"
+
+
+@dataclass(frozen=True)
+class Walkthrough:
+    """A whole solve explained as a puzzle book does: deductions one after the other, from the givens.
+
+    Attributes:
+        puzzle: the puzzle's name.
+        deductions: the steps, in order.
+        solved: True when every cell of the drawn array is placed at the end.
+        rating: the difficulty: a level and the hardest technique used, e.g. `hard (X-wing)`; "" when not rated.
+        stopped: why the walkthrough ended before the grid was solved ("" when solved).
+        start: the candidates from the givens; end: the candidates at the end.
+    """
+
+    puzzle: str
+    deductions: tuple[Deduction, ...]
+    solved: bool
+    rating: str
+    stopped: str
+    start: PencilGrid | None
+    end: PencilGrid | None
+
+    def header(self) -> str:
+        sizes = Counter(d.size for d in self.deductions)
+        listed = ", ".join(f"{count} of {size}" for size, count in sorted(sizes.items()))
+        ending = "solved" if self.solved else f"not solved ({self.stopped})"
+        rating = f"; difficulty: {self.rating}" if self.rating else ""
+        return (f"{self.puzzle}: {ending} in {len(self.deductions)} deduction(s)"
+                f"{f' (constraints per deduction: {listed})' if listed else ''}{rating}.")
+
+    def words(self) -> list[str]:
+        return [self.header()] + [f"{n:>3}. {d.line()}" for n, d in enumerate(self.deductions, start=1)]

@@ -30,6 +30,7 @@ class PencilGrid:
         removed: per cell, the values left in `previous` but not any more (empty without `previous`).
         holes: (row, col) positions with no variable at all.
         boolean: every cell's values are within {0, 1} (drawn as filled / empty / unknown).
+        highlighted: (row, col) cells to draw highlighted (the cells of a deduction's constraints).
     """
 
     name: str
@@ -37,6 +38,7 @@ class PencilGrid:
     removed: tuple[tuple[tuple[int, ...], ...], ...]
     holes: frozenset[tuple[int, int]] = frozenset()
     boolean: bool = False
+    highlighted: frozenset[tuple[int, int]] = frozenset()
 
     @property
     def shape(self) -> tuple[int, int]:
