@@ -1,8 +1,9 @@
-"""Explanations, the algorithms: why a model has no solution, why a cell has its value, which cell to fill next.
+"""Explanations, the algorithms: why a model has no solution, why a cell has its value, which cell to fill next,
+and a whole solve explained step by step (a walkthrough).
 
 They work on the compiled XCSP3 model, cut into single constraints (`kernelext.xcsp_subsets`): subsets are
 written to temporary files and solved with warm ACE; pycsp3's model itself is only rebuilt from the steps,
-as the session does on undo. Each call has a time limit; a set found when time ran out is reported with
+as the session does on undo. A walkthrough reasons in the kernel instead (`kernelext.deductions`). Each call has a time limit; a set found when time ran out is reported with
 `minimal=False`.
 """
 
@@ -11,15 +12,19 @@ from __future__ import annotations
 import re
 import time
 from collections import Counter, defaultdict
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path
 
 from kernelext import model_state
 from kernelext.errors import PuzzleUsageError
-from kernelext.explanations import Culprit, Explanation, Hint, HintSequence, WhyAnswer
+from kernelext.deductions import Deducer, Found
+from kernelext.explanations import Culprit, Deduction, Explanation, Hint, HintSequence, Walkthrough, WhyAnswer
 from kernelext.grid import Grid, build_grid
-from kernelext.pencil import declared_domains
+from kernelext.pencil import declared_domains, pencil_grid
+from kernelext.reasoning import Candidates, Reasoner, TimeUp, quickxplain
+from kernelext.rules import rule_of
+from kernelext.techniques import houses, rating, shape_name
 from kernelext.solver.result import SolveResult, Status
 from kernelext.xcsp_subsets import XcspModel, read_model, rename, variable_element
 from kernelext.scratch import scratch_folder
@@ -124,28 +129,13 @@ def hint_sequence(session, limit: int | None = None, *, timeout: float = DEFAULT
         return HintSequence(session.name, tuple(hints), solved, context.grid(known, marked=deduced))
 
 
-def quickxplain(unsat: Callable[[tuple[int, ...]], bool], background: tuple[int, ...],
-                items: Sequence[tuple[int, ...]]) -> list[tuple[int, ...]]:
-    """QuickXplain (Junker, 2004): a minimal list of `items` that, with `background`, is `unsat`.
-
-    `items` (tuples of constraint indices) together with `background` must be unsat; earlier items are
-    preferred. An `unsat` that answers False when unsure keeps items, so the result stays a conflict.
-    """
-    def flat(parts) -> tuple[int, ...]:
-        return tuple(i for part in parts for i in part)
-
-    def split(base: tuple[int, ...], grew: bool, candidates: list) -> list:
-        if grew and unsat(base):
-            return []
-        if len(candidates) == 1:
-            return candidates
-        half = len(candidates) // 2
-        first, second = candidates[:half], candidates[half:]
-        needed_second = split(base + flat(first), True, second)
-        needed_first = split(base + flat(needed_second), bool(needed_second), first)
-        return needed_first + needed_second
-
-    return split(background, False, list(items)) if items else []
+def walkthrough(session, *, timeout: float = DEFAULT_TIMEOUT, limit: int | None = None) -> Walkthrough:
+    """The solve of the current model from its givens, as deductions one after the other (up to `limit`)."""
+    with _Context(session, timeout) as context:
+        if context.info is None:
+            raise PuzzleUsageError("A walkthrough needs a drawn array (a 1-D or 2-D variable array).")
+        with model_state.plain_operators():  # pycsp3's `in` on sets is slow, and the walk needs none of it
+            return _Walk(context).run(limit)
 
 
 # -- the model, its constraints' steps, and the solver ------------------------------------------------
@@ -386,3 +376,87 @@ def _connected_sets(rules: list[int], constraints, size: int, targets: set[str])
             break
     useful = sorted(s for s in frontier if len(s) == size and set().union(*(scopes[i] for i in s)) & targets)
     yield from useful[:MAX_SETS]
+
+
+# -- walkthroughs -------------------------------------------------------------------------------------------
+
+class _Walk:
+    """A walkthrough under way: the model's constraints read as rules, the givens as starting candidates."""
+
+    def __init__(self, context: _Context):
+        self.context = context
+        constraints = context.model.constraints
+        declared = declared_domains()
+        self.domains: Candidates = {v: frozenset(declared[v]) for c in constraints for v in c.scope}
+        self.left_out = []
+        rules, self.constraint_of = [], []
+        for index, constraint in enumerate(constraints):
+            rule = rule_of(constraint)
+            if rule is None:
+                self.left_out.append(constraint.text)
+            elif len(set(rule.scope)) == 1:  # a given: part of the starting candidates
+                kept = rule.filter(tuple(self.domains[v] for v in rule.scope))
+                variable = rule.scope[0]
+                self.domains[variable] = kept[0] if kept else frozenset()
+            else:
+                rules.append(rule)
+                self.constraint_of.append(index)
+        self.positions = context.positions
+        self.house_of = houses(rules, self.positions)
+        self.reasoner = Reasoner(rules, context.deadline)
+        self.deducer = Deducer(self.reasoner, lambda ids, before, after: shape_name(
+            self.house_of, self.positions, ids, before, after))
+
+    def run(self, limit: int | None) -> Walkthrough:
+        start = self._marks(self.domains, None)
+        deductions: list[Deduction] = []
+        stopped = ""
+        while not self._solved() and (limit is None or len(deductions) < limit):
+            if any(not d for d in self.domains.values()):
+                stopped = "the givens contradict the constraints: use %puzzle explain"
+                break
+            try:
+                found = self.deducer.next(self.domains)
+            except TimeUp:
+                self.context.expired = True
+                stopped = "time ran out: give more time with --timeout"
+                break
+            if found is None:
+                stopped = "no constraints force anything more"
+                break
+            deductions.append(self._deduction(found))
+        if stopped and self.left_out:
+            stopped += f"; {len(self.left_out)} constraint(s) the walkthrough cannot read were left out"
+        sizes = [d.size for d in deductions]
+        rated = rating([d.technique for d in deductions], sizes, bool(self.house_of)) if self._solved() else ""
+        return Walkthrough(self.context.session.name, tuple(deductions), self._solved(), rated,
+                           "" if self._solved() else stopped or "stopped after the deductions asked for",
+                           start, self._marks(self.domains, None))
+
+    def _solved(self) -> bool:
+        return all(len(self.domains.get(v, ())) == 1 for _, v in self.context.info.cells)
+
+    def _deduction(self, found: Found) -> Deduction:
+        before = self.domains
+        after = {**before, **found.after}
+        order = sorted(found.after, key=self._order)
+        placed = tuple((v, next(iter(after[v]))) for v in order if len(after[v]) == 1 and len(before[v]) > 1)
+        removed = tuple((v, tuple(sorted(before[v] - after[v]))) for v in order if before[v] - after[v])
+        culprits = tuple(self.context.culprit(self.constraint_of[i]) for i in found.ids)
+        scope = sorted({v for i in found.ids for v in self.reasoner.rules[i].scope}, key=self._order)
+        known = () if len(found.ids) > 1 and found.technique == "singles" else \
+            tuple((v, next(iter(before[v]))) for v in scope if len(before[v]) == 1)
+        self.domains = after
+        marks = self._marks(after, before, {cell for c in culprits for cell in c.cells})
+        return Deduction(placed, removed, culprits, known, found.technique, found.smallest, marks)
+
+    def _marks(self, domains: Candidates, before: Candidates | None, highlighted=frozenset()):
+        info = self.context.info
+        if len(info.shape) > 2:
+            return None
+        plain = {v: tuple(sorted(d)) for v, d in domains.items()}
+        previous = None if before is None else {v: tuple(sorted(d)) for v, d in before.items()}
+        return replace(pencil_grid(info, plain, previous), highlighted=frozenset(highlighted))
+
+    def _order(self, variable: str) -> tuple:
+        return (0, self.positions[variable]) if variable in self.positions else (1, variable)

@@ -197,7 +197,8 @@ class Deduction:
 
     @property
     def size(self) -> int:
-        return len(self.constraints)
+        """How many constraints force each fact: 1 for merged singles, else all of them."""
+        return 1 if self.technique == "singles" else len(self.constraints)
 
     def facts(self) -> str:
         """The new facts: `x[2][3] = 4` for a placement, `x[0][1] != 2, 5` for removed candidates."""

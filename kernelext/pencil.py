@@ -101,13 +101,15 @@ def pencil_text(pg: PencilGrid) -> str:
 _STYLE = "border-collapse:collapse;font-family:sans-serif;text-align:center;margin:2px 0"
 _CELL = ("border:1px solid #888;width:{s}px;height:{s}px;padding:0;vertical-align:middle;text-align:center;"
          "background-color:#fff;color:#222;{extra}")
+HIGHLIGHT, HIGHLIGHT_RING = "#dbeafe", "#3b82f6"
 
 
 def pencil_html(pg: PencilGrid, block: int | None = None) -> str:
     """The pencil marks as a static HTML table (no ids, no scripts).
 
     Singletons are one big value, small domains small digits, a wiped-out cell is red, values this step
-    removed are struck through; 0/1 grids show filled / empty / unknown cells. `block` draws thicker lines
+    removed are struck through; 0/1 grids show filled / empty / unknown cells. Highlighted cells are light
+    blue, or ringed in blue when their background already means something. `block` draws thicker lines
     every `block` rows and columns (3 for a 9x9 Sudoku).
     """
     largest = max((len(v) + len(g) for row, grow in zip(pg.values, pg.removed) for v, g in zip(row, grow)
@@ -122,11 +124,19 @@ def pencil_html(pg: PencilGrid, block: int | None = None) -> str:
                 cells.append(f'<td style="{_CELL.format(s=size, extra="background:#eee;border-color:#eee")}"></td>')
                 continue
             content, colour = _cell_html(values, pg.removed[r][c], pg.boolean, size)
+            colour = _highlighted(colour) if (r, c) in pg.highlighted else colour
             cells.append(f'<td style="{_CELL.format(s=size, extra=colour + extra)}">{content}</td>')
         rows.append('<tr style="background-color:transparent">' + "".join(cells) + "</tr>")
     caption = html.escape(pencil_text(pg).splitlines()[0])
     return (f'<table style="{_STYLE}"><caption style="caption-side:top;text-align:left;font-size:12px">'
             f'{caption}</caption>{"".join(rows)}</table>')
+
+
+def _highlighted(colour: str) -> str:
+    """A highlighted cell's style: a light blue background, else (its background means something) a blue ring."""
+    if "background" not in colour:
+        return colour + f"background:{HIGHLIGHT};"
+    return colour if "box-shadow" in colour else colour + f"box-shadow:inset 0 0 0 2px {HIGHLIGHT_RING};"
 
 
 def _borders(r: int, c: int, block: int | None) -> str:

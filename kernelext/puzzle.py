@@ -115,6 +115,21 @@ class NotebookPuzzle:
         display({"text/plain": explanation_text(result), "text/html": explanation_html(result, kind, self.data(kind))},
                 raw=True)
 
+    def show_walkthrough(self, walkthrough) -> None:
+        """Display a walkthrough: a stepper over its steps in a kernel, else every step as static HTML, and text."""
+        from kernelext.kinds import block_size
+        from kernelext.render import in_kernel
+        from kernelext.widgets.static_forms import walkthrough_html, walkthrough_text
+        from kernelext.widgets.stepper_widget import StepperWidget
+
+        marks = walkthrough.start or walkthrough.end
+        block = (block_size(self.kind(), marks) or None) if marks is not None else None
+        if in_kernel():
+            display(StepperWidget(walkthrough, block))
+        else:
+            display({"text/plain": walkthrough_text(walkthrough), "text/html": walkthrough_html(walkthrough, block)},
+                    raw=True)
+
     def save(self, path: str) -> None:
         """Draw the current grid into a .png, .svg or .pdf file."""
         from kernelext.kinds import kind_for

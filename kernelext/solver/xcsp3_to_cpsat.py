@@ -254,7 +254,7 @@ class _Reader:
         """A list whose items may be expressions (`add(x[0],1)`) as well as variables."""
         found = []
         for token in text.split():
-            found += [self.term(_parse(token))] if "(" in token else self.variables(token)
+            found += [self.term(parse_expression(token))] if "(" in token else self.variables(token)
         return found
 
     # constraints
@@ -308,7 +308,7 @@ class _Reader:
 
     def _intension(self, element) -> None:
         function = element.find("function")
-        self.post(_parse((function.text if function is not None else element.text) or ""))
+        self.post(parse_expression((function.text if function is not None else element.text) or ""))
 
     def _extension(self, element) -> None:
         variables = self.variables(_child_text(element, "list"))
@@ -392,14 +392,14 @@ class _Reader:
             domain = self.cp.Domain.FromIntervals([list(i) for i in _intervals(operand.strip("{}").replace(",", " "))])
             self.model.AddLinearExpressionInDomain(expression, domain if operator == "in" else domain.complement())
         elif operator in _COMPARED:
-            self.post_comparison(operator, expression, self.term(_parse(operand)))
+            self.post_comparison(operator, expression, self.term(parse_expression(operand)))
         else:
             raise BackendUnsupported(f"the condition operator {operator}")
 
     def objective(self, element) -> None:
         kind = element.get("type", "expression")
         if kind == "expression":
-            target = self.term(_parse(element.text or ""))
+            target = self.term(parse_expression(element.text or ""))
         elif kind == "sum":
             listed = element.find("list")
             variables = self.terms(listed.text if listed is not None else element.text or "")
@@ -692,7 +692,7 @@ def _substitute(element, args: list[str]):
     return copy
 
 
-def _parse(text: str):
+def parse_expression(text: str):
     """An XCSP3 functional expression as nested tuples: `eq(x[0],add(y,1))` -> ("eq", ("x[0]", ("add", ("y", 1))))."""
     tokens = [(number, name, other) for number, name, other in _TOKEN.findall(text.strip())]
     position = 0

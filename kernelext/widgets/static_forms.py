@@ -1,4 +1,4 @@
-"""Static forms of a grid description and of a grid widget's state: plain text and HTML tables.
+"""Static forms of a grid description, a grid widget's state, explanations and walkthroughs: text and HTML tables.
 
 They carry no scripts, ids or timings, so the same input always gives the same bytes, and their HTML
 keeps to what notebook sanitizers keep (see kernelext.widgets.html_grid).
@@ -10,6 +10,7 @@ import html
 from collections.abc import Mapping
 
 from kernelext.kinds import kind_for
+from kernelext.pencil import pencil_html, pencil_text
 from kernelext.widgets.html_grid import bounds_html, grid_html, legend_html
 from kernelext.widgets.style import FONT
 
@@ -92,3 +93,36 @@ def explanation_html(found, kind: str = "generic", data: Mapping | None = None) 
     picture = grid_html(kind_for(kind).describe(grid, data or {})) if grid is not None else ""
     return (f'<div style="font-family:sans-serif;font-size:13px"><pre style="margin:2px 0;white-space:pre-wrap">'
             f"{html.escape(chr(10).join(found.words()))}</pre>{picture}</div>")
+
+
+def walkthrough_text(w) -> str:
+    """A walkthrough (kernelext.explanations.Walkthrough) as text: its words, then the candidates at the end."""
+    end = ["candidates at the end:", pencil_text(w.end)] if w.end is not None else []
+    return "\n".join([*w.words(), *end])
+
+
+def walkthrough_captions(w) -> list[str]:
+    """One caption per page of a walkthrough: the start, then each deduction's number and line."""
+    return ["start: the candidates from the givens"] + [f"{n}. {d.line()}" for n, d in enumerate(w.deductions, 1)]
+
+
+def walkthrough_pages(w, block: int | None = None) -> list[str]:
+    """One pencil-marks table per page of a walkthrough ("" where a step has no grid): the start, then each step."""
+    marks = [w.start, *(d.marks for d in w.deductions)]
+    return [pencil_html(grid, block) if grid is not None else "" for grid in marks]
+
+
+def walkthrough_html(w, block: int | None = None) -> str:
+    """A walkthrough as static HTML: its header, then every step as a card (its caption over its pencil marks)
+    that wraps beside the others. `block` draws thicker lines every `block` cells (3 for a 9x9 Sudoku)."""
+    cards = "".join(map(_card, walkthrough_captions(w), walkthrough_pages(w, block)))
+    return (f'<div style="font-family:{FONT};font-size:13px"><div><b>{html.escape(w.header())}</b></div>'
+            f"{cards}</div>")
+
+
+def _card(caption: str, page: str) -> str:
+    """An inline block: `caption` wrapped to the width of the table `page` below it."""
+    return ('<div style="display:inline-block;vertical-align:top;margin:4px 12px 4px 0">'
+            '<table style="border-collapse:collapse"><caption style="caption-side:top;text-align:left">'
+            f'{html.escape(caption)}</caption><tr style="background-color:transparent"><td style="padding:0">'
+            f"{page}</td></tr></table></div>")

@@ -1,0 +1,110 @@
+"""A walkthrough's display: highlighted pencil marks, its text and static HTML, and the stepper widget."""
+
+from __future__ import annotations
+
+import html
+
+from IPython.utils.capture import capture_output
+
+from kernelext.explanations import Culprit, Deduction, Walkthrough
+from kernelext.pencil import PencilGrid, pencil_html, pencil_text
+from kernelext.puzzle import NotebookPuzzle
+from kernelext.session import PuzzleSession
+from kernelext.widgets.static_forms import walkthrough_captions, walkthrough_html, walkthrough_text
+from kernelext.widgets.stepper_widget import WIDGET_MIME, StepperWidget
+from sanitized_html import sanitizer_problems
+
+ALL = (1, 2, 3, 4)
+ROW_0 = frozenset((0, c) for c in range(4))
+
+
+def marks(changes: dict, removed: dict | None = None, highlighted=frozenset(), before=None) -> PencilGrid:
+    """A 4x4 Sudoku's candidates: those of `before` (else every value everywhere) with `changes`."""
+    values = [list(row) for row in before.values] if before else [[ALL] * 4 for _ in range(4)]
+    for (r, c), cell in changes.items():
+        values[r][c] = cell
+    gone = tuple(tuple((removed or {}).get((r, c), ()) for c in range(4)) for r in range(4))
+    return PencilGrid("x", tuple(map(tuple, values)), gone, highlighted=highlighted)
+
+
+def walkthrough() -> Walkthrough:
+    start = marks({(0, 0): (1,), (0, 3): (4,), (0, 1): (2, 3), (0, 2): (2, 3)})
+    first = marks({(0, 1): (2,)}, {(0, 1): (3,)}, ROW_0 | {(1, 1)}, start)
+    second = marks({(0, 2): (3,)}, {(0, 2): (2,)}, ROW_0, first)
+    row = Culprit("allDifferent(x[0][0..3])", 2, tuple(f"x[0][{c}]" for c in range(4)), tuple(sorted(ROW_0)))
+    column = Culprit("allDifferent(x[0..3][1])", 2, tuple(f"x[{r}][1]" for r in range(4)), ((1, 1),))
+    deductions = (
+        Deduction((("x[0][1]", 2),), (("x[0][1]", (3,)),), (row, column), (("x[1][1]", 3),), "", False, first),
+        Deduction((("x[0][2]", 3),), (("x[0][2]", (2,)),), (row,), (), "naked single", True, second),
+    )
+    return Walkthrough("sudoku", deductions, False, "easy (naked single)", "time ran out", start, second)
+
+
+def cell_styles(markup: str) -> list[str]:
+    return markup.split('<td style="')[1:]
+
+
+def test_highlighted_cells_are_light_blue_and_placed_cells_stay_yellow_with_a_ring():
+    step = walkthrough().deductions[0].marks
+    styles = cell_styles(pencil_html(step))
+    assert len(styles) == 16
+    placed = styles[1]  # x[0][1]: placed by this step, and in the constraints
+    assert "#fff3b0" in placed and "#dbeafe" not in placed and "box-shadow:inset 0 0 0 2px #3b82f6" in placed
+    assert all("#dbeafe" in styles[k] for k in (0, 2, 3, 5))  # the rest of row 0, and x[1][1]
+    assert not any("#dbeafe" in styles[k] or "box-shadow" in styles[k] for k in (4, 6, 15))
+    plain = PencilGrid("x", step.values, step.removed)
+    assert "#dbeafe" not in pencil_html(plain) and "#3b82f6" not in pencil_html(plain)
+    binary = PencilGrid("b", (((0,), (0, 1)),), (((), ()),), boolean=True, highlighted=frozenset({(0, 0), (0, 1)}))
+    assert pencil_html(binary).count("#3b82f6") == 2  # a ring: the fill keeps meaning filled / empty / unknown
+    assert sanitizer_problems(pencil_html(step, block=2)) == [] and sanitizer_problems(pencil_html(binary)) == []
+
+
+def test_text_is_the_words_then_the_candidates_at_the_end():
+    w = walkthrough()
+    text = walkthrough_text(w)
+    assert text == "\n".join([*w.words(), "candidates at the end:", pencil_text(w.end)])
+    assert text.startswith("sudoku: not solved (time ran out) in 2 deduction(s)")
+    assert "  1. x[0][1] = 2 by allDifferent(x[0][0..3]); allDifferent(x[0..3][1]) known: x[1][1] = 3" in text
+
+
+def test_static_html_shows_every_step_survives_the_sanitizer_and_is_the_same_bytes_each_time():
+    w = walkthrough()
+    markup = walkthrough_html(w, block=2)
+    assert markup == walkthrough_html(walkthrough(), block=2)
+    assert sanitizer_problems(markup) == []
+    for forbidden in ("<svg", "<style", "<script", " id=", "solved in"):
+        assert forbidden not in markup
+    assert html.escape(w.header()) in markup
+    captions = walkthrough_captions(w)
+    assert len(captions) == len(w.deductions) + 1 and captions[0].startswith("start")
+    assert all(html.escape(caption) in markup for caption in captions)
+    assert markup.count("values left after propagation") == 3  # one pencil grid per page
+    assert markup.count("display:inline-block") == 3 and "border-top:2px solid" in markup
+    assert markup.count("#dbeafe") == 4 + 3  # highlighted cells of the two steps (placed cells ringed)
+    assert "border-top:2px solid" not in walkthrough_html(w, block=None)
+
+
+def test_stepper_widget_sends_every_page_once_and_falls_back_to_static_forms():
+    w = walkthrough()
+    widget = StepperWidget(w, block=2)
+    state = widget.get_state()
+    assert len(state["pages"]) == len(state["captions"]) == len(w.deductions) + 1
+    assert state["pages"][0] == pencil_html(w.start, 2) and state["pages"][2] == pencil_html(w.end, 2)
+    assert state["captions"] == walkthrough_captions(w) and state["title"] == w.header()
+    assert state["layout"] is None  # no layout widget: one comm
+    bundle, _ = widget._repr_mimebundle_()
+    assert set(bundle) == {WIDGET_MIME, "text/html", "text/plain"}
+    assert bundle["text/html"] == walkthrough_html(w, 2) and bundle["text/plain"] == walkthrough_text(w)
+    script = str(StepperWidget._esm)  # the module's text
+    assert "model.set(" not in script and "save_changes" not in script and "model.send(" not in script
+
+
+def test_show_walkthrough_outside_a_kernel_draws_blocks_for_a_sudoku_view_only(shell):
+    w = walkthrough()
+    for view, thick in (("sudoku", True), ("generic", False)):
+        puzzle = NotebookPuzzle(PuzzleSession("sudoku"), {}, view, 10)
+        with capture_output() as captured:
+            puzzle.show_walkthrough(w)
+        (shown,) = captured.outputs
+        assert shown.data["text/plain"] == walkthrough_text(w)
+        assert shown.data["text/html"] == walkthrough_html(w, 2 if thick else None)
