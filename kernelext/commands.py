@@ -16,6 +16,8 @@ from kernelext.errors import PuzzleUsageError
 if TYPE_CHECKING:
     from kernelext.puzzle import NotebookPuzzle
 
+WALK_TIME_FACTOR = 12  # a walkthrough asks many questions: it gets this many times a solve's time limit
+
 
 @dataclass(frozen=True)
 class Command:
@@ -112,19 +114,26 @@ def _why(puzzle: NotebookPuzzle, args: Namespace, rest: list[str]) -> None:
 
 
 def _hint(puzzle: NotebookPuzzle, args: Namespace, rest: list[str]) -> None:
-    from kernelext.explain import hint
-
     _no_arguments("hint", rest)
-    puzzle.show_explanation(hint(puzzle.session, timeout=puzzle.explain_timeout(args.timeout)))
+    _walk(puzzle, args, 1)
 
 
 def _hints(puzzle: NotebookPuzzle, args: Namespace, rest: list[str]) -> None:
-    from kernelext.explain import hint_sequence
+    if rest and not (len(rest) == 1 and rest[0].isdigit() and int(rest[0]) > 0):
+        raise PuzzleUsageError("%puzzle hints [N]: N is how many deductions at most (1 or more).")
+    _walk(puzzle, args, int(rest[0]) if rest else None)
 
-    if rest and not (len(rest) == 1 and rest[0].isdigit()):
-        raise PuzzleUsageError("%puzzle hints [N]: N is how many hints at most.")
-    limit = int(rest[0]) if rest else None
-    puzzle.show_explanation(hint_sequence(puzzle.session, limit, timeout=puzzle.explain_timeout(args.timeout)))
+
+def _walkthrough(puzzle: NotebookPuzzle, args: Namespace, rest: list[str]) -> None:
+    _no_arguments("walkthrough", rest)
+    _walk(puzzle, args, None)
+
+
+def _walk(puzzle: NotebookPuzzle, args: Namespace, limit: int | None) -> None:
+    from kernelext.explain import walkthrough
+
+    timeout = args.timeout or puzzle.timeout * WALK_TIME_FACTOR
+    puzzle.show_walkthrough(walkthrough(puzzle.session, timeout=timeout, limit=limit))
 
 
 COMMANDS = MappingProxyType({command.name: command for command in (
@@ -140,8 +149,10 @@ COMMANDS = MappingProxyType({command.name: command for command in (
             _check),
     Command("explain", "after UNSAT: a minimal set of constraints that cannot hold together", _explain),
     Command("why CELL", "why a cell has its value (e.g. `%puzzle why x[3][4]`): the constraints that force it", _why),
-    Command("hint", "the next cell that follows from the fewest constraints", _hint),
-    Command("hints [N]", "hints one after the other, up to N (default: until the grid is solved)", _hints),
+    Command("hint", "the walkthrough's first step: new facts from the fewest constraints", _hint),
+    Command("hints [N]", "the walkthrough's first N steps", _hints),
+    Command("walkthrough", "the whole solve from the givens, deduction by deduction, as a puzzle book explains it",
+            _walkthrough),
 )})
 HELP = "help", "show this summary"  # the one command that needs no puzzle: run_command answers it
 

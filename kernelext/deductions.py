@@ -10,6 +10,7 @@ refutes it (found by propagation and shrunk one rule at a time: minimal, smalles
 from __future__ import annotations
 
 import itertools
+import random
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
@@ -17,6 +18,9 @@ from kernelext.reasoning import Candidates, Reasoner, quickxplain
 from kernelext.rules import AllDifferent
 
 EXHAUSTIVE = 2  # every connected set of up to this many rules is tried
+SEARCHED = 6  # past this many rules, refuting sets are also looked for with search...
+SEARCHED_LITERALS = 6  # ...for this many candidates, those with the smallest sets by propagation first...
+ORDERS = 2  # ...each in this many orders of the rules
 MAX_SUBSET = 4  # naked and hidden subsets are named up to quads
 SUBSET_NAMES = {2: "pair", 3: "triple", 4: "quad"}
 
@@ -43,35 +47,49 @@ class Deducer:
 
     reasoner: Reasoner
     name_shape: Callable[[tuple[int, ...], Candidates, Candidates], str] = lambda ids, before, after: ""
-    _pairs: dict = field(default_factory=dict)  # (i, j) -> (candidates of their scope, consequences)
+    _sets: dict = field(default_factory=dict)  # rule ids -> (candidates of their scope, what they remove)
     _cores: dict = field(default_factory=dict)  # (variable, value) -> a set of rules refuting it
     _solution: Candidates | None = None
 
     def next(self, domains: Candidates) -> Found | None:
         """The next deduction from `domains`, or None when no set of rules forces anything more."""
         active = [i for i, rule in enumerate(self.reasoner.rules) if any(len(domains[v]) > 1 for v in rule.scope)]
-        return (self._singles(active, domains) or self._subsets(active, domains) or self._alone(active, domains)
-                or self._connected(active, domains) or self._refuted(active, domains))
+        cuts = self._single_cuts(active, domains)
+        return (self._placement(cuts, domains) or self._singles(cuts, domains) or self._subsets(active, domains)
+                or self._alone(active, domains) or self._connected(active, domains) or self._refuted(active, domains))
 
     # -- one rule alone -----------------------------------------------------------------------------------
 
-    def _singles(self, active: list[int], domains: Candidates) -> Found | None:
-        """Every single's fact at once: an allDifferent's placed values and hidden singles, and all that any
-        other rule forces alone."""
-        after: dict[str, frozenset[int]] = {}
-        ids = []
+    def _single_cuts(self, active: list[int], domains: Candidates) -> list[tuple[int, Candidates]]:
+        """What each rule forces alone as a single: an allDifferent its placed values and hidden singles,
+        another rule all it forces (changed variables only)."""
+        cuts = []
         for index in active:
             rule = self.reasoner.rules[index]
             cut = _house_singles(rule, domains) if isinstance(rule, AllDifferent) else self._filtered(index, domains)
-            if cut is None:
-                continue
-            changed = {v: after.get(v, domains[v]) & d for v, d in cut.items() if d != domains[v]}
+            changed = {v: d for v, d in (cut or {}).items() if d != domains[v]}
             if changed:
-                ids.append(index)
-                after.update(changed)
-        if not ids:
+                cuts.append((index, changed))
+        return cuts
+
+    def _placement(self, cuts: list[tuple[int, Candidates]], domains: Candidates) -> Found | None:
+        """The first cell one rule alone leaves with one candidate (a hidden single in a house)."""
+        for index, changed in cuts:
+            for variable, left in changed.items():
+                if len(left) == 1:
+                    house = isinstance(self.reasoner.rules[index], AllDifferent)
+                    return Found((index,), {variable: left}, "hidden single" if house else "", True)
+        return None
+
+    def _singles(self, cuts: list[tuple[int, Candidates]], domains: Candidates) -> Found | None:
+        """Every candidate one rule alone removes, at once (a cell left with one candidate is a naked single)."""
+        after: dict[str, frozenset[int]] = {}
+        for _, changed in cuts:
+            for variable, left in changed.items():
+                after[variable] = after.get(variable, domains[variable]) & left
+        if not cuts:
             return None
-        return Found(tuple(ids), after, "singles", True)
+        return Found(tuple(index for index, _ in cuts), after, "singles", True)
 
     def _subsets(self, active: list[int], domains: Candidates) -> Found | None:
         """The smallest naked or hidden subset of an allDifferent that removes something."""
@@ -127,12 +145,12 @@ class Deducer:
         """The candidates the rules `ids` remove together (changed variables only), cached per candidates."""
         scope = self.reasoner.scope(ids)
         key = tuple(domains[v] for v in scope)
-        cached = self._pairs.get(ids)
+        cached = self._sets.get(ids)
         if cached is not None and cached[0] == key:
             return cached[1]
         after = self.reasoner.consequences(ids, domains) or {}
         changed = {v: d for v, d in after.items() if d != domains[v]}
-        self._pairs[ids] = key, changed
+        self._sets[ids] = key, changed
         return changed
 
     # -- a minimal set refuting one candidate ------------------------------------------------------------------
@@ -142,14 +160,27 @@ class Deducer:
         solution = self._solution_within(active, domains)
         if solution is None:
             return None
-        best = None
-        for variable, value in self._candidates(active, domains, solution):
-            core = self._core(active, domains, variable, value)
-            if core is None:
-                continue
-            if best is None or len(core) < len(best):
-                best = core
-                if len(best) <= EXHAUSTIVE + 1:
+        cores = {}
+        literals = list(self._candidates(active, domains, solution))
+        for literal in literals:
+            core = self._core(active, domains, *literal)
+            if core is not None:
+                cores[literal] = core
+                if len(core) <= EXHAUSTIVE + 1:
+                    break
+        best = min(cores.values(), key=len, default=None)
+        if best is None or len(best) > SEARCHED:  # a search may need fewer rules than propagation
+            tried = 0
+            for literal in sorted(literals, key=lambda lit: len(cores.get(lit, active))):
+                if tried >= SEARCHED_LITERALS and best is not None:
+                    break
+                core = self._searched_core(active, domains, *literal)
+                if core is None:  # some solution has it
+                    continue
+                tried += 1
+                if best is None or len(core) < len(best):
+                    self._cores[literal], best = core, core
+                if len(best) <= SEARCHED:
                     break
         if best is None:
             return None
@@ -192,6 +223,26 @@ class Deducer:
         self._cores[(variable, value)] = tuple(core)
         return tuple(core)
 
+
+    def _searched_core(self, active: list[int], domains: Candidates, variable: str, value: int
+                       ) -> tuple[int, ...] | None:
+        """A small minimal set of rules with no solution where `variable` = `value`: QuickXplain with search,
+        over the rules nearest the variable first, ties in a few fixed shuffled orders; None when some
+        solution has that value."""
+        assumed = {**domains, variable: frozenset((value,))}
+        if not self.reasoner.unsat(active, assumed):
+            return None
+        distance = self._distances(variable)
+        best = None
+        for seed in range(ORDERS):
+            shuffled = random.Random(seed).sample(active, len(active)) if seed else list(active)
+            nearest = sorted(shuffled, key=distance.__getitem__)
+            core = quickxplain(lambda ids: self.reasoner.unsat(ids, assumed), (), [(i,) for i in nearest])
+            if best is None or len(core) < len(best):
+                best = tuple(i for (i,) in core)
+            if len(best) <= SEARCHED:
+                break
+        return best
 
     def _distances(self, variable: str) -> dict[int, int]:
         """Every rule's distance from `variable` (0: its rules; 1: rules sharing a variable with those, ...)."""

@@ -98,73 +98,6 @@ class WhyAnswer:
         return (self.grid, "cells they involve") if self.constraints else (None, "")
 
 
-@dataclass(frozen=True)
-class Hint:
-    """A cell that can be deduced next, with the few constraints and known cells that force it.
-
-    Attributes:
-        puzzle: the puzzle's name.
-        cell: the variable's id; `position` its (row, col) in the drawn array.
-        value: the value it must take.
-        constraints: the constraints that force it (together with `known`).
-        known: (cell id, value) of the known cells used: clues, or cells deduced before.
-        minimal: True when no smaller set forces any cell (sets of up to MAX_LEVEL constraints, by propagation);
-            False for a set found by the slower fallback (subset-minimal, for the first forced cell) or late.
-        grid: the known cells and this one, the cells of the constraints as `changed`.
-    """
-
-    puzzle: str
-    cell: str
-    position: tuple[int, int]
-    value: int
-    constraints: tuple[Culprit, ...]
-    known: tuple[tuple[str, int], ...]
-    minimal: bool
-    grid: Grid
-
-    def line(self) -> str:
-        """The hint in one line."""
-        known = f"; known: {', '.join(f'{c} = {v}' for c, v in self.known)}" if self.known else ""
-        return f"{self.cell} = {self.value} by {'; '.join(c.text for c in self.constraints) or 'its domain'}{known}"
-
-    def words(self) -> list[str]:
-        lines = [f"hint: {self.cell} = {self.value}, forced by {len(self.constraints)} constraint(s) "
-                 f"and {len(self.known)} known cell(s):", *_listed(self.constraints)]
-        if self.known:
-            lines.append("  known: " + ", ".join(f"{c} = {v}" for c, v in self.known))
-        if not self.minimal:
-            lines.append("(not shown to be the smallest such set)")
-        return lines
-
-    def picture(self) -> tuple[Grid | None, str]:
-        return self.grid, "cells the constraints involve"
-
-
-@dataclass(frozen=True)
-class HintSequence:
-    """Hints applied one after the other, each using the cells deduced before.
-
-    Attributes:
-        puzzle: the puzzle's name.
-        hints: the hints, in order.
-        solved: True when every cell of the drawn array is known at the end.
-        grid: the known cells at the end.
-    """
-
-    puzzle: str
-    hints: tuple[Hint, ...]
-    solved: bool
-    grid: Grid | None
-
-    def words(self) -> list[str]:
-        ending = "every cell is deduced" if self.solved else "some cells are still unknown"
-        lines = [f"{self.puzzle}: {len(self.hints)} hint(s); {ending}."]
-        return lines + [f"{n:>3}. {hint.line()}" for n, hint in enumerate(self.hints, start=1)]
-
-    def picture(self) -> tuple[Grid | None, str]:
-        return self.grid, "cells deduced by these hints"
-
-
 def _listed(culprits: Sequence[Culprit]) -> list[str]:
     return [f"  step {c.step}: {c.text}" for c in culprits]
 
@@ -225,7 +158,8 @@ class Walkthrough:
         deductions: the steps, in order.
         solved: True when every cell of the drawn array is placed at the end.
         rating: the difficulty: a level and the hardest technique used, e.g. `hard (X-wing)`; "" when not rated.
-        stopped: why the walkthrough ended before the grid was solved ("" when solved).
+        stopped: why the walkthrough ended before the grid was solved ("" when solved, or when it stopped
+            after the deductions asked for).
         start: the candidates from the givens; end: the candidates at the end.
     """
 
@@ -240,10 +174,16 @@ class Walkthrough:
     def header(self) -> str:
         sizes = Counter(d.size for d in self.deductions)
         listed = ", ".join(f"{count} of {size}" for size, count in sorted(sizes.items()))
-        ending = "solved" if self.solved else f"not solved ({self.stopped})"
+        count = f"{len(self.deductions)} deduction(s)"
+        if self.solved:
+            head = f"solved in {count}"
+        elif self.stopped:
+            head = f"not solved ({self.stopped}) after {count}"
+        else:
+            head = f"the first {count} of the solve"
+        listed = f" (constraints per deduction: {listed})" if listed else ""
         rating = f"; difficulty: {self.rating}" if self.rating else ""
-        return (f"{self.puzzle}: {ending} in {len(self.deductions)} deduction(s)"
-                f"{f' (constraints per deduction: {listed})' if listed else ''}{rating}.")
+        return f"{self.puzzle}: {head}{listed}{rating}."
 
     def words(self) -> list[str]:
         return [self.header()] + [f"{n:>3}. {d.line()}" for n, d in enumerate(self.deductions, start=1)]

@@ -215,25 +215,48 @@ def rule_of(constraint: XmlConstraint) -> Rule | None:
 
 
 def _all_different(element, scope) -> Rule | None:
-    if element.find("list") is not None or element.find("except") is not None:
+    if element.find("list") is not None or element.find("except") is not None or "(" in element.text:
         return None
     return AllDifferent(tuple(element.text.split()))
 
 
 def _sum(element, scope) -> Rule | None:
-    variables = element.findtext("list", element.text or "").split()
-    if any("(" in v for v in variables):
-        return None
+    terms = _terms(element.findtext("list", element.text or ""))
     coeffs = element.findtext("coeffs")
-    weights = _integers(coeffs) if coeffs else [1] * len(variables)
-    if len(weights) == 1 < len(variables):
-        weights *= len(variables)
+    weights = _integers(coeffs) if coeffs else [1] * len(terms)
+    if len(weights) == 1 < len(terms):
+        weights *= len(terms)
     condition = element.findtext("condition")
     test = _condition(condition)
-    if test is None:
-        return None
+    if test is None or any("(" in t for t in terms):  # expressions, or a limit that is a variable
+        return _sum_as_table(terms, weights, condition, scope)
     equal = re.fullmatch(r"\s*\(\s*eq\s*,\s*(-?\d+)\s*\)\s*", condition)
-    return Sum(tuple(variables), tuple(weights), test, int(equal.group(1)) if equal else None)
+    return Sum(tuple(terms), tuple(weights), test, int(equal.group(1)) if equal else None)
+
+
+def _sum_as_table(terms: list[str], weights: list[int], condition: str, scope) -> Rule | None:
+    """A sum of expressions, or compared with a variable, as a predicate over its variables."""
+    match = re.fullmatch(r"\s*\(\s*(eq|ne|lt|le|gt|ge)\s*,\s*(.+?)\s*\)\s*", condition or "")
+    if match is None:
+        return None
+    op, limit = match.groups()
+    names = {v: f"v[{i}]" for i, v in enumerate(scope)}
+    total = " + ".join(f"{w} * {_python(parse_expression(t), names)}" for t, w in zip(terms, weights))
+    source = f"({total}) {_OPERATORS[op]} {_python(parse_expression(limit), names)}"
+    return Table(tuple(scope), eval(f"lambda v: bool({source})", {"abs": abs, "min": min, "max": max}), "sum")
+
+
+def _terms(text: str) -> list[str]:
+    """The terms of a list: variable ids, or expressions (with spaces only outside their brackets)."""
+    terms, depth, current = [], 0, ""
+    for char in text:
+        depth += (char == "(") - (char == ")")
+        if char.isspace() and depth == 0:
+            terms += [current] if current else []
+            current = ""
+        else:
+            current += char
+    return terms + ([current] if current else [])
 
 
 def _extension(element, scope) -> Rule | None:

@@ -68,18 +68,19 @@ def shape_name(house_of: Mapping[int, tuple[str, frozenset[Position]]], position
     return ""
 
 
-def rating(techniques: Sequence[str], sizes: Sequence[int], named_houses: bool) -> str:
-    """The difficulty of a walkthrough: the level of its hardest step, and that step.
+def rating(steps: Sequence[tuple[str, int, bool]]) -> str:
+    """The difficulty of a walkthrough from its steps (technique, size, whether all its constraints are
+    houses): the level of its hardest step, and that step.
 
-    On a puzzle of houses an unnamed step of several constraints is `extreme`; elsewhere a step's level
-    follows its number of constraints (1 easy, 2 medium, 3-4 hard, 5 or more extreme).
+    A step over houses with several constraints and no name is `extreme`; another step's level follows its
+    number of constraints (1 easy, 2 medium, 3-4 hard, 5 or more extreme).
     """
     hardest = None
-    for technique, size in zip(techniques, sizes):
+    for technique, size, over_houses in steps:
         if technique in TECHNIQUE_LEVEL:
             level, name = TECHNIQUE_LEVEL[technique], technique
-        elif named_houses and size > 1:
-            level, name = 4, f"a step of {size} constraints with no name"
+        elif over_houses and size > 1:
+            level, name = 4, f"a step of {size} houses with no name"
         else:
             level = 0 if size <= 1 else 1 if size == 2 else 2 if size <= 4 else 4
             name = f"a step of {size} constraint{'s' if size > 1 else ''}"

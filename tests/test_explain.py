@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from kernelext.errors import PuzzleUsageError
-from kernelext.explain import explain, hint, hint_sequence, why
+from kernelext.explain import explain, why
 from kernelext.session import PuzzleSession
 from kernelext.solver.engine import Solver
 from kernelext.solver.result import Status
@@ -160,24 +160,6 @@ def test_why_names_a_missing_cell(solver):
         why(session, "y[0]")
     with pytest.raises(PuzzleUsageError, match="has solutions"):
         explain(session)
-
-
-def test_hint_sequence_solves_a_small_futoshiki(solver):
-    session = session_with(solver, "futoshiki", FUTOSHIKI_PUZZLE, *FUTOSHIKI_RULES)
-    solution = session.solve().solution
-    sequence = hint_sequence(session)
-    assert sequence.solved and len(sequence.hints) == 14
-    for found in sequence.hints:
-        assert found.value == solution[found.cell]
-    assert [[solution[f"x[{i}][{j}]"] for j in range(4)] for i in range(4)] == [list(r) for r in sequence.grid.values]
-    assert explanation_text(sequence).splitlines()[0] == "futoshiki: 14 hint(s); every cell is deduced."
-
-
-def test_hint_uses_one_line_of_a_picross(solver):
-    session = session_with(solver, "picross", PICROSS_BOARD.replace("[[], [2]", "[[2], [2]"), PICROSS_LINES)
-    found = hint(session)
-    assert found is not None and len(found.constraints) == 1 and not found.known
-    assert found.value == session.solve().solution[found.cell]
 
 
 def test_constraints_are_shown_with_every_index(solver):

@@ -426,7 +426,7 @@ def test_explain_why_and_hint_commands(shell):
     assert "eq(F[0][2],2)" in text and "lt(F[0][1],F[0][2])" in text and "allDifferent" not in text
     shell.ok("%puzzle undo")
     assert "F[0][2] = 3 in every solution" in shell.ok("%puzzle why F[0][2]")
-    assert "hint:" in shell.ok("%puzzle hint")
+    assert "futoshiki: the first 1 deduction(s) of the solve" in shell.ok("%puzzle hint")
     assert "Name the cell" in shell.fails("%puzzle why")
 
 
