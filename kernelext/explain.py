@@ -263,6 +263,8 @@ class _Walk:
                 stopped = "the givens contradict the constraints: use %puzzle explain"
                 break
             try:
+                if self.context.remaining() <= 0:
+                    raise TimeUp
                 found = self.deducer.next(self.domains)
             except TimeUp:
                 self.context.expired = True

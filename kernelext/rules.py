@@ -298,6 +298,9 @@ def _python(node, names: dict[str, str]) -> str:
     if isinstance(node, str):
         return names[node]
     op, args = node
+    if op in ("in", "notin") and len(args) == 2 and isinstance(args[1], tuple) and args[1][0] == "set":
+        members = ", ".join(_python(a, names) for a in args[1][1])
+        return f"({_python(args[0], names)} {'in' if op == 'in' else 'not in'} {{{members}}})"
     parts = [_python(a, names) for a in args]
     if op in ("eq", "ne", "lt", "le", "gt", "ge") and len(parts) == 2:
         return f"({parts[0]} {_OPERATORS[op]} {parts[1]})"
@@ -317,9 +320,6 @@ def _python(node, names: dict[str, str]) -> str:
         return simple[op].format(*parts)
     if op in ("min", "max"):
         return f"{op}({', '.join(parts)})"
-    if op in ("in", "notin") and isinstance(args[1], tuple) and args[1][0] == "set":
-        members = ", ".join(_python(a, names) for a in args[1][1])
-        return f"({parts[0]} {'in' if op == 'in' else 'not in'} {{{members}}})"
     raise BackendUnsupported(f"the operator {op}")
 
 

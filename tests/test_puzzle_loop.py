@@ -312,7 +312,7 @@ def test_help_and_magic_docstrings_document_every_command_option_view_and_solver
                for o in action.option_strings if o.startswith("--") and o != "--help"}
     assert {"--domains", "--view", "--nodes", "--step", "--no-solve", "--solver"} <= options
     handlers = {command.run for command in COMMANDS.values()}
-    assert len(handlers) == len(COMMANDS) == 12  # one handler per command (and help, answered by the router)
+    assert len(handlers) == len(COMMANDS) == 13  # one handler per command (and help, answered by the router)
     cell_doc, line_doc = shell.ip.find_cell_magic("puzzle").__doc__, shell.ip.find_line_magic("puzzle").__doc__
     for doc in (text, cell_doc, line_doc, shell.ip.find_cell_magic("puzzle+").__doc__):
         assert all(f"%puzzle {usage}" in doc for usage in [*(c.usage for c in COMMANDS.values()), "help"])

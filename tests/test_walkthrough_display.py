@@ -63,7 +63,7 @@ def test_text_is_the_words_then_the_candidates_at_the_end():
     w = walkthrough()
     text = walkthrough_text(w)
     assert text == "\n".join([*w.words(), "candidates at the end:", pencil_text(w.end)])
-    assert text.startswith("sudoku: not solved (time ran out) in 2 deduction(s)")
+    assert text.startswith("sudoku: not solved (time ran out) after 2 deduction(s)")
     assert "  1. x[0][1] = 2 by allDifferent(x[0][0..3]); allDifferent(x[0..3][1]) known: x[1][1] = 3" in text
 
 

@@ -1,0 +1,131 @@
+"""How long a whole walkthrough takes and what it looks like: two Sudokus (an easy one, Inkala's "hardest"),
+a 9x9 Star Battle (2 stars) and the 9x9 Killer Sudoku of the classroom notebooks.
+
+Run: python benchmarks/walkthrough.py [--base REV] [--only NAME ...]
+
+Each puzzle is built as a session's steps and explained by `%puzzle walkthrough`'s function, each in a
+process of its own. Printed per puzzle: solved or not, deductions, the largest and the median number of
+constraints per deduction, the techniques named, the rating and the time. With --base, the kit as it was
+at the git revision REV (a worktree, first on PYTHONPATH) runs its `hints` on the same puzzles in turn,
+and the ratio of the two times is printed (a revision from before the walkthrough gives the old hints,
+which only place cells).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+from collections import Counter
+from contextlib import ExitStack
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from kernels import worktree  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[1]
+TIMEOUT = 600.0
+SUDOKU_RULES = ("satisfy(x[i][j] == clues[i][j] for i in range(9) for j in range(9) if clues[i][j] > 0)",
+                "satisfy(AllDifferent(x[i]) for i in range(9))",
+                "satisfy(AllDifferent(x[:, j]) for j in range(9))",
+                "satisfy(AllDifferent(x[3 * p:3 * p + 3, 3 * q:3 * q + 3]) for p in range(3) for q in range(3))")
+STAR_REGIONS = ["000554222", "000544222", "000544422", "330444446", "333444446", "338884466", "338887777",
+                "118877777", "111111777"]
+
+
+def sudoku(rows: list[str]) -> tuple[str, ...]:
+    board = f"clues = [[int(d) for d in row] for row in {rows!r}]\nx = VarArray(size=[9, 9], dom=range(1, 10))\n"
+    return (board, *SUDOKU_RULES)
+
+
+def killer_sudoku() -> tuple[str, ...]:
+    cages = json.loads((ROOT / "notebooks" / "data" / "killer_sudoku.json").read_text())["large"]["cages"]
+    return (f"cages = {cages!r}\nx = VarArray(size=[9, 9], dom=range(1, 10))",
+            "satisfy(Sum(x[i][j] for i, j in cells) == total for total, cells in cages)",
+            "satisfy(AllDifferent(x[i][j] for i, j in cells) for total, cells in cages)",
+            *SUDOKU_RULES[1:])
+
+
+PUZZLES = {
+    "easy sudoku": sudoku(["530070000", "600195000", "098000060", "800060003", "400803001", "700020006",
+                           "060000280", "000419005", "000080079"]),
+    "inkala sudoku": sudoku(["800000000", "003600000", "070090200", "050007000", "000045700", "000100030",
+                             "001000068", "008500010", "090000400"]),
+    "star battle 9x9": (f"regions = [[int(d) for d in row] for row in {STAR_REGIONS!r}]\n"
+                        "x = VarArray(size=[9, 9], dom={0, 1})",
+                        "satisfy(Sum(x[i]) == 2 for i in range(9))",
+                        "satisfy(Sum(x[:, j]) == 2 for j in range(9))",
+                        "satisfy(Sum(x[i:i + 2, j:j + 2]) <= 1 for i in range(8) for j in range(8))",
+                        "satisfy(Sum(x[i][j] for i in range(9) for j in range(9) if regions[i][j] == r) == 2 "
+                        "for r in range(9))"),
+    "killer sudoku 9x9": killer_sudoku(),
+}
+
+MEASURE = """
+import json, sys, time
+from kernelext.session import PuzzleSession
+from kernelext.solver.engine import Solver
+import kernelext.explain as explain
+steps, mode, timeout = json.loads(sys.argv[1]), sys.argv[2], float(sys.argv[3])
+solver = Solver()
+session = PuzzleSession("puzzle", solver=solver)
+for step in steps:
+    session.add_step(step, solve=False)
+start = time.perf_counter()
+if mode == "walkthrough":
+    found = explain.walkthrough(session, timeout=timeout)
+    steps = [(d.size, d.technique) for d in found.deductions]
+    report = {"solved": found.solved, "sizes": [s for s, _ in steps], "techniques": [t for _, t in steps],
+              "rating": found.rating, "stopped": found.stopped}
+else:
+    found = explain.hint_sequence(session, timeout=timeout)
+    report = {"solved": found.solved, "sizes": [len(h.constraints) for h in found.hints], "techniques": [],
+              "rating": "", "stopped": ""}
+report["seconds"] = time.perf_counter() - start
+solver.close()
+print(json.dumps(report))
+"""
+
+
+def measure(steps: tuple[str, ...], mode: str, path: Path) -> dict:
+    """Explain the puzzle in a fresh process with the kit found first at `path`."""
+    env = {**os.environ, "PYTHONPATH": str(path)}
+    done = subprocess.run([sys.executable, "-c", MEASURE, json.dumps(steps), mode, str(TIMEOUT)], env=env,
+                          capture_output=True, text=True, check=True, cwd=path)
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def describe(report: dict) -> str:
+    sizes = report["sizes"]
+    named = Counter(t for t in report["techniques"] if t)
+    ending = "solved" if report["solved"] else f"not solved ({report['stopped']})"
+    return (f"{ending}; {len(sizes)} deductions; constraints per deduction: largest {max(sizes, default=0)}, "
+            f"median {statistics.median(sizes) if sizes else 0:g}; {report['seconds']:.1f} s"
+            + (f"\n    techniques: {', '.join(f'{t} x{n}' for t, n in sorted(named.items()))}" if named else "")
+            + (f"\n    rating: {report['rating']}" if report["rating"] else ""))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--base", help="a git revision whose hints are timed on the same puzzles")
+    parser.add_argument("--only", nargs="*", default=(), help="puzzle names (default: all)")
+    args = parser.parse_args()
+    chosen = {name: steps for name, steps in PUZZLES.items() if not args.only or name in args.only}
+    print(f"{os.cpu_count()} cores; each walkthrough in a fresh process, time limit {TIMEOUT:g} s")
+    with ExitStack() as stack:
+        tree = stack.enter_context(worktree(args.base)) if args.base else None
+        for name, steps in chosen.items():
+            new = measure(steps, "walkthrough", ROOT)
+            print(f"{name}: walkthrough {describe(new)}")
+            if tree is not None:
+                old = measure(steps, "hints", tree)
+                print(f"    hints at {args.base}: {'solved' if old['solved'] else 'not solved'}; "
+                      f"{len(old['sizes'])} placements; largest {max(old['sizes'], default=0)} constraints; "
+                      f"{old['seconds']:.1f} s; walkthrough / hints time: {new['seconds'] / old['seconds']:.2f}")
+
+
+if __name__ == "__main__":
+    main()
