@@ -1,5 +1,6 @@
-"""Time of `explain` on a 9x9 Sudoku with two equal clues in a row, and of a `hint` on the same Sudoku
-without them, with warm ACE (targets: explain <= 0.5 s, hint <= 0.2 s).
+"""Time of `explain` on a 9x9 Sudoku with two equal clues in a row, with warm ACE, and of a `hint` (the
+walkthrough's first deduction, in the kernel) on the same Sudoku without them (targets: explain <= 0.5 s,
+hint <= 0.2 s).
 
 Run: python benchmarks/explain.py [--rounds N]
 
@@ -15,7 +16,7 @@ import os
 import statistics
 import time
 
-from kernelext.explain import explain, hint
+from kernelext.explain import explain, walkthrough
 from kernelext.session import PuzzleSession
 from kernelext.solver.engine import Solver
 
@@ -60,19 +61,18 @@ def main(rounds: int) -> None:
         start = time.perf_counter()
         session.solve()
         solves.append(time.perf_counter() - start)
-    print(explanation.text().split("\n x (")[0].split("x ([v]")[0].rstrip())
+    print("\n".join(explanation.words()))
     print(f"load average: {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
     print(f"explain, median of {rounds}: {statistics.median(times):.2f} s "
           f"({statistics.median(calls):.0f} solver calls; target <= 0.5 s)")
     print(f"one warm solve of the whole model, median: {statistics.median(solves):.3f} s")
     session.undo()  # the clashing clue
-    hint(session)  # warm-up
     hints = []
     for _ in range(rounds):
         start = time.perf_counter()
-        found = hint(session)
+        found = walkthrough(session, limit=1).deductions[0]
         hints.append(time.perf_counter() - start)
-    print(f"hint ({found.cell} = {found.value}, {len(found.constraints)} constraint(s)), median of {rounds}: "
+    print(f"hint ({found.size} constraint(s) per fact, {len(found.removed)} cell(s) changed), median of {rounds}: "
           f"{statistics.median(hints):.2f} s (target <= 0.2 s)")
     solver.close()
     session.close()
