@@ -14,29 +14,13 @@ from kernelext.errors import PuzzleUsageError
 from kernelext.explain import walkthrough
 from kernelext.reasoning import Reasoner
 from kernelext.rules import AllDifferent, Regular, Sum, rule_of
-from kernelext.session import PuzzleSession
-from kernelext.solver.engine import Solver
 from kernelext.solver.result import Status
 from kernelext.techniques import houses, rating, shape_name
 from kernelext.xcsp_subsets import XmlConstraint, read_model
-from test_explain import FUTOSHIKI_PUZZLE, FUTOSHIKI_RULES, SUDOKU_BOARD, SUDOKU_STEPS
+from test_explain import FUTOSHIKI_PUZZLE, FUTOSHIKI_RULES, SUDOKU_BOARD, SUDOKU_STEPS, session_with
 
 FAR = 10 ** 9  # a deadline nobody reaches
 domains_strategy = st.lists(st.frozensets(st.integers(1, 6), min_size=1, max_size=4), min_size=1, max_size=5)
-
-
-@pytest.fixture(scope="module")
-def solver():
-    shared = Solver()
-    yield shared
-    shared.close()
-
-
-def session_with(solver: Solver, name: str, *steps: str) -> PuzzleSession:
-    session = PuzzleSession(name, solver=solver)
-    for step in steps:
-        session.add_step(step, solve=False)
-    return session
 
 
 def projection(domains, allows):
