@@ -70,7 +70,7 @@ def shape_name(house_of: Mapping[int, tuple[str, frozenset[Position]]], position
 
 def rating(steps: Sequence[tuple[str, int, bool]]) -> str:
     """The difficulty of a walkthrough from its steps (technique, size, whether all its constraints are
-    houses): the level of its hardest step, and that step.
+    houses): the level of its hardest step, and that step (the largest of that level).
 
     A step over houses with several constraints and no name is `extreme`; another step's level follows its
     number of constraints (1 easy, 2 medium, 3-4 hard, 5 or more extreme).
@@ -84,6 +84,6 @@ def rating(steps: Sequence[tuple[str, int, bool]]) -> str:
         else:
             level = 0 if size <= 1 else 1 if size == 2 else 2 if size <= 4 else 4
             name = f"a step of {size} constraint{'s' if size > 1 else ''}"
-        if hardest is None or level > hardest[0]:
-            hardest = level, name
-    return f"{LEVELS[hardest[0]]} ({hardest[1]})" if hardest else ""
+        if hardest is None or (level, size) > hardest[:2]:
+            hardest = level, size, name
+    return f"{LEVELS[hardest[0]]} ({hardest[2]})" if hardest else ""

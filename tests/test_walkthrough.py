@@ -271,3 +271,4 @@ def test_walkthrough_hint_and_hints_commands(shell):
     assert "N is how many deductions" in shell.fails("%puzzle hints two")
     assert "%puzzle walkthrough takes no argument" in shell.fails("%puzzle walkthrough x[0][0]")
     assert "walkthrough" in shell.ok("%puzzle help")
+    assert rating([("", 3, False), ("", 4, False), ("", 3, False)]) == "hard (a step of 4 constraints)"
