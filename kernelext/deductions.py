@@ -25,6 +25,10 @@ MAX_SUBSET = 4  # naked and hidden subsets are named up to quads
 SUBSET_NAMES = {2: "pair", 3: "triple", 4: "quad"}
 
 
+class NoSolution(Exception):
+    """The rules have no solution within the candidates."""
+
+
 @dataclass(frozen=True)
 class Found:
     """A deduction in terms of rules: their indices, the candidates they leave (changed variables only),
@@ -52,7 +56,8 @@ class Deducer:
     _solution: Candidates | None = None
 
     def next(self, domains: Candidates) -> Found | None:
-        """The next deduction from `domains`, or None when no set of rules forces anything more."""
+        """The next deduction from `domains`, or None when no set of rules forces anything more.
+        Raises NoSolution when the rules have no solution within `domains`."""
         active = [i for i, rule in enumerate(self.reasoner.rules) if any(len(domains[v]) > 1 for v in rule.scope)]
         cuts = self._single_cuts(active, domains)
         return (self._placement(cuts, domains) or self._singles(cuts, domains) or self._subsets(active, domains)
@@ -67,7 +72,9 @@ class Deducer:
         for index in active:
             rule = self.reasoner.rules[index]
             cut = _house_singles(rule, domains) if isinstance(rule, AllDifferent) else self._filtered(index, domains)
-            changed = {v: d for v, d in (cut or {}).items() if d != domains[v]}
+            if cut is None or not all(cut.values()):
+                raise NoSolution
+            changed = {v: d for v, d in cut.items() if d != domains[v]}
             if changed:
                 cuts.append((index, changed))
         return cuts
@@ -159,7 +166,7 @@ class Deducer:
         """The smallest of the minimal sets of rules that refute a candidate outside the solutions."""
         solution = self._solution_within(active, domains)
         if solution is None:
-            return None
+            raise NoSolution
         cores = {}
         literals = list(self._candidates(active, domains, solution))
         for literal in literals:

@@ -18,7 +18,7 @@ from pathlib import Path
 
 from kernelext import model_state
 from kernelext.errors import PuzzleUsageError
-from kernelext.deductions import Deducer, Found
+from kernelext.deductions import Deducer, Found, NoSolution
 from kernelext.explanations import Culprit, Deduction, Explanation, Walkthrough, WhyAnswer
 from kernelext.grid import Grid, build_grid
 from kernelext.pencil import declared_domains, pencil_grid
@@ -260,7 +260,7 @@ class _Walk:
         stopped = ""
         while not self._solved() and (limit is None or len(deductions) < limit):
             if any(not d for d in self.domains.values()):
-                stopped = "the givens contradict the constraints: use %puzzle explain"
+                stopped = "the constraints have no solution: use %puzzle explain"
                 break
             try:
                 if self.context.remaining() <= 0:
@@ -269,6 +269,9 @@ class _Walk:
             except TimeUp:
                 self.context.expired = True
                 stopped = "time ran out: give more time with --timeout"
+                break
+            except NoSolution:
+                stopped = "the constraints have no solution: use %puzzle explain"
                 break
             if found is None:
                 stopped = "the constraints allow several solutions from here"

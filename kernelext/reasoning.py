@@ -114,6 +114,8 @@ class Reasoner:
                     continue
                 for v in scope:
                     supported[v].update(dict.fromkeys(found[v]))
+        if not all(supported.values()):
+            return None
         return {v: frozenset(supported[v]) for v in scope}
 
     def _acyclic(self, ids: Sequence[int]) -> bool:

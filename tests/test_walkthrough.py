@@ -272,3 +272,12 @@ def test_walkthrough_hint_and_hints_commands(shell):
     assert "%puzzle walkthrough takes no argument" in shell.fails("%puzzle walkthrough x[0][0]")
     assert "walkthrough" in shell.ok("%puzzle help")
     assert rating([("", 3, False), ("", 4, False), ("", 3, False)]) == "hard (a step of 4 constraints)"
+
+
+def test_a_model_with_no_solution_says_so(solver):
+    latin = ("x = VarArray(size=[3, 3], dom=range(1, 4))",
+             "satisfy([AllDifferent(r) for r in x], [AllDifferent(c) for c in columns(x)])")
+    for wrong in ("satisfy(x[0][0] == 1, x[1][0] == 1)", "satisfy(x[0][0] == 1, x[0][1] == 1)",
+                  "satisfy(x[0][0] < x[0][1], x[0][1] < x[0][2], x[0][2] < x[0][0])"):
+        found = walkthrough(session_with(solver, "latin", *latin, wrong))
+        assert not found.solved and found.stopped == "the constraints have no solution: use %puzzle explain", wrong
