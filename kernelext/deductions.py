@@ -82,10 +82,10 @@ class Deducer:
     def _placement(self, cuts: list[tuple[int, Candidates]], domains: Candidates) -> Found | None:
         """The first cell one rule alone leaves with one candidate (a hidden single in a house)."""
         for index, changed in cuts:
+            rule = self.reasoner.rules[index]
             for variable, left in changed.items():
                 if len(left) == 1:
-                    house = isinstance(self.reasoner.rules[index], AllDifferent)
-                    return Found((index,), {variable: left}, "hidden single" if house else "", True)
+                    return Found((index,), {variable: left}, _single_name(rule, variable, left, domains), True)
         return None
 
     def _singles(self, cuts: list[tuple[int, Candidates]], domains: Candidates) -> Found | None:
@@ -285,6 +285,17 @@ def _connected_sets(reasoner: Reasoner, active: list[int], size: int) -> Iterato
                         grown.append(key)
         frontier = grown
     yield from sorted(frontier)
+
+
+def _single_name(rule, variable: str, left: frozenset[int], domains: Candidates) -> str:
+    """`hidden single` when the value has no other place in the allDifferent, `naked single` when the
+    cell's other values are placed there, "" for another kind of rule."""
+    if not isinstance(rule, AllDifferent):
+        return ""
+    others = [v for v in rule.scope if v != variable]
+    if not any(left <= domains[v] for v in others):
+        return "hidden single"
+    return "naked single"
 
 
 def _house_singles(rule: AllDifferent, domains: Candidates) -> Candidates | None:

@@ -308,7 +308,7 @@ class _Walk:
             return None
         plain = {v: tuple(sorted(d)) for v, d in domains.items()}
         previous = None if before is None else {v: tuple(sorted(d)) for v, d in before.items()}
-        return replace(pencil_grid(info, plain, previous), highlighted=frozenset(highlighted))
+        return replace(pencil_grid(info, plain, previous), highlighted=frozenset(highlighted), left="candidates left")
 
     def _order(self, variable: str) -> tuple:
         return (0, self.positions[variable]) if variable in self.positions else (1, variable)

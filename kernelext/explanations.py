@@ -173,7 +173,8 @@ class Walkthrough:
 
     def header(self) -> str:
         sizes = Counter(d.size for d in self.deductions)
-        listed = ", ".join(f"{count} of {size}" for size, count in sorted(sizes.items()))
+        listed = ", ".join(f"{size} in {count}" + (" deduction(s)" if k == 0 else "")
+                           for k, (size, count) in enumerate(sorted(sizes.items())))
         count = f"{len(self.deductions)} deduction(s)"
         if self.solved:
             head = f"solved in {count}"
@@ -181,7 +182,7 @@ class Walkthrough:
             head = f"not solved ({self.stopped}) after {count}"
         else:
             head = f"the first {count} of the solve"
-        listed = f" (constraints per deduction: {listed})" if listed else ""
+        listed = f" (constraints per fact: {listed})" if listed else ""
         rating = f"; difficulty: {self.rating}" if self.rating else ""
         return f"{self.puzzle}: {head}{listed}{rating}."
 

@@ -31,6 +31,7 @@ class PencilGrid:
         holes: (row, col) positions with no variable at all.
         boolean: every cell's values are within {0, 1} (drawn as filled / empty / unknown).
         highlighted: (row, col) cells to draw highlighted (the cells of a deduction's constraints).
+        left: what the values are, in the summary line ("values left after propagation", "candidates left").
     """
 
     name: str
@@ -39,6 +40,7 @@ class PencilGrid:
     holes: frozenset[tuple[int, int]] = frozenset()
     boolean: bool = False
     highlighted: frozenset[tuple[int, int]] = frozenset()
+    left: str = "values left after propagation"
 
     @property
     def shape(self) -> tuple[int, int]:
@@ -91,7 +93,7 @@ def pencil_text(pg: PencilGrid) -> str:
              for r, row in enumerate(pg.values)]
     widths = [max(len(row[c]) for row in texts) for c in range(pg.shape[1])]
     removed = sum(len(gone) for row in pg.removed for gone in row)
-    summary = f"{pg.name}: {pg.remaining} values left after propagation"
+    summary = f"{pg.name}: {pg.remaining} {pg.left}"
     summary += f", {removed} removed by this step" if removed else ""
     summary += f"; {len(pg.wiped_out)} cell(s) wiped out ({WIPED_OUT}): no solution" if pg.wiped_out else ""
     lines = ["  ".join(text.rjust(width) for text, width in zip(row, widths)).rstrip() for row in texts]

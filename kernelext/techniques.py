@@ -46,25 +46,34 @@ def houses(rules: Sequence, positions: Mapping[str, Position]) -> dict[int, tupl
 
 def shape_name(house_of: Mapping[int, tuple[str, frozenset[Position]]], positions: Mapping[str, Position],
                ids: Sequence[int], before: Mapping[str, frozenset[int]], after: Mapping[str, frozenset[int]]) -> str:
-    """The technique a step of several houses shows, or "" (placements, several values, or another shape)."""
+    """The technique a step of several houses shows, or "" (several values, or another shape). The cells
+    the step places are left aside: a placement that follows from the named removal does not change it."""
     if not ids or not all(i in house_of for i in ids):
         return ""
-    removed = {v: before[v] - d for v, d in after.items() if before[v] - d}
+    removed = {v: before[v] - d for v, d in after.items() if before[v] - d and len(d) > 1}
     values = set().union(*removed.values()) if removed else set()
-    if len(values) != 1 or any(len(d) == 1 for d in after.values()) or not all(v in positions for v in removed):
+    if len(values) != 1 or not all(v in positions for v in removed):
         return ""
-    cells = {positions[v] for v in removed}
-    kinds = sorted(house_of[i][0] for i in ids)
+    (value,) = values
+    cells = frozenset(positions[v] for v in removed)
+    holding = {p for v, p in positions.items() if value in before.get(v, ())}  # where the value could go
+    lines = [house_of[i] for i in ids]
+    kinds = sorted(kind for kind, _ in lines)
     if len(ids) == 2 and kinds in (["block", "row"], ["block", "column"]):
-        block = next(house_of[i][1] for i in ids if house_of[i][0] == "block")
-        line = next(house_of[i][1] for i in ids if house_of[i][0] != "block")
-        if cells <= line - block:
+        block = next(cells_ for kind, cells_ in lines if kind == "block")
+        line = next(cells_ for kind, cells_ in lines if kind != "block")
+        if holding & block <= line and cells <= line - block:
             return "locked candidates (pointing)"
-        if cells <= block - line:
+        if holding & line <= block and cells <= block - line:
             return "locked candidates (claiming)"
     k = len(ids) // 2
     if k in FISH and kinds == ["column"] * k + ["row"] * k:
-        return FISH[k]
+        rows = [c for kind, c in lines if kind == "row"]
+        columns = [c for kind, c in lines if kind == "column"]
+        for base, cover in ((rows, columns), (columns, rows)):
+            covered, based = frozenset().union(*cover), frozenset().union(*base)
+            if all(holding & line <= covered for line in base) and cells <= covered - based:
+                return FISH[k]
     return ""
 
 
@@ -72,18 +81,17 @@ def rating(steps: Sequence[tuple[str, int, bool]]) -> str:
     """The difficulty of a walkthrough from its steps (technique, size, whether all its constraints are
     houses): the level of its hardest step, and that step (the largest of that level).
 
-    A step over houses with several constraints and no name is `extreme`; another step's level follows its
-    number of constraints (1 easy, 2 medium, 3-4 hard, 5 or more extreme).
+    A named step has its technique's level; another step's level follows its number of constraints
+    (1 easy, 2 medium, 3-4 hard, 5 or more extreme).
     """
     hardest = None
     for technique, size, over_houses in steps:
         if technique in TECHNIQUE_LEVEL:
             level, name = TECHNIQUE_LEVEL[technique], technique
-        elif over_houses and size > 1:
-            level, name = 4, f"a step of {size} houses with no name"
         else:
             level = 0 if size <= 1 else 1 if size == 2 else 2 if size <= 4 else 4
-            name = f"a step of {size} constraint{'s' if size > 1 else ''}"
+            kind = "house" if over_houses else "constraint"
+            name = f"a step of {size} {kind}{'s' if size > 1 else ''}" + (" with no name" if over_houses else "")
         if hardest is None or (level, size) > hardest[:2]:
             hardest = level, size, name
     return f"{LEVELS[hardest[0]]} ({hardest[2]})" if hardest else ""
