@@ -1,10 +1,13 @@
 """The next deduction of a walkthrough: new facts and a smallest set of rules that forces them.
 
-Steps are looked for from the smallest up: first every fact one rule forces alone (merged into one step of
-singles; an allDifferent's naked and hidden subsets apart, each its own named step), then every connected
-set of `EXHAUSTIVE` rules (proven smallest), then, per ruled-out candidate, a minimal set of rules that
-refutes it (found by propagation and shrunk one rule at a time: minimal, smallest only when it has
-`EXHAUSTIVE + 1` rules). Every fact comes from `Reasoner.consequences`, exact for its rules.
+Steps are looked for from the smallest up: a cell one rule alone leaves with one value (a hidden or naked
+single), one step each; then every other fact single rules force, merged into one step of singles; an
+allDifferent's naked and hidden subsets, each its own named step; what one rule forces beyond those; every
+connected pair of rules (a step found so far is proven smallest). Then, per ruled-out candidate, a minimal
+set of rules that refutes it: found by propagation, shrunk by QuickXplain and one rule at a time with
+search, and when the smallest such set has more than `SEARCHED` rules, sought again by QuickXplain with
+search for a few candidates. Such a set is proven smallest when it has `EXHAUSTIVE + 1` rules, else only
+minimal. Every fact comes from `Reasoner.consequences`, exact for its rules.
 """
 
 from __future__ import annotations
