@@ -1,8 +1,8 @@
 """The model's constraints as rules a walkthrough reasons with in the kernel: each one, alone, says exactly
 which candidates of its variables it still allows (the values of its variables in some solution of it).
 
-`rule_of(constraint)` reads one constraint of `kernelext.xcsp_subsets` (allDifferent, sum, extension,
-intension, regular); None for a kind it does not read, which a walkthrough then leaves out (what it deduces
+`rule_of(constraint)` reads one constraint of `kernelext.xcsp_subsets` (allDifferent, sum, count,
+extension, intension, regular); None for a kind it does not read, which a walkthrough then leaves out (what it deduces
 stays true, it may only deduce less).
 """
 
@@ -152,6 +152,23 @@ class Sum:
 
 
 @dataclass(frozen=True)
+class Count:
+    """How many of the scope's variables take one of `values`, tested: a sum of 0/1 marks, filtered as one."""
+
+    scope: tuple[str, ...]
+    values: frozenset[int]
+    test: Callable[[int], bool]
+    kind = "count"
+
+    def filter(self, domains: Domains) -> Domains | None:
+        marks = tuple(frozenset(int(v in self.values) for v in d) for d in domains)
+        kept = Sum(self.scope, (1,) * len(domains), self.test).filter(marks)
+        if kept is None:
+            return None
+        return tuple(frozenset(v for v in d if int(v in self.values) in k) for d, k in zip(domains, kept))
+
+
+@dataclass(frozen=True)
 class Table:
     """Allowed tuples given by a predicate over the scope's values, filtered by enumeration."""
 
@@ -201,7 +218,7 @@ class Regular:
         return tuple(map(frozenset, kept))
 
 
-Rule = AllDifferent | Sum | Table | Regular
+Rule = AllDifferent | Sum | Count | Table | Regular
 
 
 def rule_of(constraint: XmlConstraint) -> Rule | None:
@@ -262,12 +279,26 @@ def _terms(text: str) -> list[str]:
 def _extension(element, scope) -> Rule | None:
     variables = element.findtext("list").split()
     supports, conflicts = element.findtext("supports"), element.findtext("conflicts")
-    listed = _tuples(supports if supports is not None else conflicts, len(variables))
-    if listed is None:
+    rows = _tuples(supports if supports is not None else conflicts, len(variables))
+    if rows is None:
         return None
+    plain = frozenset(row for row in rows if None not in row)
+    starred = tuple(row for row in rows if None in row)  # `*` matches any value
+
+    def listed(values: tuple[int, ...]) -> bool:
+        return values in plain or any(all(p is None or p == v for p, v in zip(row, values)) for row in starred)
+
     if supports is not None:
-        return Table(tuple(variables), lambda values: values in listed, "extension")
-    return Table(tuple(variables), lambda values: values not in listed, "extension")
+        return Table(tuple(variables), listed, "extension")
+    return Table(tuple(variables), lambda values: not listed(values), "extension")
+
+
+def _count(element, scope) -> Rule | None:
+    variables = element.findtext("list", "").split()
+    test = _condition(element.findtext("condition"))
+    if test is None or any("(" in v for v in variables) or element.find("values") is None:
+        return None
+    return Count(tuple(variables), frozenset(_integers(element.findtext("values"))), test)
 
 
 def _intension(element, scope) -> Rule | None:
@@ -284,8 +315,8 @@ def _regular(element, scope) -> Rule | None:
                    frozenset(element.findtext("final").split()), moves)
 
 
-_READERS = {"allDifferent": _all_different, "sum": _sum, "extension": _extension, "intension": _intension,
-            "regular": _regular}
+_READERS = {"allDifferent": _all_different, "sum": _sum, "count": _count, "extension": _extension,
+            "intension": _intension, "regular": _regular}
 
 _OPERATORS = {"eq": "==", "ne": "!=", "lt": "<", "le": "<=", "gt": ">", "ge": ">=", "add": "+", "sub": "-",
               "mul": "*", "mod": "%", "and": " and ", "or": " or ", "xor": " ^ "}
@@ -351,11 +382,11 @@ def _integers(text: str) -> list[int]:
     return values
 
 
-def _tuples(text: str | None, width: int) -> frozenset[tuple[int, ...]] | None:
-    """The tuples of a table (`(0,1)(1,0)`, or `0 1` for one variable); None with `*` in them."""
-    if text is None or "*" in text:
+def _tuples(text: str | None, width: int) -> tuple[tuple[int | None, ...], ...] | None:
+    """The tuples of a table (`(0,1)(1,*)`, or `0 1` for one variable), None for `*`; None for no table."""
+    if text is None:
         return None
     if width == 1:
-        return frozenset((v,) for v in _integers(text.replace(",", " ")))
+        return tuple((v,) for v in _integers(text.replace(",", " ")))
     rows = re.findall(r"\(([^)]*)\)", text)
-    return frozenset(tuple(int(v) for v in row.split(",")) for row in rows)
+    return tuple(tuple(None if v.strip() == "*" else int(v) for v in row.split(",")) for row in rows)

@@ -88,6 +88,30 @@ def test_intension_extension_and_sums_of_expressions_filter_exactly(xml, scope, 
     assert rule.filter(domains) == projection(domains, allows)
 
 
+@settings(max_examples=200, deadline=None)
+@given(domains_strategy, st.frozensets(st.integers(1, 6), min_size=1, max_size=3), st.integers(0, 4),
+       st.sampled_from(["eq", "le", "ge", "ne"]))
+def test_count_keeps_exactly_the_values_of_some_solution(domains, values, limit, op):
+    scope = tuple(f"v{i}" for i in range(len(domains)))
+    xml = (f"<count><list> {' '.join(scope)} </list><values> {' '.join(map(str, sorted(values)))} </values>"
+           f"<condition> ({op},{limit}) </condition></count>")
+    test = {"eq": limit.__eq__, "le": limit.__ge__, "ge": limit.__le__, "ne": limit.__ne__}[op]
+    expected = projection(domains, lambda t: test(sum(v in values for v in t)))
+    assert rule_of(XmlConstraint(xml, "count", scope)).filter(tuple(domains)) == expected
+
+
+@pytest.mark.parametrize("table", ["supports", "conflicts"])
+def test_tables_with_stars_match_any_value(table):
+    xml = f"<extension><list> x y z </list><{table}> (0,*,*)(1,2,*)(2,*,3) </{table}></extension>"
+    listed = lambda t: t[0] == 0 or (t[0] == 1 and t[1] == 2) or (t[0] == 2 and t[2] == 3)  # noqa: E731
+    allows = listed if table == "supports" else (lambda t: not listed(t))
+    domains = tuple(frozenset(range(0, 4)) for _ in range(3))
+    rule = rule_of(XmlConstraint(xml, xml, ("x", "y", "z")))
+    assert rule.filter(domains) == projection(domains, allows)
+    narrow = (frozenset({1, 2}), frozenset({0, 1}), frozenset({0, 1, 2, 3}))
+    assert rule.filter(narrow) == projection(narrow, allows)
+
+
 def test_a_constraint_it_cannot_read_is_none():
     assert rule_of(XmlConstraint("<allDifferent> sub(q[1],1) q[0] </allDifferent>", "", ("q[1]", "q[0]"))) is None
     assert rule_of(XmlConstraint("<circuit> x y z </circuit>", "", ("x", "y", "z"))) is None
