@@ -184,10 +184,17 @@ class Table:
             return domains
         kept: list[set[int]] = [set() for _ in domains]
         for values in itertools.product(*(sorted(d) for d in domains)):
-            if self.allows(values):
+            if self._allows(values):
                 for slot, value in zip(kept, values):
                     slot.add(value)
         return None if not kept[0] else tuple(map(frozenset, kept))
+
+    def _allows(self, values: tuple[int, ...]) -> bool:
+        """Whether the tuple is allowed; one that divides by zero is not (as in XCSP3)."""
+        try:
+            return self.allows(values)
+        except ZeroDivisionError:
+            return False
 
 
 @dataclass(frozen=True)
@@ -227,7 +234,8 @@ def rule_of(constraint: XmlConstraint) -> Rule | None:
         element = ET.fromstring(constraint.xml)
         reader = _READERS.get(element.tag)
         return reader(element, constraint.scope) if reader else None
-    except (BackendUnsupported, ValueError, KeyError, ZeroDivisionError):
+    except (BackendUnsupported, ValueError, KeyError, ZeroDivisionError, SyntaxError, TypeError, AttributeError,
+            IndexError):  # a form not read here: the constraint is left out
         return None
 
 

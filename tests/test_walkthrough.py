@@ -77,6 +77,7 @@ def test_regular_keeps_exactly_the_values_of_some_accepted_word(domains, moves):
     ("<intension> or(eq(x,y),iff(ne(x,2),gt(y,3))) </intension>", ("x", "y"),
      lambda t: t[0] == t[1] or ((t[0] != 2) == (t[1] > 3))),
     ("<intension> in(dist(x,y),set(1,3)) </intension>", ("x", "y"), lambda t: abs(t[0] - t[1]) in (1, 3)),
+    ("<intension> eq(div(x,sub(y,2)),1) </intension>", ("x", "y"), lambda t: t[1] != 2 and int(t[0] / (t[1] - 2)) == 1),
     ("<extension><list> x y z </list><conflicts> (1,1,1)(2,2,2) </conflicts></extension>", ("x", "y", "z"),
      lambda t: t not in ((1, 1, 1), (2, 2, 2))),
     ("<sum><list> and(le(x,2),ge(y,2)) z </list><condition> (eq,w) </condition></sum>", ("x", "y", "z", "w"),
@@ -115,6 +116,7 @@ def test_tables_with_stars_match_any_value(table):
 def test_a_constraint_it_cannot_read_is_none():
     assert rule_of(XmlConstraint("<allDifferent> sub(q[1],1) q[0] </allDifferent>", "", ("q[1]", "q[0]"))) is None
     assert rule_of(XmlConstraint("<circuit> x y z </circuit>", "", ("x", "y", "z"))) is None
+    assert rule_of(XmlConstraint("<extension><supports> (1,2) </supports></extension>", "", ("x", "y"))) is None
 
 
 @settings(max_examples=100, deadline=None)
