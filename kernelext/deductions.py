@@ -56,6 +56,7 @@ class Deducer:
     name_shape: Callable[[tuple[int, ...], Candidates, Candidates], str] = lambda ids, before, after: ""
     _sets: dict = field(default_factory=dict)  # rule ids -> (candidates of their scope, what they remove)
     _cores: dict = field(default_factory=dict)  # (variable, value) -> a set of rules refuting it
+    _near: dict = field(default_factory=dict)  # variable -> every rule's distance from it
     _solution: Candidates | None = None
 
     def next(self, domains: Candidates) -> Found | None:
@@ -255,7 +256,13 @@ class Deducer:
         return best
 
     def _distances(self, variable: str) -> dict[int, int]:
-        """Every rule's distance from `variable` (0: its rules; 1: rules sharing a variable with those, ...)."""
+        """Every rule's distance from `variable` (0: its rules; 1: rules sharing a variable with those, ...);
+        the rules never change, so each variable's distances are worked out once."""
+        if variable not in self._near:
+            self._near[variable] = self._breadth_first(variable)
+        return self._near[variable]
+
+    def _breadth_first(self, variable: str) -> dict[int, int]:
         rules = self.reasoner.rules
         distance = {i: 0 for i in self.reasoner.watching.get(variable, ())}
         frontier = list(distance)

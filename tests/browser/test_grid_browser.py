@@ -133,6 +133,16 @@ class Frames:
         return sum(1 for d, t in self.seen[start:] if (d, t) == (direction, msg_type))
 
 
+def watched_page(browser, frames: Frames, console: list[str] | None = None):
+    """A new page whose websocket frames go to `frames` and, given `console`, its uncaught errors there."""
+    page = browser.new_page(viewport={"width": 1400, "height": 1000})
+    page.set_default_timeout(30_000)
+    page.on("websocket", frames.watch)
+    if console is not None:
+        page.on("pageerror", lambda error: console.append(f"pageerror: {error}"))
+    return page
+
+
 def run_cell(page, index: int, timeout: float = 60) -> None:
     page.evaluate("""(index) => {
         const panel = window.jupyterapp.shell.currentWidget;
@@ -160,10 +170,8 @@ def test_grid_widgets_in_jupyterlab(lab):
     with sync_playwright() as p:
         browser = launch(p)
         try:
-            page = browser.new_page(viewport={"width": 1400, "height": 1000})
-            page.set_default_timeout(30_000)
+            page = watched_page(browser, frames)
             page.add_init_script(PAGE_HOOK)
-            page.on("websocket", frames.watch)
             open_notebook(page, f"{base}/lab/tree/grid.ipynb?token={token}")
             cells = page.locator(".jp-Notebook .jp-Cell")
             for index in range(len(CELLS)):
@@ -219,12 +227,9 @@ def test_pencil_marks_and_search_tree_in_jupyterlab(lab):
     with sync_playwright() as p:
         browser = launch(p)
         try:
-            page = browser.new_page(viewport={"width": 1400, "height": 1000})
-            page.set_default_timeout(30_000)
-            page.on("websocket", frames.watch)
+            page = watched_page(browser, frames, console)
             page.on("console", lambda m: console.append(f"{m.type}: {m.text}") if m.type in ("error", "warning")
                     else None)
-            page.on("pageerror", lambda error: console.append(f"pageerror: {error}"))
             open_notebook(page, f"{base}/lab/tree/pencil-tree.ipynb?token={token}")
             for index in range(len(PENCIL_CELLS)):
                 run_cell(page, index)

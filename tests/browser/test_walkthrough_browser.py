@@ -14,7 +14,7 @@ import pytest
 
 from kernelext.widgets.static_forms import walkthrough_captions, walkthrough_html, walkthrough_text
 from lab_server import ARTIFACTS, jupyter_server, launch, open_notebook, require_browser
-from test_grid_browser import Frames, notebook, run_cell
+from test_grid_browser import Frames, notebook, run_cell, watched_page
 from test_walkthrough_display import walkthrough
 
 SHOW = '''\
@@ -60,10 +60,7 @@ def test_walkthrough_stepper_browses_in_the_browser_alone(lab):
     with sync_playwright() as p:
         browser = launch(p)
         try:
-            page = browser.new_page(viewport={"width": 1400, "height": 1000})
-            page.set_default_timeout(30_000)
-            page.on("websocket", frames.watch)
-            page.on("pageerror", lambda error: console.append(f"pageerror: {error}"))
+            page = watched_page(browser, frames, console)
             open_notebook(page, f"{base}/lab/tree/stepper.ipynb?token={token}")
             run_cell(page, 0)
             widget = page.locator(".jp-Notebook .jp-Cell").nth(0).locator(".kx-walkthrough")
