@@ -111,6 +111,8 @@ GLOBAL_FORMS = {
     "group": "<group><intension> lt(%0,%1) </intension><args> x[0] x[1] </args><args> x[1] x[2] </args></group>",
     "group with %...": "<group><allDifferent> %... </allDifferent><args> x[0..1] </args><args> x[1..2] </args></group>",
     "instantiation": "<block><instantiation><list> x[0] </list><values> 2 </values></instantiation></block>",
+    "compact values": "<instantiation><list> x[0] x[1] </list><values> 1x2 </values></instantiation>",
+    "compact coefficients": "<sum><list> x[] </list><coeffs> 2x2 -1 </coeffs><condition> (eq,3) </condition></sum>",
     "regular": "<regular><list> x[] </list><transitions> (a,0,a)(a,1,b)(b,1,b)(b,2,c)(c,3,c) </transitions>"
                "<start> a </start><final> b c </final></regular>",
 }

@@ -133,12 +133,17 @@ def _intervals(text: str) -> tuple[tuple[int, int], ...]:
 
 
 def _values(text: str) -> list[int]:
-    """The integers of a short XCSP3 value list (coefficients, values), in the order given."""
+    """The integers of a short XCSP3 value list (coefficients, values), in the order given; `0x5` is 0 five
+    times (XCSP3's compact form)."""
     values = []
     for token in text.split():
         low, _, high = token.partition("..")
+        value, _, times = low.partition("x")
         try:
-            values += list(range(int(low), int(high) + 1)) if high else [int(low)]
+            if times:
+                values += [int(value)] * int(times)
+            else:
+                values += list(range(int(low), int(high) + 1)) if high else [int(low)]
         except ValueError:
             raise BackendUnsupported(f"a value that is not an integer ({token})") from None
     return values
