@@ -480,3 +480,24 @@ def test_a_new_session_leaves_the_model_of_another_whole(solver):
     assert queens.solve().solution == {"q[0]": 1, "q[1]": 3, "q[2]": 0, "q[3]": 2}
     queens.close()
     other.close()
+
+
+def test_ipython_reads_cells_with_plain_operators_and_cells_still_get_pycsp3_s(shell):
+    from pycsp3.tools.curser import OpOverrider
+
+    seen = []
+
+    def watch(lines):
+        seen.append(OpOverrider.activated)
+        return lines
+
+    shell.ip.input_transformers_post.append(watch)
+    try:
+        text = shell.ok("from pycsp3.tools.curser import OpOverrider\nprint(OpOverrider.activated)")
+    finally:
+        shell.ip.input_transformers_post.remove(watch)
+    assert seen == [False] and OpOverrider.activated
+    assert text.strip() == "True"  # the cell itself ran with pycsp3's operators
+    shell.ok("%unload_ext kernelext")
+    assert "transform_cell" not in vars(shell.ip)
+    shell.ok("%load_ext kernelext")
