@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import importlib
 import pkgutil
+import sys
 import warnings
 from importlib.metadata import entry_points
 from collections.abc import Callable, Mapping
@@ -58,8 +59,11 @@ def aliases(every: Mapping[str, ModuleType] | None = None) -> dict[str, str]:
 def kind_for(name: str) -> ModuleType:
     """The module of the kind `name` (or of the kind it is an alias of); PuzzleUsageError if there is none."""
     lowered = name.lower()
+    built_in = f"{__name__}.{lowered}"
+    if built_in in sys.modules and not lowered.startswith("_"):  # a kind drawn before: no file looked at
+        return sys.modules[built_in]
     if lowered in _built_in():  # the common case, without looking at installed packages
-        return importlib.import_module(f"{__name__}.{lowered}")
+        return importlib.import_module(built_in)
     every = modules()
     found = every.get(aliases(every).get(lowered, lowered))
     if found is None:

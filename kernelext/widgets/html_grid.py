@@ -24,7 +24,16 @@ TABLE = f"border-collapse:collapse;border-spacing:0;margin:2px 0;font-family:{FO
 BARE = "padding:0;border:0;background-color:transparent"
 
 
-def _cell_style(cell: dict, s: int) -> str:
+def _cell_style(cell: dict, s: int, styles: dict) -> str:
+    """The cell's inline style; `styles` keeps those worked out for one table (most cells share one)."""
+    key = (tuple(cell.get("classes", ())), cell.get("fill"), cell.get("borders", ""),
+           bool(cell.get("cage") or cell.get("corner")))
+    if key not in styles:
+        styles[key] = _style_of(cell, s)
+    return styles[key]
+
+
+def _style_of(cell: dict, s: int) -> str:
     classes = set(cell.get("classes", ()))
     parts = [f"width:{s}px;height:{s}px;padding:0;text-align:center;line-height:1",
              f"border:1px solid {LINE if 'hole' not in classes else HOLE}"]  # size, colours: from the table
@@ -84,6 +93,7 @@ def grid_html(description: dict) -> str:
     gap = round(s * 0.5) if signs else 0
     row_clues, col_clues = description.get("row_clues") or [], description.get("col_clues") or []
     clue_font = f"font-size:{max(9, round(s * 0.45))}px;color:{TEXT};line-height:1.15"
+    styles: dict = {}
     out = [f'<table style="{TABLE};font-size:{round(s * 0.55)}px;background-color:{WHITE}" title="{html.escape(description.get("name", ""))}: {rows} x {cols}">']
     if col_clues:
         out.append(f'<tr style="{CLEAR_ROW}">')
@@ -111,7 +121,7 @@ def grid_html(description: dict) -> str:
         for c, cell in enumerate(row):
             if c and gap:
                 out.append(_sign_cell(signs.get(((r, c - 1), (r, c)), ""), gap, s, s))
-            out.append(f'<td style="{_cell_style(cell, s)}">{_cell_content(cell, s)}</td>')
+            out.append(f'<td style="{_cell_style(cell, s, styles)}">{_cell_content(cell, s)}</td>')
         out.append("</tr>")
     out.append("</table>")
     return "".join(out)
