@@ -107,25 +107,39 @@ def test_stored_notebooks_show_every_grid_in_jupyterlab_and_notebook_7(tmp_path)
         with sync_playwright() as p:
             browser = launch(p)
             try:
-                for path in stored():
-                    expected = expected_grids(path)
-                    for app, prefix in (("lab", "lab/tree"), ("notebook7", "notebooks")):
-                        for trust in ("untrusted", "trusted"):
-                            surface = f"{app}-{trust}"
-                            page = browser.new_page(viewport={"width": 1300, "height": 900})
-                            page.goto(server.url(f"{prefix}/{trust}/{path.name}") + "&reset")  # no restored tabs
-                            page.locator(".jp-Notebook .jp-Cell").first.wait_for(timeout=60_000)
-                            found = measure(page, path.stem, surface, expected)
-                            states = trusted_cells(page)
-                            if states is not None:
-                                # cells without outputs are trusted anyway: untrusted means some are not
-                                found["trust_as_expected"] = all(states) == (trust == "trusted")
-                            figures.setdefault(surface, {})[path.stem] = found
-                            page.close()
-                            server.stop_kernels()
+                for trust in ("untrusted", "trusted"):
+                    lab = browser.new_page(viewport={"width": 1300, "height": 900})  # one JupyterLab, each notebook in turn
+                    lab.goto(server.url("lab") + "&reset")
+                    lab.wait_for_function("() => window.jupyterapp && window.jupyterapp.commands.hasCommand("
+                                          "'docmanager:open')", timeout=60_000)
+                    for path in stored():
+                        lab.evaluate("""async (path) => {
+                            await window.jupyterapp.commands.execute("application:close-all");
+                            await window.jupyterapp.commands.execute("docmanager:open", { path });
+                        }""", f"{trust}/{path.name}")
+                        figures.setdefault(f"lab-{trust}", {})[path.stem] = measure_open(lab, path, f"lab-{trust}", trust)
+                        server.stop_kernels()
+                    lab.close()
+                    for path in stored():
+                        page = browser.new_page(viewport={"width": 1300, "height": 900})
+                        page.goto(server.url(f"notebooks/{trust}/{path.name}"))
+                        surface = f"notebook7-{trust}"
+                        figures.setdefault(surface, {})[path.stem] = measure_open(page, path, surface, trust)
+                        page.close()
+                        server.stop_kernels()
             finally:
                 browser.close()
     report(figures, "stored-notebooks")
+
+
+def measure_open(page, path: Path, surface: str, trust: str) -> dict:
+    """Measure the notebook `path` just opened on `page`, and whether its cells are trusted as they should be."""
+    page.locator(".jp-Notebook .jp-Cell").first.wait_for(timeout=60_000)
+    found = measure(page, path.stem, surface, expected_grids(path))
+    states = trusted_cells(page)
+    if states is not None:  # cells without outputs are trusted anyway: untrusted means some are not
+        found["trust_as_expected"] = all(states) == (trust == "trusted")
+    return found
 
 
 def test_exported_notebooks_show_every_grid_offline(tmp_path):
