@@ -5,10 +5,11 @@ __version__ = "0.1.0"
 
 def load_ipython_extension(ipython):
     """Register the %puzzle / %%puzzle / %%puzzle+ magics (`%load_ext kernelext`); remove the temporary
-    folders of kernels that ended without cleaning up; clean this kernel's own when it shuts down; let
-    IPython read each cell's text with Python's plain operators."""
+    folders of kernels that ended without cleaning up; clean this kernel's own when it shuts down; keep
+    pycsp3's `in` on built-in types for the cells' code only (see kernelext.builtin_in)."""
     import atexit
 
+    from kernelext import builtin_in
     from kernelext.magics import PuzzleMagics
     from kernelext.scratch import reap_stale_folders
 
@@ -16,20 +17,9 @@ def load_ipython_extension(ipython):
     magics = PuzzleMagics(shell=ipython)
     ipython.register_magics(magics)
     ipython.events.register("pre_run_cell", magics.remember_cell_id)
+    ipython.events.register("pre_execute", builtin_in.in_cells)
+    ipython.events.register("post_execute", builtin_in.between_cells)
     atexit.register(magics.close)
-    ipython.transform_cell = _with_plain_operators(type(ipython).transform_cell.__get__(ipython))
-
-
-def _with_plain_operators(transform):
-    """IPython's `transform_cell`, run with Python's plain operators: it tokenizes the cell's text, and
-    pycsp3's `in` on tuples and sets makes that about ten times slower (some 2 ms a cell)."""
-    from kernelext.model_state import plain_operators
-
-    def transform_cell(raw_cell: str) -> str:
-        with plain_operators():
-            return transform(raw_cell)
-
-    return transform_cell
 
 
 def current_session():
@@ -51,13 +41,16 @@ def unload_ipython_extension(ipython):
     """Remove the magics and stop the solver worker (`%unload_ext kernelext`)."""
     import atexit
 
+    from kernelext import builtin_in
     from kernelext.magics import PuzzleMagics
 
     magics = ipython.magics_manager.registry.get(PuzzleMagics.__name__)
     if magics is None:
         return
     ipython.events.unregister("pre_run_cell", magics.remember_cell_id)
-    ipython.__dict__.pop("transform_cell", None)  # the class's own again
+    ipython.events.unregister("pre_execute", builtin_in.in_cells)
+    ipython.events.unregister("post_execute", builtin_in.between_cells)
+    builtin_in.write(pycsp3s=True)  # as stock pycsp3 leaves them
     atexit.unregister(magics.close)
     magics.close()
     for kind in ("line", "cell"):

@@ -11,7 +11,7 @@ from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
-from kernelext import frame_reading
+from kernelext import builtin_in, frame_reading
 
 MAX_LISTED_CONSTRAINTS = 8
 
@@ -192,7 +192,8 @@ def plain_operators():
     if overloading:
         curser.OpOverrider.disable()
     try:
-        yield
+        with builtin_in.written(pycsp3s=False):
+            yield
     finally:
         if overloading:
             curser.OpOverrider.enable()
@@ -208,7 +209,8 @@ def pycsp3_operators():
     if not overloading:
         OpOverrider.enable()
     try:
-        yield
+        with builtin_in.written(pycsp3s=True):
+            yield
     finally:
         if not overloading:
             OpOverrider.disable()

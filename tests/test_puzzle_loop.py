@@ -482,22 +482,28 @@ def test_a_new_session_leaves_the_model_of_another_whole(solver):
     other.close()
 
 
-def test_ipython_reads_cells_with_plain_operators_and_cells_still_get_pycsp3_s(shell):
-    from pycsp3.tools.curser import OpOverrider
+def test_cells_run_with_pycsp3s_in_and_python_s_own_is_back_between_cells(shell):
+    from kernelext import builtin_in
 
     seen = []
 
-    def watch(lines):
-        seen.append(OpOverrider.activated)
+    def watch(lines):  # IPython reads the cell's text before running it
+        seen.append(builtin_in.pycsp3s_written())
         return lines
 
+    shell.ok("%%puzzle demo\nx = VarArray(size=3, dom=range(4))\n")
+    assert not builtin_in.pycsp3s_written()
     shell.ip.input_transformers_post.append(watch)
     try:
-        text = shell.ok("from pycsp3.tools.curser import OpOverrider\nprint(OpOverrider.activated)")
+        text = shell.ok("from kernelext import builtin_in\nprint(builtin_in.pycsp3s_written())")
     finally:
         shell.ip.input_transformers_post.remove(watch)
-    assert seen == [False] and OpOverrider.activated
-    assert text.strip() == "True"  # the cell itself ran with pycsp3's operators
+    assert seen == [False] and text.strip() == "True" and not builtin_in.pycsp3s_written()
+    shell.ok("%%puzzle+\nsatisfy(x[0] in {1, 5}, x[1] in (2, 7), x[2] not in [0, 1, 2])\n")
+    assert shell.solution() == {"x[0]": 1, "x[1]": 2, "x[2]": 3}  # pycsp3's `in` in a step's code
+    assert ({1, 2} in {frozenset({1, 2})}, 2 in (1, 2), [1] in [[1]], 3 in frozenset({3})) == (True,) * 4
+    with pytest.raises(TypeError):
+        [1] in {1}  # noqa: B015 (Python's own: a list cannot be looked up in a set)
     shell.ok("%unload_ext kernelext")
-    assert "transform_cell" not in vars(shell.ip)
+    assert builtin_in.pycsp3s_written()  # as stock pycsp3 leaves them
     shell.ok("%load_ext kernelext")
