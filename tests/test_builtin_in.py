@@ -1,0 +1,47 @@
+"""Python's own `in` and pycsp3's, written into the built-in types' slots in turn (kernelext.builtin_in)."""
+
+import subprocess
+import sys
+import textwrap
+
+# Run in a fresh process: pycsp3 writes its `in` into the slots before the kit is imported, as when a
+# notebook declares variables before `%load_ext kernelext`.
+PYCSP3_FIRST = textwrap.dedent("""
+    from pycsp3 import *
+    x = VarArray(size=2, dom=range(4))
+    from kernelext import builtin_in
+
+    assert builtin_in.pycsp3s_written()
+    builtin_in.write(pycsp3s=False)
+    assert not builtin_in.pycsp3s_written()
+    assert (x[0] in {1, 2}) is False  # Python's own: a lookup of the variable, no constraint
+    assert ({1, 2} in {frozenset({1, 2})}, 2 in (1, 2), [1] in [[1]], 3 in frozenset({3}), 4 in {3}) == \\
+        (True, True, True, True, False)
+    try:
+        [1] in {1}
+    except TypeError:
+        pass
+    else:
+        raise AssertionError("a list was looked up in a set")
+    with builtin_in.written(pycsp3s=True):
+        satisfy(x[0] in {1, 2}, x[1] in (0, 3))  # pycsp3's: two constraints
+    assert not builtin_in.pycsp3s_written()  # as before the block
+    builtin_in.write(pycsp3s=True)
+    satisfy(x[0] != x[1])
+    print(len(posted()))
+""")
+
+
+def test_python_s_own_in_is_found_after_pycsp3_wrote_its_own_and_pycsp3_s_still_posts(tmp_path):
+    script = tmp_path / "pycsp3_first.py"  # pycsp3 reads its caller's source
+    script.write_text(PYCSP3_FIRST)
+    run = subprocess.run([sys.executable, str(script)], cwd=tmp_path, capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.split()[0] == "3", run.stdout
+
+
+def test_nothing_is_written_before_pycsp3_writes_its_own():
+    code = ("import sys\nfrom kernelext import builtin_in\nbuiltin_in.write(pycsp3s=False)\n"
+            "assert not builtin_in.pycsp3s_written() and 'pycsp3' not in sys.modules\nprint(2 in {2})")
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert run.returncode == 0 and run.stdout.strip() == "True", run.stderr
