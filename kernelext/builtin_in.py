@@ -54,9 +54,9 @@ def _slots() -> list[tuple[ctypes.c_void_p, int, int]]:
     return slots
 
 
-def write(pycsp3s: bool) -> None:
+def write(pycsp3s: bool, slots: list | None = None) -> None:
     """Write pycsp3's `in` (or Python's own) into the slots, if pycsp3 has written its own."""
-    for slot, own, theirs in _slots():
+    for slot, own, theirs in _slots() if slots is None else slots:
         slot.value = theirs if pycsp3s else own
 
 
@@ -70,8 +70,7 @@ def written(pycsp3s: bool):
     """pycsp3's `in` (or Python's own) on tuples, lists and sets while the block runs, then as before."""
     slots = _slots()
     before = [slot.value for slot, _, _ in slots]
-    for slot, own, theirs in slots:
-        slot.value = theirs if pycsp3s else own
+    write(pycsp3s, slots)
     try:
         yield
     finally:
