@@ -99,6 +99,9 @@ def test_runs_stop_after_repeated_time_outs_or_past_the_budget(tmp_path):
     assert _outcomes(results["loops"], "instance") == [Outcome.TIMEOUT] * 2 + [Outcome.NOT_RUN] * 2
     feedback = (tmp_path / "out" / "feedback" / "loops.txt").read_text()
     assert "not run: this notebook's runs stopped after 1 time-out" in feedback
-    budget = _grade(tmp_path / "b", {"slow": picross_cells()}, only=four[:3], workers=1, budget=0.5)
+    # Each run sleeps 1 s, so the first run uses up a 0.5 s budget however fast the machine is.
+    slow = picross_cells()
+    slow[-1] += "\nimport time\ntime.sleep(1)"
+    budget = _grade(tmp_path / "b", {"slow": slow}, only=four[:3], workers=1, budget=0.5)
     assert _outcomes(budget["slow"], "instance") == [Outcome.PASSED, Outcome.NOT_RUN, Outcome.NOT_RUN]
     assert "used up its time budget (0.5 s)" in budget["slow"].feedback()
