@@ -15,3 +15,7 @@ class PuzzleUsageError(KernelextError):
 
 class ModelRejected(KernelextError):
     """The solver refused the compiled model (its error, not a time-out)."""
+
+
+class Untranslatable(KernelextError):
+    """A compiled model holds something a reader does not take; the message names it."""

@@ -14,8 +14,8 @@ import xml.etree.ElementTree as ET
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from kernelext.solver.errors import BackendUnsupported
-from kernelext.solver.xcsp3_to_cpsat import parse_expression
+from kernelext.errors import Untranslatable
+from kernelext.xcsp.expressions import parse_expression
 from kernelext.xcsp_subsets import XmlConstraint
 
 Domains = tuple[frozenset[int], ...]
@@ -234,7 +234,7 @@ def rule_of(constraint: XmlConstraint) -> Rule | None:
         element = ET.fromstring(constraint.xml)
         reader = _READERS.get(element.tag)
         return reader(element, constraint.scope) if reader else None
-    except (BackendUnsupported, ValueError, KeyError, ZeroDivisionError, SyntaxError, TypeError, AttributeError,
+    except (Untranslatable, ValueError, KeyError, ZeroDivisionError, SyntaxError, TypeError, AttributeError,
             IndexError):  # a form not read here: the constraint is left out
         return None
 
@@ -359,7 +359,7 @@ def _python(node, names: dict[str, str]) -> str:
         return simple[op].format(*parts)
     if op in ("min", "max"):
         return f"{op}({', '.join(parts)})"
-    raise BackendUnsupported(f"the operator {op}")
+    raise Untranslatable(f"the operator {op}")
 
 
 def _condition(text: str | None) -> Callable[[int], bool] | None:

@@ -13,23 +13,24 @@ are left out of solutions (None) and do not multiply the solution count.
 
 from __future__ import annotations
 
-import itertools
 import re
 import xml.etree.ElementTree as ElementTree
 from dataclasses import dataclass
 from pathlib import Path
 
+from kernelext.errors import Untranslatable
 from kernelext.solver import cp_sat_import
 from kernelext.solver.errors import BackendUnsupported
+from kernelext.xcsp.declarations import Declarations, list_text
+from kernelext.xcsp.expressions import BOOLEAN, parse_expression
+from kernelext.xcsp.values import (boolean, child_text, condition, expand_rows, expanded_size, intervals, size,
+                                   tuples, values)
 
 MAX_TUPLES = 2_000  # past this many tuples once `*` is expanded, a table is posted tuple by tuple
 MAX_BYTES = 300_000  # larger files (large tables) are left to ACE, which reads them far faster than Python
-_TOKEN = re.compile(r"\s*(?:(-?\d+)|([A-Za-z_][\w]*(?:\[[^\]]*\])*)|(.))")
 _COMPARED = {"lt": lambda a, b: a < b, "le": lambda a, b: a <= b, "gt": lambda a, b: a > b,
              "ge": lambda a, b: a >= b, "eq": lambda a, b: a == b, "ne": lambda a, b: a != b}
 _OPPOSITE = {"lt": "ge", "le": "gt", "gt": "le", "ge": "lt", "eq": "ne", "ne": "eq"}
-_LOGIC = {"and", "or", "not", "imp", "iff", "xor"}
-_BOOLEAN = {*_COMPARED, *_LOGIC, "in", "notin"}  # operators whose value is true or false
 
 
 @dataclass(frozen=True)
@@ -106,6 +107,8 @@ def _translate(reader: _Reader, variables, constraints, objective) -> Translated
             reader.objective(objective)
     except BackendUnsupported:
         raise
+    except Untranslatable as error:
+        raise BackendUnsupported(str(error)) from None
     except Exception as error:  # a form this reading did not foresee: another solver reads the model
         raise BackendUnsupported(f"an unforeseen form ({type(error).__name__}: {error})"[:160]) from None
     invalid = reader.model.Validate()  # for example bounds past 64-bit integers
@@ -114,126 +117,15 @@ def _translate(reader: _Reader, variables, constraints, objective) -> Translated
     return Translated(reader.model, reader.used, objective is not None)
 
 
-def _intervals(text: str) -> tuple[tuple[int, int], ...]:
-    """An XCSP3 domain or value list as sorted, merged intervals: `1 3 5..9` -> ((1, 1), (3, 3), (5, 9))."""
-    spans = []
-    for token in text.split():
-        low, _, high = token.partition("..")
-        try:
-            spans.append((int(low), int(high) if high else int(low)))
-        except ValueError:
-            raise BackendUnsupported(f"a value that is not an integer ({token})") from None
-    merged: list[list[int]] = []
-    for low, high in sorted(spans):
-        if merged and low <= merged[-1][1] + 1:
-            merged[-1][1] = max(merged[-1][1], high)
-        else:
-            merged.append([low, high])
-    return tuple((low, high) for low, high in merged)
-
-
-def _values(text: str) -> list[int]:
-    """The integers of a short XCSP3 value list (coefficients, values), in the order given; `0x5` is 0 five
-    times (XCSP3's compact form)."""
-    values = []
-    for token in text.split():
-        low, _, high = token.partition("..")
-        value, _, times = low.partition("x")
-        try:
-            if times:
-                values += [int(value)] * int(times)
-            else:
-                values += list(range(int(low), int(high) + 1)) if high else [int(low)]
-        except ValueError:
-            raise BackendUnsupported(f"a value that is not an integer ({token})") from None
-    return values
-
-
-def _size(intervals) -> int:
-    return sum(high - low + 1 for low, high in intervals)
-
-
-def _boolean(intervals) -> bool:
-    """True when the domain is not empty and within 0..1."""
-    return bool(intervals) and intervals[0][0] >= 0 and intervals[-1][1] <= 1
-
-
-class _Reader:
+class _Reader(Declarations):
     """Builds the CP-SAT model one XCSP3 element at a time."""
 
     def __init__(self, cp_model, holes: frozenset[str]):
+        super().__init__(holes)
         self.cp = cp_model
         self.model = cp_model.CpModel()
-        self.holes = holes
-        self.domains: dict[str, tuple[tuple[int, int], ...]] = {}  # every declared variable id -> its intervals
-        self.shapes: dict[str, tuple[int, ...]] = {}
         self.used: dict = {}  # variable id -> its CP-SAT variable, made on first use
         self.equalities: dict = {}  # (variable index, value) -> the literal of variable == value
-
-    # declarations
-
-    def declare(self, variables) -> None:
-        for element in variables if variables is not None else ():
-            if element.tag == "var":
-                self.domains[element.get("id")] = self._domain_of(element, variables)
-            elif element.tag == "array":
-                self._declare_array(element)
-            else:
-                raise BackendUnsupported(f"<{element.tag}> among the variables")
-
-    def _domain_of(self, element, variables) -> tuple[tuple[int, int], ...]:
-        if element.get("as"):
-            source = next((e for e in variables if e.get("id") == element.get("as")), None)
-            if source is None:
-                raise BackendUnsupported(f"a domain given as {element.get('as')}")
-            return self._domain_of(source, variables)
-        if element.get("type", "integer") != "integer":
-            raise BackendUnsupported(f"variables of type {element.get('type')}")
-        return _intervals(element.text or "")
-
-    def _declare_array(self, element) -> None:
-        if element.get("type", "integer") != "integer":
-            raise BackendUnsupported(f"variables of type {element.get('type')}")
-        name = element.get("id")
-        shape = tuple(int(n) for n in re.findall(r"\[(\d+)\]", element.get("size", "")))
-        self.shapes[name] = shape
-        cells = [f"{name}{''.join(f'[{i}]' for i in index)}" for index in itertools.product(*map(range, shape))]
-        parts = list(element)
-        if not parts:
-            values = _intervals(element.text or "")
-            self.domains.update((cell, values) for cell in cells)
-            return
-        remaining = set(cells)
-        for part in parts:
-            targets = sorted(remaining) if part.get("for") == "others" else self._expand(part.get("for", ""),
-                                                                                       declared_only=False)
-            values = _intervals(part.text or "")
-            for cell in targets:
-                self.domains[cell] = values
-                remaining.discard(cell)
-
-    # lists of variables
-
-    def _expand(self, text: str, declared_only: bool = True) -> list[str]:
-        """The variable ids of a list such as `x[0][] y[1..3] z`, in order."""
-        ids = []
-        for token in text.split():
-            name, _, rest = token.partition("[")
-            if not rest:
-                ids.append(token)
-                continue
-            ranges = []
-            for part, size in zip(re.findall(r"\[([^\]]*)\]", token), self.shapes.get(name, ())):
-                low, _, high = part.partition("..")
-                ranges.append(range(size) if part == "" else range(int(low), int(high) + 1) if high
-                              else (int(low),))
-            if name not in self.shapes or len(ranges) != len(self.shapes[name]):
-                raise BackendUnsupported(f"the list item {token}")
-            for index in itertools.product(*ranges):
-                vid = f"{name}{''.join(f'[{i}]' for i in index)}"
-                if not declared_only or vid not in self.holes:
-                    ids.append(vid)
-        return ids
 
     def var(self, vid: str):
         """The CP-SAT variable of `vid` (a Boolean one when its values are within 0..1)."""
@@ -243,9 +135,9 @@ class _Reader:
         intervals = self.domains.get(vid)
         if intervals is None:
             raise BackendUnsupported(f"the undeclared variable {vid}")
-        if _boolean(intervals):
+        if boolean(intervals):
             variable = self.model.NewBoolVar(vid)
-            if _size(intervals) == 1:
+            if size(intervals) == 1:
                 self.model.Add(variable == intervals[0][0])
         else:
             variable = self.model.NewIntVarFromDomain(self.cp.Domain.FromIntervals([list(i) for i in intervals]), vid)
@@ -253,7 +145,7 @@ class _Reader:
         return variable
 
     def variables(self, text: str) -> list:
-        return [self.var(vid) for vid in self._expand(text)]
+        return [self.var(vid) for vid in self.expand(text)]
 
     def terms(self, text: str) -> list:
         """A list whose items may be expressions (`add(x[0],1)`) as well as variables."""
@@ -264,32 +156,19 @@ class _Reader:
 
     # constraints
 
-    def constraint(self, element, args: list[str] | None = None) -> None:
-        if args is not None:
-            element = _substitute(element, args)
+    def constraint(self, element) -> None:
         handler = getattr(self, f"_{element.tag}", None)
         if handler is None or element.tag in ("expand", "variables", "substitute"):
             raise BackendUnsupported(f"the constraint <{element.tag}>")
         handler(element)
 
     def _group(self, element) -> None:
-        template, *rest = list(element)
-        for args in rest:
-            if args.tag != "args":
-                raise BackendUnsupported(f"<{args.tag}> in a group")
-            self.constraint(template, _tokens_of(args.text or "", self))
+        for member in self.group_members(element):
+            self.constraint(member)
 
     def _slide(self, element) -> None:
-        """The template posted on each window of the list: `arity` cells apart by `offset`, wrapping round
-        the end when circular."""
-        lists, template = element.findall("list"), [child for child in element if child.tag != "list"]
-        if len(lists) != 1 or len(template) != 1 or lists[0].get("collect", "1") != "1":
-            raise BackendUnsupported("this form of <slide>")
-        items, offset = _tokens_of(lists[0].text or "", self), int(lists[0].get("offset", "1"))
-        arity = 1 + max(int(i) for part in template[0].iter() for i in re.findall(r"%(\d+)", part.text or ""))
-        stop = len(items) if element.get("circular") == "true" else len(items) - arity + 1
-        for start in range(0, stop, offset):
-            self.constraint(template[0], [items[(start + k) % len(items)] for k in range(arity)])
+        for member in self.slide_members(element):
+            self.constraint(member)
 
     def _block(self, element) -> None:
         for child in element:
@@ -303,36 +182,36 @@ class _Reader:
         def state(name: str) -> int:
             return states.setdefault(name, len(states))
 
-        start = state(_child_text(element, "start").strip())
-        final = [state(name) for name in _child_text(element, "final").split()]
-        arcs = re.findall(r"\(\s*([^,()\s]+)\s*,\s*(-?\d+)\s*,\s*([^,()\s]+)\s*\)", _child_text(element, "transitions"))
+        start = state(child_text(element, "start").strip())
+        final = [state(name) for name in child_text(element, "final").split()]
+        arcs = re.findall(r"\(\s*([^,()\s]+)\s*,\s*(-?\d+)\s*,\s*([^,()\s]+)\s*\)", child_text(element, "transitions"))
         triples = [(state(tail), int(value), state(head)) for tail, value, head in arcs]
         if len({(tail, value) for tail, value, _ in triples}) < len(set(triples)):
             raise BackendUnsupported("a <regular> automaton that is not deterministic")
-        self.model.AddAutomaton(self.variables(_child_text(element, "list")), start, final, triples)
+        self.model.AddAutomaton(self.variables(child_text(element, "list")), start, final, triples)
 
     def _intension(self, element) -> None:
         function = element.find("function")
         self.post(parse_expression((function.text if function is not None else element.text) or ""))
 
     def _extension(self, element) -> None:
-        variables = self.variables(_child_text(element, "list"))
+        variables = self.variables(child_text(element, "list"))
         supports, conflicts = element.find("supports"), element.find("conflicts")
         table = supports if supports is not None else conflicts
         if table is None:
             raise BackendUnsupported("a table with neither supports nor conflicts")
         text = table.text or ""
         if len(variables) == 1 and "(" not in text:
-            domain = self.cp.Domain.FromIntervals([list(i) for i in _intervals(text)])
+            domain = self.cp.Domain.FromIntervals([list(i) for i in intervals(text)])
             self.model.AddLinearExpressionInDomain(variables[0], domain if supports is not None else domain.complement())
             return
-        rows = _tuples(text, len(variables))
+        rows = tuples(text, len(variables))
         columns = [self.domains[v.Name()] for v in variables]
         if supports is None:
             for row in rows:  # each conflict: some position differs from it
                 self.model.AddBoolOr([self.equals(v, value).Not() for v, value in zip(variables, row) if value != "*"])
-        elif not any("*" in row for row in rows) or _expanded_size(rows, columns) <= MAX_TUPLES:
-            self.model.AddAllowedAssignments(variables, _expand_rows(rows, columns))
+        elif not any("*" in row for row in rows) or expanded_size(rows, columns, MAX_TUPLES) <= MAX_TUPLES:
+            self.model.AddAllowedAssignments(variables, expand_rows(rows, columns))
         else:  # short tuples with many `*`: one literal per tuple, true exactly when the tuple matches
             self.model.AddBoolOr([self.all_of([self.equals(v, value) for v, value in zip(variables, row)
                                                if value != "*"]) for row in rows])
@@ -341,7 +220,7 @@ class _Reader:
         """A literal true exactly when `variable` == `value` (one per pair, shared)."""
         key = (variable.Index(), value)
         if key not in self.equalities:
-            if _boolean(self.domains[variable.Name()]):
+            if boolean(self.domains[variable.Name()]):
                 self.equalities[key] = variable if value == 1 else variable.Not() if value == 0 else \
                     self.model.NewConstant(0)
             else:
@@ -367,34 +246,30 @@ class _Reader:
         self.model.AddAllDifferent(self.terms(lists[0].text if lists else element.text or ""))
 
     def _sum(self, element) -> None:
-        variables = self.terms(_child_text(element, "list"))
+        variables = self.terms(child_text(element, "list"))
         coeffs = element.find("coeffs")
-        weights = [1] * len(variables) if coeffs is None else _values(coeffs.text or "")
+        weights = [1] * len(variables) if coeffs is None else values(coeffs.text or "")
         if len(weights) != len(variables):
             raise BackendUnsupported("a sum whose coefficients do not match its list")
-        self._condition(sum(w * v for w, v in zip(weights, variables)), _child_text(element, "condition"))
+        self._condition(sum(w * v for w, v in zip(weights, variables)), child_text(element, "condition"))
 
     def _count(self, element) -> None:
-        variables = self.variables(_child_text(element, "list"))
-        values = _values(_child_text(element, "values"))
-        counted = [self.reified_in(v, values) for v in variables]
-        self._condition(sum(counted), _child_text(element, "condition"))
+        variables = self.variables(child_text(element, "list"))
+        counted = [self.reified_in(v, values(child_text(element, "values"))) for v in variables]
+        self._condition(sum(counted), child_text(element, "condition"))
 
     def _instantiation(self, element) -> None:
-        variables = self.variables(_child_text(element, "list"))
-        values = _values(_child_text(element, "values"))
-        if len(values) != len(variables):
+        variables = self.variables(child_text(element, "list"))
+        fixed = values(child_text(element, "values"))
+        if len(fixed) != len(variables):
             raise BackendUnsupported("an instantiation whose values do not match its list")
-        for variable, value in zip(variables, values):
+        for variable, value in zip(variables, fixed):
             self.model.Add(variable == value)
 
     def _condition(self, expression, text: str) -> None:
-        found = re.fullmatch(r"\s*\(\s*(\w+)\s*,\s*(.+?)\s*\)\s*", text)
-        if found is None:
-            raise BackendUnsupported(f"the condition {text.strip()}")
-        operator, operand = found.groups()
+        operator, operand = condition(text)
         if operator in ("in", "notin"):
-            domain = self.cp.Domain.FromIntervals([list(i) for i in _intervals(operand.strip("{}").replace(",", " "))])
+            domain = self.cp.Domain.FromIntervals([list(i) for i in intervals(operand.strip("{}").replace(",", " "))])
             self.model.AddLinearExpressionInDomain(expression, domain if operator == "in" else domain.complement())
         elif operator in _COMPARED:
             self.post_comparison(operator, expression, self.term(parse_expression(operand)))
@@ -406,10 +281,9 @@ class _Reader:
         if kind == "expression":
             target = self.term(parse_expression(element.text or ""))
         elif kind == "sum":
-            listed = element.find("list")
-            variables = self.terms(listed.text if listed is not None else element.text or "")
+            variables = self.terms(list_text(element))
             coeffs = element.find("coeffs")
-            weights = [1] * len(variables) if coeffs is None else _values(coeffs.text or "")
+            weights = [1] * len(variables) if coeffs is None else values(coeffs.text or "")
             target = sum(w * v for w, v in zip(weights, variables))
         else:
             raise BackendUnsupported(f"an objective of type {kind}")
@@ -431,8 +305,8 @@ class _Reader:
             for arg in args:
                 self.post(arg)
         elif op in ("in", "notin"):
-            term, values = self.membership(args)
-            domain = self.cp.Domain.FromValues(values)
+            term, allowed = self.membership(args)
+            domain = self.cp.Domain.FromValues(allowed)
             self.model.AddLinearExpressionInDomain(term, domain if op == "in" else domain.complement())
         elif op == "or":
             self.model.AddBoolOr([self.literal(a) for a in args])
@@ -454,15 +328,15 @@ class _Reader:
     def membership(self, args) -> tuple[object, list[int]]:
         if len(args) != 2 or not (isinstance(args[1], tuple) and args[1][0] == "set"):
             raise BackendUnsupported("`in` with something other than a set of integers")
-        values = [a for a in args[1][1] if isinstance(a, int)]
-        if len(values) != len(args[1][1]):
+        allowed = [a for a in args[1][1] if isinstance(a, int)]
+        if len(allowed) != len(args[1][1]):
             raise BackendUnsupported("`in` with something other than a set of integers")
-        return self.term(args[0]), values
+        return self.term(args[0]), allowed
 
-    def reified_in(self, variable, values: list[int]):
-        """A Boolean variable that is 1 exactly when `variable` takes one of `values`."""
+    def reified_in(self, variable, allowed: list[int]):
+        """A Boolean variable that is 1 exactly when `variable` takes one of `allowed`."""
         holds = self.model.NewBoolVar("")
-        domain = self.cp.Domain.FromValues(values)
+        domain = self.cp.Domain.FromValues(allowed)
         self.model.AddLinearExpressionInDomain(variable, domain).OnlyEnforceIf(holds)
         self.model.AddLinearExpressionInDomain(variable, domain.complement()).OnlyEnforceIf(holds.Not())
         return holds
@@ -475,7 +349,7 @@ class _Reader:
             return self.model.NewConstant(node)
         if isinstance(node, str):
             variable = self.var(node)
-            if not _boolean(self.domains[node]):
+            if not boolean(self.domains[node]):
                 raise BackendUnsupported(f"the integer variable {node} used as a condition")
             return variable
         op, args = node
@@ -489,8 +363,8 @@ class _Reader:
             self.post_comparison(op, left, right, holds)
             self.post_comparison(_OPPOSITE[op], left, right, holds.Not())
         elif op in ("in", "notin"):
-            term, values = self.membership(args)
-            domain = self.cp.Domain.FromValues(values)
+            term, allowed = self.membership(args)
+            domain = self.cp.Domain.FromValues(allowed)
             inside, outside = (holds, holds.Not()) if op == "in" else (holds.Not(), holds)
             self.model.AddLinearExpressionInDomain(term, domain).OnlyEnforceIf(inside)
             self.model.AddLinearExpressionInDomain(term, domain.complement()).OnlyEnforceIf(outside)
@@ -527,7 +401,7 @@ class _Reader:
         if isinstance(node, str):
             return self.var(node)
         op, args = node
-        if op in _BOOLEAN:
+        if op in BOOLEAN:
             return self._as_int(self.literal(node))
         if op == "add":
             return sum(self.term(a) for a in args)
@@ -593,7 +467,7 @@ class _Reader:
             return intervals[0][0], intervals[-1][1]
         op, args = node
         spans = [self.bounds(a) for a in args if not (isinstance(a, tuple) and a[0] == "set")]
-        if op in _BOOLEAN:
+        if op in BOOLEAN:
             return 0, 1
         if op == "add":
             return sum(s[0] for s in spans), sum(s[1] for s in spans)
@@ -618,121 +492,7 @@ class _Reader:
         raise BackendUnsupported(f"the operator {op}")
 
 
-def _tuples(text: str, width: int) -> list[tuple]:
-    """The tuples of a table, `*` kept: `(1,*)(2,3)` -> [(1, "*"), (2, 3)]."""
-    rows = []
-    for found in re.findall(r"\(([^)]*)\)", text):
-        parts = [p.strip() for p in found.split(",")]
-        if len(parts) != width:
-            raise BackendUnsupported("a tuple of the wrong length")
-        try:
-            rows.append(tuple(p if p == "*" else int(p) for p in parts))
-        except ValueError:
-            raise BackendUnsupported(f"the tuple ({found})") from None
-    return rows
-
-
-def _expanded_size(rows: list[tuple], columns: list[tuple[tuple[int, int], ...]]) -> int:
-    total = 0
-    for row in rows:
-        size = 1
-        for value, column in zip(row, columns):
-            size *= _size(column) if value == "*" else 1
-        total += size
-        if total > MAX_TUPLES:
-            break
-    return total
-
-
-def _expand_rows(rows: list[tuple], columns: list[tuple[tuple[int, int], ...]]) -> list[tuple[int, ...]]:
-    """The tuples with each `*` replaced by every value of its column (duplicates dropped)."""
-    if not any("*" in row for row in rows):
-        return rows
-    expanded = {}
-    for row in rows:
-        choices = [[v for low, high in column for v in range(low, high + 1)] if value == "*" else (value,)
-                   for value, column in zip(row, columns)]
-        expanded.update(dict.fromkeys(itertools.product(*choices)))
-    return list(expanded)
-
-
 def _binary(op: str, args: tuple) -> tuple:
     if len(args) != 2:
         raise BackendUnsupported(f"{op} with other than two arguments")
     return args
-
-
-def _child_text(element, tag: str) -> str:
-    child = element.find(tag)
-    if child is None:
-        raise BackendUnsupported(f"<{element.tag}> without <{tag}>")
-    if len(child):
-        raise BackendUnsupported(f"<{tag}> with nested elements")
-    return child.text or ""
-
-
-def _tokens_of(text: str, reader: _Reader) -> list[str]:
-    """A group's arguments, compact lists expanded: `x[0][] 3` -> ['x[0][0]', 'x[0][1]', ..., '3'];
-    numbers and expressions stay as they are."""
-    tokens = []
-    for token in text.split():
-        tokens += [token] if re.fullmatch(r"-?\d+", token) or "(" in token else reader._expand(token)
-    return tokens
-
-
-def _substitute(element, args: list[str]):
-    """A copy of a group's template with `%i` and `%...` replaced by the arguments."""
-    copy = ElementTree.fromstring(ElementTree.tostring(element))
-    used = [int(i) for part in copy.iter() for i in re.findall(r"%(\d+)", part.text or "")]
-    after = max(used) + 1 if used else 0
-
-    def fill(text: str | None) -> str | None:
-        if text is None:
-            return None
-        text = text.replace("%...", " ".join(args[after:]))
-        return re.sub(r"%(\d+)", lambda m: args[int(m.group(1))], text)
-
-    for part in copy.iter():
-        part.text = fill(part.text)
-    return copy
-
-
-def parse_expression(text: str):
-    """An XCSP3 functional expression as nested tuples: `eq(x[0],add(y,1))` -> ("eq", ("x[0]", ("add", ("y", 1))))."""
-    tokens = [(number, name, other) for number, name, other in _TOKEN.findall(text.strip())]
-    position = 0
-
-    def node():
-        nonlocal position
-        if position >= len(tokens):
-            raise BackendUnsupported(f"the expression {text.strip()[:60]}")
-        number, name, other = tokens[position]
-        position += 1
-        if number:
-            return int(number)
-        if not name:
-            raise BackendUnsupported(f"the expression {text.strip()[:60]}")
-        if position < len(tokens) and tokens[position][2] == "(":
-            position += 1
-            args = []
-            while True:
-                if tokens[position][2] == ")" and not args and name == "set":
-                    position += 1
-                    break
-                args.append(node())
-                separator = tokens[position][2] if position < len(tokens) else ""
-                position += 1
-                if separator == ")":
-                    break
-                if separator != ",":
-                    raise BackendUnsupported(f"the expression {text.strip()[:60]}")
-            return name, tuple(args)
-        return name
-
-    try:
-        parsed = node()
-    except IndexError:
-        raise BackendUnsupported(f"the expression {text.strip()[:60]}") from None
-    if position != len(tokens):
-        raise BackendUnsupported(f"the expression {text.strip()[:60]}")
-    return parsed

@@ -1,0 +1,138 @@
+"""XCSP3's variables and the lists that name them: domains by variable id, array shapes, compact lists
+(`x[0][] y[1..3]`) expanded, and the templates of `group` and `slide` filled in."""
+
+from __future__ import annotations
+
+import itertools
+import re
+import xml.etree.ElementTree as ElementTree
+
+from kernelext.errors import Untranslatable
+from kernelext.xcsp.values import Intervals, child_text, intervals
+
+
+class Declarations:
+    """The variables a `<variables>` element declares.
+
+    Arguments:
+        holes: the ids of array cells that hold no variable (the file may not mark them, and a compact list
+            such as `x[][]` must skip them).
+    """
+
+    def __init__(self, holes: frozenset[str] = frozenset()):
+        self.holes = holes
+        self.domains: dict[str, Intervals] = {}  # every declared variable id -> its intervals
+        self.shapes: dict[str, tuple[int, ...]] = {}
+
+    def declare(self, variables) -> None:
+        for element in variables if variables is not None else ():
+            if element.tag == "var":
+                self.domains[element.get("id")] = self._domain_of(element, variables)
+            elif element.tag == "array":
+                self._declare_array(element)
+            else:
+                raise Untranslatable(f"<{element.tag}> among the variables")
+
+    def _domain_of(self, element, variables) -> Intervals:
+        if element.get("as"):
+            source = next((e for e in variables if e.get("id") == element.get("as")), None)
+            if source is None:
+                raise Untranslatable(f"a domain given as {element.get('as')}")
+            return self._domain_of(source, variables)
+        if element.get("type", "integer") != "integer":
+            raise Untranslatable(f"variables of type {element.get('type')}")
+        return intervals(element.text or "")
+
+    def _declare_array(self, element) -> None:
+        if element.get("type", "integer") != "integer":
+            raise Untranslatable(f"variables of type {element.get('type')}")
+        name = element.get("id")
+        shape = tuple(int(n) for n in re.findall(r"\[(\d+)\]", element.get("size", "")))
+        self.shapes[name] = shape
+        cells = [f"{name}{''.join(f'[{i}]' for i in index)}" for index in itertools.product(*map(range, shape))]
+        parts = list(element)
+        if not parts:
+            spans = intervals(element.text or "")
+            self.domains.update((cell, spans) for cell in cells)
+            return
+        remaining = set(cells)
+        for part in parts:
+            targets = sorted(remaining) if part.get("for") == "others" else self.expand(part.get("for", ""),
+                                                                                      declared_only=False)
+            spans = intervals(part.text or "")
+            for cell in targets:
+                self.domains[cell] = spans
+                remaining.discard(cell)
+
+    def expand(self, text: str, declared_only: bool = True) -> list[str]:
+        """The variable ids of a list such as `x[0][] y[1..3] z`, in order (holes left out unless
+        `declared_only` is False)."""
+        ids = []
+        for token in text.split():
+            name, _, rest = token.partition("[")
+            if not rest:
+                ids.append(token)
+                continue
+            ranges = []
+            for part, size in zip(re.findall(r"\[([^\]]*)\]", token), self.shapes.get(name, ())):
+                low, _, high = part.partition("..")
+                ranges.append(range(size) if part == "" else range(int(low), int(high) + 1) if high
+                              else (int(low),))
+            if name not in self.shapes or len(ranges) != len(self.shapes[name]):
+                raise Untranslatable(f"the list item {token}")
+            for index in itertools.product(*ranges):
+                vid = f"{name}{''.join(f'[{i}]' for i in index)}"
+                if not declared_only or vid not in self.holes:
+                    ids.append(vid)
+        return ids
+
+    def tokens(self, text: str) -> list[str]:
+        """A group's arguments, compact lists expanded: `x[0][] 3` -> ['x[0][0]', 'x[0][1]', ..., '3'];
+        numbers and expressions stay as they are."""
+        found = []
+        for token in text.split():
+            found += [token] if re.fullmatch(r"-?\d+", token) or "(" in token else self.expand(token)
+        return found
+
+    def group_members(self, element) -> list:
+        """The constraints a `<group>` stands for: its template filled with each `<args>`."""
+        template, *rest = list(element)
+        for args in rest:
+            if args.tag != "args":
+                raise Untranslatable(f"<{args.tag}> in a group")
+        return [substitute(template, self.tokens(args.text or "")) for args in rest]
+
+    def slide_members(self, element) -> list:
+        """The constraints a `<slide>` stands for: its template on each window of the list, `arity` cells
+        apart by `offset`, wrapping round the end when circular."""
+        lists, template = element.findall("list"), [child for child in element if child.tag != "list"]
+        if len(lists) != 1 or len(template) != 1 or lists[0].get("collect", "1") != "1":
+            raise Untranslatable("this form of <slide>")
+        items, offset = self.tokens(lists[0].text or ""), int(lists[0].get("offset", "1"))
+        arity = 1 + max(int(i) for part in template[0].iter() for i in re.findall(r"%(\d+)", part.text or ""))
+        stop = len(items) if element.get("circular") == "true" else len(items) - arity + 1
+        return [substitute(template[0], [items[(start + k) % len(items)] for k in range(arity)])
+                for start in range(0, stop, offset)]
+
+
+def substitute(element, args: list[str]):
+    """A copy of a template with `%i` and `%...` replaced by the arguments."""
+    copy = ElementTree.fromstring(ElementTree.tostring(element))
+    used = [int(i) for part in copy.iter() for i in re.findall(r"%(\d+)", part.text or "")]
+    after = max(used) + 1 if used else 0
+
+    def fill(text: str | None) -> str | None:
+        if text is None:
+            return None
+        text = text.replace("%...", " ".join(args[after:]))
+        return re.sub(r"%(\d+)", lambda m: args[int(m.group(1))], text)
+
+    for part in copy.iter():
+        part.text = fill(part.text)
+    return copy
+
+
+def list_text(element) -> str:
+    """The list of a constraint given either as its `<list>` child or as its own text."""
+    listed = element.find("list")
+    return child_text(element, "list") if listed is not None else element.text or ""
