@@ -26,6 +26,7 @@ from kernelext.solver.cold import run_java
 from kernelext.solver.compiled import CompiledModel
 from kernelext.solver.errors import BackendUnsupported, SolverError, WorkerCrashed
 from kernelext.solver.jars import ace_jar, choco_jar
+from kernelext.solver.minizinc import solve_minizinc
 from kernelext.solver.result import SolveResult
 
 ALL = "all"
@@ -165,6 +166,16 @@ class CpSat(Backend):
         return solve_cpsat(model, cells, sols=sols, timeout=timeout)
 
 
+class MiniZinc(Backend):
+    """MiniZinc with Gecode, the system's `minizinc` program, on the compiled model's translation."""
+
+    name: ClassVar[str] = "minizinc"
+    summary: ClassVar[str] = "MiniZinc with Gecode, the system's minizinc program (apt-get install minizinc)"
+
+    def solve(self, model: CompiledModel, cells: ace_output.Cells, *, sols: int | str, timeout: float) -> SolveResult:
+        return solve_minizinc(model, cells, sols=sols, timeout=timeout)
+
+
 class Auto(Backend):
     """Chosen at each solve: CP-SAT for a satisfaction model it reads directly, warm ACE for the others.
 
@@ -187,7 +198,7 @@ class Auto(Backend):
 
 
 BACKENDS = MappingProxyType({backend.name: backend
-                             for backend in (AceWarm, AceCold, Choco, OrTools, CpSat, Auto)})
+                             for backend in (AceWarm, AceCold, Choco, OrTools, CpSat, MiniZinc, Auto)})
 
 
 def check_backend(name: str) -> str:
