@@ -3,7 +3,10 @@ status, optimum and solution count."""
 
 from __future__ import annotations
 
+import signal
 import sys
+import threading
+import time
 from pathlib import Path
 
 import nbformat
@@ -112,3 +115,17 @@ def test_backends_agree_on_every_notebook_step(shell, notebook, monkeypatch):
 def assert_agree(session, backends):
     answers = {b: (r.status, r.bound) for b in backends for r in [session.solve(backend=b, timeout=60)]}
     assert len(set(answers.values())) == 1, f"{session.name} step {len(session.steps)}: {answers}"
+
+
+@pytest.mark.parametrize("backend", [name for name in BACKENDS if name != "auto"])
+def test_stop_still_interrupts_the_kernel_after_a_solve(solver, backend):
+    """A solver that takes SIGINT for itself (CP-SAT through CPMpy did) must give it back: else the next Stop
+    ends the kernel instead of the cell."""
+    session = PuzzleSession("stop", solver=solver)
+    for source in FUTOSHIKI:
+        session.add_step(source, solve=False)
+    session.solve(backend=backend, timeout=60)
+    session.close()
+    with pytest.raises(KeyboardInterrupt):
+        signal.pthread_kill(threading.get_ident(), signal.SIGINT)
+        time.sleep(5)  # the interrupt lands at once; this only waits for it

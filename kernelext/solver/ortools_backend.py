@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import signal
+import threading
 import time
 import warnings
+from contextlib import contextmanager
 from pathlib import Path
 from types import MappingProxyType
 
@@ -26,13 +29,8 @@ def solve_ortools(model: Path, cells: ace_output.Cells, *, sols: int | str, time
         found.append(_solution(variables, cells))
 
     try:
-        if sols == 1 or cp_model.has_objective():
-            solved = cp_model.solve(solver="ortools", time_limit=timeout, num_workers=1)
-            if solved:
-                keep()
-        else:
-            limit = None if sols == "all" else int(sols)
-            cp_model.solveAll(solver="ortools", time_limit=timeout, solution_limit=limit, display=keep, num_workers=1)
+        with _python_keeps_sigint():
+            _search(cp_model, sols, timeout, keep)
     except KeyboardInterrupt:
         return SolveResult(Status.UNKNOWN, tuple(found), time=time.perf_counter() - start, backend="ortools",
                            stopped="interrupted")
@@ -42,6 +40,28 @@ def solve_ortools(model: Path, cells: ace_output.Cells, *, sols: int | str, time
     progress = ((elapsed, bound),) if bound is not None else ()
     stats = MappingProxyType({"solutions": str(len(found))})
     return SolveResult(status, tuple(found), bound, progress, elapsed, "ortools", stats, stopped)
+
+
+def _search(cp_model, sols: int | str, timeout: float, keep) -> None:
+    """Search for one solution (or the optimum), else for `sols` solutions, calling `keep` on each."""
+    if sols == 1 or cp_model.has_objective():
+        if cp_model.solve(solver="ortools", time_limit=timeout, num_workers=1):
+            keep()
+    else:
+        limit = None if sols == "all" else int(sols)
+        cp_model.solveAll(solver="ortools", time_limit=timeout, solution_limit=limit, display=keep, num_workers=1)
+
+
+@contextmanager
+def _python_keeps_sigint():
+    """CP-SAT takes SIGINT while it searches (the kernel's Stop ends its search) and leaves its own handler
+    behind, after which a Stop would end the kernel: Python's handler is set again afterwards."""
+    handler = signal.getsignal(signal.SIGINT)
+    try:
+        yield
+    finally:
+        if handler is not None and threading.current_thread() is threading.main_thread():
+            signal.signal(signal.SIGINT, handler)
 
 
 def _read(model: Path):
