@@ -129,3 +129,12 @@ def test_stop_still_interrupts_the_kernel_after_a_solve(solver, backend):
     with pytest.raises(KeyboardInterrupt):
         signal.pthread_kill(threading.get_ident(), signal.SIGINT)
         time.sleep(5)  # the interrupt lands at once; this only waits for it
+
+
+def test_a_model_cpmpy_does_not_take_is_refused_not_exited(solver):
+    session = PuzzleSession("precedence", solver=solver)
+    session.add_step("x = VarArray(size=4, dom=range(4))\nsatisfy(Precedence(x, values=[1, 2], covered=True))\n",
+                     solve=False)
+    with pytest.raises(BackendUnsupported, match="CPMpy does not take"):
+        session.solve(backend="ortools")
+    session.close()

@@ -77,6 +77,8 @@ def _read(model: Path):
                 return read_xcsp3(str(model))
         except ImportError:
             raise BackendUnsupported("OR-Tools is not installed: pip install cpmpy ortools (or use --solver ace).") from None
+        except SystemExit:  # pycsp3's parser, which CPMpy uses, exits on a constraint CPMpy does not take
+            raise BackendUnsupported("OR-Tools cannot read this model (CPMpy does not take one of its constraints)") from None
         except Exception as error:
             raise BackendUnsupported(f"OR-Tools cannot read this model ({type(error).__name__}: {error})"[:200]) from None
 

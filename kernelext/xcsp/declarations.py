@@ -29,7 +29,7 @@ class Declarations:
             if element.tag == "var":
                 self.domains[element.get("id")] = self._domain_of(element, variables)
             elif element.tag == "array":
-                self._declare_array(element)
+                self._declare_array(element, variables)
             else:
                 raise Untranslatable(f"<{element.tag}> among the variables")
 
@@ -43,13 +43,18 @@ class Declarations:
             raise Untranslatable(f"variables of type {element.get('type')}")
         return intervals(element.text or "")
 
-    def _declare_array(self, element) -> None:
+    def _declare_array(self, element, variables) -> None:
         if element.get("type", "integer") != "integer":
             raise Untranslatable(f"variables of type {element.get('type')}")
         name = element.get("id")
         shape = tuple(int(n) for n in re.findall(r"\[(\d+)\]", element.get("size", "")))
         self.shapes[name] = shape
         cells = [f"{name}{''.join(f'[{i}]' for i in index)}" for index in itertools.product(*map(range, shape))]
+        if element.get("as"):  # the domain of another array, given once for all its cells
+            source = next((e for e in variables if e.get("id") == element.get("as")), None)
+            if source is None or len(source) or source.get("as"):
+                raise Untranslatable(f"an array whose domain is given as {element.get('as')}")
+            element = source
         parts = list(element)
         if not parts:
             spans = intervals(element.text or "")
@@ -87,11 +92,15 @@ class Declarations:
         return ids
 
     def tokens(self, text: str) -> list[str]:
-        """A group's arguments, compact lists expanded: `x[0][] 3` -> ['x[0][0]', 'x[0][1]', ..., '3'];
+        """A list's items, compact forms expanded: `x[0][] 3 0x2` -> ['x[0][0]', 'x[0][1]', ..., '3', '0', '0'];
         numbers and expressions stay as they are."""
         found = []
         for token in text.split():
-            found += [token] if re.fullmatch(r"-?\d+", token) or "(" in token else self.expand(token)
+            repeated = re.fullmatch(r"(-?\d+)x(\d+)", token)
+            if repeated:
+                found += [repeated.group(1)] * int(repeated.group(2))
+            else:
+                found += [token] if re.fullmatch(r"-?\d+", token) or "(" in token else self.expand(token)
         return found
 
     def group_members(self, element) -> list:

@@ -25,7 +25,7 @@ from kernelext.xcsp.values import Intervals, boolean, child_text, condition, int
 MAX_STAR_TUPLES = 5_000  # past this many tuples once `*` is expanded, a table is posted as a disjunction of rows
 CONSTRAINTS = ("intension", "extension", "allDifferent", "allEqual", "ordered", "lex", "sum", "count", "nValues",
                "cardinality", "minimum", "maximum", "element", "channel", "circuit", "noOverlap", "cumulative",
-               "binPacking", "knapsack", "regular", "mdd", "instantiation", "group", "slide", "block")
+               "binPacking", "knapsack", "regular", "mdd", "precedence", "instantiation", "group", "slide", "block")
 OBJECTIVE = "kx_objective"
 _INFIX = {"lt": "<", "le": "<=", "gt": ">", "ge": ">=", "eq": "=", "ne": "!=",
           "add": "+", "sub": "-", "mul": "*", "div": "div", "mod": "mod", "and": "/\\", "or": "\\/",
@@ -124,15 +124,11 @@ class _Writer(Declarations):
         return self.terms(list_text(element))
 
     def coefficients(self, element) -> list[str]:
-        """The terms of the `<coeffs>` child (XCSP3's compact `0x5` is 0 five times), or [] when it has none."""
+        """The terms of the `<coeffs>` child, or [] when it has none."""
         coeffs = element.find("coeffs")
         if coeffs is None:
             return []
-        tokens = []
-        for token in (coeffs.text or "").split():
-            value, times, count = token.partition("x")
-            tokens += [value] * int(count) if times and count.isdigit() else [token]
-        return [self.term(parse_expression(t)) for t in tokens]
+        return self.terms(coeffs.text or "")
 
     def condition(self, left: str, text: str) -> str:
         """`left` compared as the XCSP3 condition `text` says: `(le,y)`, `(in,1..5)`, `(notin,{1,3})`."""
@@ -539,6 +535,20 @@ class _Writer(Declarations):
                  for k, x in enumerate(items)]
         self.post(f"let {{ array[1..{max(1, len(items) - 1)}] of var 0..{last}: q; var {finish}: q_end }} in "
                   + " /\\ ".join(steps))
+
+    def _precedence(self, element) -> None:
+        """Each value first appears after the value before it (and, when covered, every value appears)."""
+        items = self.list_of(element)
+        if element.find("values") is None:
+            raise Untranslatable("<precedence> without values")
+        ordered = self.terms(child_text(element, "values"))
+        for before, after in zip(ordered, ordered[1:]):
+            for i, x in enumerate(items):
+                earlier = " \\/ ".join(f"{y} = {before}" for y in items[:i]) or "false"
+                self.post(f"{x} = {after} -> ({earlier})")
+        if "true" in (element.get("covered"), element.find("values").get("covered")):
+            for value in ordered:
+                self.post("(" + " \\/ ".join(f"{x} = {value}" for x in items) + ")")
 
     def _instantiation(self, element) -> None:
         items = self.list_of(element)
