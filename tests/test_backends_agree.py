@@ -92,7 +92,7 @@ NOTEBOOKS = sorted((Path(__file__).resolve().parent.parent / "notebooks").glob("
 
 @pytest.mark.parametrize("notebook", NOTEBOOKS, ids=lambda path: path.stem)
 def test_backends_agree_on_every_notebook_step(shell, notebook, monkeypatch):
-    """Warm ACE and OR-Tools after every step of every classroom notebook; cold ACE at each puzzle's last step."""
+    """Warm ACE, OR-Tools and MiniZinc after every step of every classroom notebook; cold ACE at each puzzle's last step."""
     monkeypatch.chdir(notebook.parent)
     magics = shell.ip.magics_manager.registry["PuzzleMagics"]
     checked, last = 0, None
@@ -105,7 +105,7 @@ def test_backends_agree_on_every_notebook_step(shell, notebook, monkeypatch):
         shell.ok(cell.source)
         if cell.source.startswith("%%puzzle") and magics.session.steps and magics.session.anything_to_solve():
             last = magics.session
-            assert_agree(last, ("ace", "ortools"))
+            assert_agree(last, ("ace", "ortools", "minizinc"))
             checked += 1
     if last is not None:
         assert_agree(last, ("ace", "ace-cold"))
