@@ -11,9 +11,11 @@ folder that stock pycsp3 compiles (or its default data when the folder has none)
   then the model's source pasted as it is into a `%%puzzle NAME --no-solve` cell, then `%puzzle export`.
 
 The two XCSP3 files are compared with comments and `note` attributes left out. With `--solve S`, each model
-built the same is also solved by ACE on the stock file within S seconds; where ACE finishes, the kit's
-session solves it within S seconds (K with `--kit-seconds K`) with CP-SAT (where its reading takes the
-model) and with warm ACE, and status and optimum must agree. The kernel's memory (resident, and its peak) is printed before and after the sweep.
+built the same is also solved by ACE on the stock file within S seconds, and by MiniZinc (Gecode) in the kit's
+session within S seconds (K with `--kit-seconds K`): translated or refused, with the reason. Where ACE finishes,
+the kit's session also solves it with CP-SAT (where its reading takes the model) and with warm ACE. Every solver
+that finishes (a status, and for an optimisation model a proven optimum) must give the same status and optimum.
+The kernel's memory (resident, and its peak) is printed before and after the sweep.
 """
 
 from __future__ import annotations
@@ -198,19 +200,22 @@ from kernelext.solver.errors import BackendUnsupported as _Unread
 try:
     _r = _session().solve(backend={solver!r}, timeout={seconds})
     print("RESULT", _r.status.value, _r.bound if _r.status.value == "OPTIMUM" else None)
-except _Unread:
-    print("RESULT unread None")
+except _Unread as _reason:
+    print("RESULT unread None", " ".join(str(_reason).split()))
 """
+KIT_SOLVERS = ("cp-sat", "ace", "minizinc")
 
 
 def solve_in_kit(kernel: Kernel, solver: str, seconds: float) -> tuple[str, str | None]:
-    """(status, optimum) of the current puzzle solved by `solver` in the kernel; ("unread", None) when
-    CP-SAT does not read the model (the default solver then goes to ACE)."""
+    """(status, optimum) of the current puzzle solved by `solver` in the kernel; ("unread", reason) when
+    the solver does not take the model (the default solver then goes to ACE)."""
     text, error = kernel.run(SOLVE_CELL.format(solver=solver, seconds=seconds))
-    found = re.search(r"RESULT (\S+) (\S+)", text)
+    found = re.search(r"RESULT (\S+) (\S+)(?: (.*))?", text)
     if error or found is None:
         return "error: " + " ".join((error or text).split())[:160], None
-    status, bound = found.groups()
+    status, bound, reason = found.groups()
+    if status == "unread":
+        return status, reason
     return status, None if bound == "None" else bound
 
 
@@ -240,10 +245,10 @@ def main(argv: list[str] | None = None) -> int:
             if kit is not None and canonical(kit) != canonical(model.stock):
                 model.difference = first_difference(canonical(model.stock), canonical(kit))
             if args.solve and kit is not None and not model.difference:
+                seconds = args.kit_seconds or args.solve
                 expected = solve_stock(model, args.solve)
-                if expected is not None:
-                    model.solved = {"stock": expected} | {
-                        solver: solve_in_kit(kernel, solver, args.kit_seconds or args.solve) for solver in ("cp-sat", "ace")}
+                solvers = KIT_SOLVERS if expected is not None else ("minizinc",)
+                model.solved = {"stock": expected} | {solver: solve_in_kit(kernel, solver, seconds) for solver in solvers}
         after = kernel.memory()
     finally:
         kernel.close()
@@ -253,12 +258,21 @@ def main(argv: list[str] | None = None) -> int:
         args.json.write_text(json.dumps([{"model": str(m.path), "data": str(m.data), "stock_error": m.stock_error,
                                           "kit_error": m.kit_error, "difference": m.difference, "solved": m.solved}
                                          for m in models], indent=1))
-    return 0 if all(not m.kit_error and not m.difference and _agree(m.solved) for m in built) else 1
+    return 0 if all(not m.kit_error and not m.difference and _agree(m) for m in built) else 1
 
 
-def _agree(solved: dict) -> bool:
-    """The kit's answers are stock ACE's (a model CP-SAT does not read is not a disagreement)."""
-    return all(tuple(kit) == tuple(solved["stock"]) or kit[0] == "unread" for kit in solved.values())
+def _finished(model: Model) -> dict:
+    """The answers of the solvers that finished on `model`: a status, and for an optimisation model its optimum."""
+    text = model.stock.read_text()
+    optimising = "<minimize" in text or "<maximize" in text
+    return {solver: tuple(answer) for solver, answer in model.solved.items()
+            if answer is not None and answer[0] in ("SAT", "UNSAT", "OPTIMUM") and not (optimising and answer[0] == "SAT")}
+
+
+def _agree(model: Model) -> bool:
+    """Every solver that finished gave the same status and optimum (a model a solver does not take is no
+    disagreement)."""
+    return len(set(_finished(model).values())) <= 1
 
 
 def report(models: list[Model], built: list[Model], before: str, after: str, seconds: float | None) -> None:
@@ -275,14 +289,32 @@ def report(models: list[Model], built: list[Model], before: str, after: str, sec
     for m in left_out:
         print(f"  {m.path.parent.parent.name}/{m.name}: {m.stock_error}")
     if seconds:
-        solved = [m for m in built if m.solved]
-        disagree = [m for m in solved if not _agree(m.solved)]
-        unread = sum(m.solved["cp-sat"][0] == "unread" for m in solved)
-        print(f"solved by stock ACE within {seconds:g} s: {len(solved)}; the kit agrees on {len(solved) - len(disagree)} "
-              f"(CP-SAT reads {len(solved) - unread} of them; warm ACE solves the others)")
-        for m in disagree:
-            print(f"  {m.name}: {m.solved}")
+        report_solving(built, seconds)
     print(f"kernel memory: before {before}; after {after}")
+
+
+def report_solving(built: list[Model], seconds: float) -> None:
+    solved = [m for m in built if m.solved]
+    stock = [m for m in solved if m.solved["stock"] is not None]
+    unread = sum(m.solved["cp-sat"][0] == "unread" for m in stock)
+    print(f"solved by stock ACE within {seconds:g} s: {len(stock)} (CP-SAT reads {len(stock) - unread} of them)")
+    refused = [m for m in solved if m.solved["minizinc"][0] == "unread"]
+    translated = len(solved) - len(refused)
+    print(f"MiniZinc: translated {translated} of {len(solved)} ({100 * translated / max(1, len(solved)):.0f}%), "
+          f"refused {len(refused)}")
+    reasons: dict[str, list[str]] = {}
+    for m in refused:
+        reasons.setdefault(m.solved["minizinc"][1], []).append(m.name)
+    for reason, names in sorted(reasons.items(), key=lambda item: -len(item[1])):
+        print(f"  refused {len(names)}: {reason} ({', '.join(names)})")
+    finished = {solver: sum(solver in _finished(m) for m in solved) for solver in ("stock", *KIT_SOLVERS)}
+    compared = [m for m in solved if len(_finished(m)) >= 2]
+    differ = [m for m in compared if not _agree(m)]
+    print(f"finished within the limit: {', '.join(f'{solver} {n}' for solver, n in finished.items())}")
+    print(f"compared (two solvers or more finished): {len(compared)}; agree {len(compared) - len(differ)}, "
+          f"differ {len(differ)}")
+    for m in differ:
+        print(f"  differ {m.name}: {m.solved}")
 
 
 if __name__ == "__main__":
