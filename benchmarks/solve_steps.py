@@ -5,8 +5,8 @@ Run: python benchmarks/solve_steps.py [--rounds N]
 For each walkthrough notebook (Amaze, Futoshiki, Layout, Picross) the linear sequence of `%%puzzle` /
 `%%puzzle+` cells is run (up to the first step that replaces another) and each step cell is timed:
 - "pycsp3 solve()": the cell's code, then pycsp3's own `solve()` (a new JVM each time);
-- "auto" (the default), "ace-warm", "ace-cold", "ortools": the whole `%%puzzle+` cell in an IPython shell
-  (build, compile, solve, render), with that backend;
+- "auto" (the default), "ace-warm", "ace-cold", "cp-sat", "minizinc" (Gecode, the system's program), "ortools":
+  the whole `%%puzzle+` cell in an IPython shell (build, compile, solve, render), with that backend;
 - "cpmpy+ortools": the same model read into CPMpy (from its XCSP3 file) and solved with OR-Tools.
 All columns are measured side by side in one run; ratios are "pycsp3 solve() / column".
 """
@@ -29,7 +29,7 @@ import nbformat
 
 ROOT = Path(__file__).resolve().parent.parent
 WALKTHROUGHS = ("amaze", "futoshiki", "layout", "picross")
-COLUMNS = ("pycsp3 solve()", "auto", "ace-warm", "ace-cold", "ortools", "cpmpy+ortools")
+COLUMNS = ("pycsp3 solve()", "auto", "ace-warm", "ace-cold", "cp-sat", "minizinc", "ortools", "cpmpy+ortools")
 
 
 def linear_cells(name: str) -> list[str]:
@@ -141,7 +141,7 @@ def main() -> None:
         runs = {column: [] for column in COLUMNS}
         for _ in range(rounds):
             runs["pycsp3 solve()"].append(time_stock(cells))
-            for backend in ("auto", "ace-warm", "ace-cold", "ortools"):
+            for backend in ("auto", "ace-warm", "ace-cold", "cp-sat", "minizinc", "ortools"):
                 steps, direct = time_shell(cells, "ace" if backend == "ace-warm" else backend, solver)
                 runs[backend].append(steps)
                 if backend == "ortools":
