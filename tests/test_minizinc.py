@@ -43,6 +43,7 @@ COUNTED = {
     "noOverlap in 2 dimensions": ("satisfy(NoOverlap(origins=[(x[0], y[0]), (x[1], y[1])], lengths=[(2, 1), (1, 2)]))",
                                   "ortools"),
     "precedence": ("satisfy(Precedence(x, values=[0, 1, 2]))", "ace"),
+    "precedence of every value": ("satisfy(Precedence(x))", "ace"),
     "covered precedence": ("satisfy(Precedence(x, values=[1, 2], covered=True))", "ace"),
     "repeated values (1x3)": ("satisfy(Cumulative(origins=x[:3], lengths=[2, 2, 2], heights=[1, 1, 1]) <= 2)", "ace"),
     "cumulative": ("satisfy(Cumulative(origins=x[:3], lengths=[1, 2, 1], heights=[1, 1, 2]) <= 2)", "ace"),

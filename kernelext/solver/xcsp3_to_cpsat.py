@@ -157,22 +157,15 @@ class _Reader(Declarations):
     # constraints
 
     def constraint(self, element) -> None:
+        members = self.members(element)
+        if members is not None:
+            for member in members:
+                self.constraint(member)
+            return
         handler = getattr(self, f"_{element.tag}", None)
         if handler is None or element.tag in ("expand", "variables", "substitute"):
             raise BackendUnsupported(f"the constraint <{element.tag}>")
         handler(element)
-
-    def _group(self, element) -> None:
-        for member in self.group_members(element):
-            self.constraint(member)
-
-    def _slide(self, element) -> None:
-        for member in self.slide_members(element):
-            self.constraint(member)
-
-    def _block(self, element) -> None:
-        for child in element:
-            self.constraint(child)
 
     def _regular(self, element) -> None:
         """An automaton over the list, its states numbered in the order they are named (CP-SAT takes

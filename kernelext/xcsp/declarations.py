@@ -103,6 +103,14 @@ class Declarations:
                 found += [token] if re.fullmatch(r"-?\d+", token) or "(" in token else self.expand(token)
         return found
 
+    def members(self, element) -> list | None:
+        """The constraints a `<group>`, `<slide>` or `<block>` stands for; None for any other element."""
+        if element.tag == "group":
+            return self.group_members(element)
+        if element.tag == "slide":
+            return self.slide_members(element)
+        return list(element) if element.tag == "block" else None
+
     def group_members(self, element) -> list:
         """The constraints a `<group>` stands for: its template filled with each `<args>`."""
         template, *rest = list(element)

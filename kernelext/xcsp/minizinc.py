@@ -20,7 +20,8 @@ from dataclasses import dataclass
 from kernelext.errors import Untranslatable
 from kernelext.xcsp.declarations import Declarations, list_text
 from kernelext.xcsp.expressions import BOOLEAN, COMPARISONS, parse_expression
-from kernelext.xcsp.values import Intervals, boolean, child_text, condition, intervals, size, tuples, values
+from kernelext.xcsp.values import (Intervals, boolean, child_text, condition, expand_rows, expanded_size, intervals,
+                                   size, tuples, values)
 
 MAX_STAR_TUPLES = 5_000  # past this many tuples once `*` is expanded, a table is posted as a disjunction of rows
 CONSTRAINTS = ("intension", "extension", "allDifferent", "allEqual", "ordered", "lex", "sum", "count", "nValues",
@@ -213,21 +214,14 @@ class _Writer(Declarations):
     # constraints
 
     def constraint(self, element) -> None:
+        members = self.members(element)
+        if members is not None:
+            for member in members:
+                self.constraint(member)
+            return
         if element.tag not in CONSTRAINTS:
             raise Untranslatable(f"the constraint <{element.tag}>")
         getattr(self, f"_{element.tag}")(element)
-
-    def _group(self, element) -> None:
-        for member in self.group_members(element):
-            self.constraint(member)
-
-    def _slide(self, element) -> None:
-        for member in self.slide_members(element):
-            self.constraint(member)
-
-    def _block(self, element) -> None:
-        for child in element:
-            self.constraint(child)
 
     def _intension(self, element) -> None:
         function = element.find("function")
@@ -252,11 +246,11 @@ class _Writer(Declarations):
                 self.post(_some_differs(scope, row))
         elif not rows:
             self.post("false")
-        elif any("*" in row for row in rows) and _star_size(rows, self.column_domains(element)) > MAX_STAR_TUPLES:
+        elif any("*" in row for row in rows) and expanded_size(rows, self.column_domains(element), MAX_STAR_TUPLES) > MAX_STAR_TUPLES:
             self.post("(" + " \\/ ".join(_matches(scope, row) for row in rows) + ")")
         else:
             self.includes.add("table")
-            expanded = _expand_stars(rows, self.column_domains(element))
+            expanded = expand_rows(rows, self.column_domains(element))
             body = " | ".join(", ".join(str(v) for v in row) for row in expanded)
             self.post(f"table([{', '.join(scope)}], [| {body} |])")
 
@@ -539,14 +533,17 @@ class _Writer(Declarations):
     def _precedence(self, element) -> None:
         """Each value first appears after the value before it (and, when covered, every value appears)."""
         items = self.list_of(element)
-        if element.find("values") is None:
-            raise Untranslatable("<precedence> without values")
-        ordered = self.terms(child_text(element, "values"))
+        if element.find("values") is not None:
+            ordered = self.terms(child_text(element, "values"))
+        else:  # every value of the list's domains, in increasing order
+            ordered = [str(v) for v in sorted({v for vid in self.tokens(list_text(element))
+                                               for low, high in self.domains[vid] for v in range(low, high + 1)})]
         for before, after in zip(ordered, ordered[1:]):
             for i, x in enumerate(items):
                 earlier = " \\/ ".join(f"{y} = {before}" for y in items[:i]) or "false"
                 self.post(f"{x} = {after} -> ({earlier})")
-        if "true" in (element.get("covered"), element.find("values").get("covered")):
+        listed = element.find("values")
+        if element.get("covered") == "true" or (listed is not None and listed.get("covered") == "true"):
             for value in ordered:
                 self.post("(" + " \\/ ".join(f"{x} = {value}" for x in items) + ")")
 
@@ -597,27 +594,6 @@ def _some_differs(scope: list[str], row: tuple) -> str:
 def _matches(scope: list[str], row: tuple) -> str:
     parts = [f"{x} = {v}" for x, v in zip(scope, row) if v != "*"]
     return "(" + " /\\ ".join(parts) + ")" if parts else "true"
-
-
-def _star_size(rows: list[tuple], columns: list[Intervals]) -> int:
-    total = 0
-    for row in rows:
-        count = 1
-        for value, column in zip(row, columns):
-            count *= size(column) if value == "*" else 1
-        total += count
-    return total
-
-
-def _expand_stars(rows: list[tuple], columns: list[Intervals]) -> list[tuple]:
-    expanded: dict[tuple, None] = {}
-    for row in rows:
-        partial = [()]
-        for value, column in zip(row, columns):
-            choices = [v for low, high in column for v in range(low, high + 1)] if value == "*" else [value]
-            partial = [p + (c,) for p in partial for c in choices]
-        expanded.update(dict.fromkeys(partial))
-    return list(expanded)
 
 
 def _start_indexes(element, dimensions: int) -> list[int]:
