@@ -157,15 +157,11 @@ class _Reader(Declarations):
     # constraints
 
     def constraint(self, element) -> None:
-        members = self.members(element)
-        if members is not None:
-            for member in members:
-                self.constraint(member)
-            return
-        handler = getattr(self, f"_{element.tag}", None)
-        if handler is None or element.tag in ("expand", "variables", "substitute"):
-            raise BackendUnsupported(f"the constraint <{element.tag}>")
-        handler(element)
+        for leaf in self.leaves(element):
+            handler = getattr(self, f"_{leaf.tag}", None)
+            if handler is None or leaf.tag in ("expand", "variables", "substitute"):
+                raise BackendUnsupported(f"the constraint <{leaf.tag}>")
+            handler(leaf)
 
     def _regular(self, element) -> None:
         """An automaton over the list, its states numbered in the order they are named (CP-SAT takes

@@ -103,13 +103,18 @@ class Declarations:
                 found += [token] if re.fullmatch(r"-?\d+", token) or "(" in token else self.expand(token)
         return found
 
-    def members(self, element) -> list | None:
-        """The constraints a `<group>`, `<slide>` or `<block>` stands for; None for any other element."""
+    def leaves(self, element) -> list:
+        """The single constraints `element` stands for: itself, or the members of a `<group>`, `<slide>` or
+        `<block>`, at any depth."""
         if element.tag == "group":
-            return self.group_members(element)
-        if element.tag == "slide":
-            return self.slide_members(element)
-        return list(element) if element.tag == "block" else None
+            members = self.group_members(element)
+        elif element.tag == "slide":
+            members = self.slide_members(element)
+        elif element.tag == "block":
+            members = list(element)
+        else:
+            return [element]
+        return [leaf for member in members for leaf in self.leaves(member)]
 
     def group_members(self, element) -> list:
         """The constraints a `<group>` stands for: its template filled with each `<args>`."""

@@ -26,7 +26,7 @@ from kernelext.xcsp.values import (Intervals, boolean, child_text, condition, ex
 MAX_STAR_TUPLES = 5_000  # past this many tuples once `*` is expanded, a table is posted as a disjunction of rows
 CONSTRAINTS = ("intension", "extension", "allDifferent", "allEqual", "ordered", "lex", "sum", "count", "nValues",
                "cardinality", "minimum", "maximum", "element", "channel", "circuit", "noOverlap", "cumulative",
-               "binPacking", "knapsack", "regular", "mdd", "precedence", "instantiation", "group", "slide", "block")
+               "binPacking", "knapsack", "regular", "mdd", "precedence", "instantiation")
 OBJECTIVE = "kx_objective"
 _INFIX = {"lt": "<", "le": "<=", "gt": ">", "ge": ">=", "eq": "=", "ne": "!=",
           "add": "+", "sub": "-", "mul": "*", "div": "div", "mod": "mod", "and": "/\\", "or": "\\/",
@@ -214,14 +214,10 @@ class _Writer(Declarations):
     # constraints
 
     def constraint(self, element) -> None:
-        members = self.members(element)
-        if members is not None:
-            for member in members:
-                self.constraint(member)
-            return
-        if element.tag not in CONSTRAINTS:
-            raise Untranslatable(f"the constraint <{element.tag}>")
-        getattr(self, f"_{element.tag}")(element)
+        for leaf in self.leaves(element):
+            if leaf.tag not in CONSTRAINTS:
+                raise Untranslatable(f"the constraint <{leaf.tag}>")
+            getattr(self, f"_{leaf.tag}")(leaf)
 
     def _intension(self, element) -> None:
         function = element.find("function")
