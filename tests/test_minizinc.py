@@ -31,6 +31,8 @@ COUNTED = {
     "regular": ("satisfy(Regular(scope=b, automaton=Automaton(start='a', final={'c'}, transitions=["
                 "('a', 0, 'a'), ('a', 1, 'b'), ('b', 1, 'c'), ('c', 0, 'c'), ('c', 1, 'b')])))", "ace"),
     "element": ("satisfy(x[y[0]] == 2, y[1] == x[y[2]])", "ace"),
+    "element of a matrix": ("z = VarArray(size=[2, 4], dom=range(3))\nsatisfy(z[b[0]][y[0]] == 2, z[1][0] == z[0][3])",
+                            "ace"),
     "circuit": ("satisfy(Circuit(x))", "ace"),
     "channel": ("satisfy(Channel(x, y))", "ace"),
     "channel of one list": ("satisfy(Channel(x))", "ace"),

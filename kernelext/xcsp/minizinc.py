@@ -276,8 +276,8 @@ class _Writer(Declarations):
         lists = element.findall("list")
         if element.find("matrix") is not None:
             rows = self.matrix(child_text(element, "matrix"))
+            self.includes.add("all_different")
             for line in [*rows, *zip(*rows)]:
-                self.includes.add("all_different")
                 self.post(f"all_different([{', '.join(self.terms(' '.join(line)))}])")
             return
         if len(lists) > 1:
@@ -391,7 +391,8 @@ class _Writer(Declarations):
         if element.find("matrix") is not None:
             rows = [self.terms(" ".join(row)) for row in self.matrix(child_text(element, "matrix"))]
             first, second = (self.term(parse_expression(t)) for t in child_text(element, "index").split())
-            starts = _start_indexes(element.find("matrix"), 2)
+            matrix = element.find("matrix")
+            starts = [int(matrix.get("startRowIndex", "0")), int(matrix.get("startColIndex", "0"))]
             cells = ", ".join(", ".join(row) for row in rows)
             shape = f"{starts[0]}..{starts[0] + len(rows) - 1}, {starts[1]}..{starts[1] + len(rows[0]) - 1}"
             picked = f"array2d({shape}, [{cells}])[{first}, {second}]"
@@ -590,11 +591,6 @@ def _some_differs(scope: list[str], row: tuple) -> str:
 def _matches(scope: list[str], row: tuple) -> str:
     parts = [f"{x} = {v}" for x, v in zip(scope, row) if v != "*"]
     return "(" + " /\\ ".join(parts) + ")" if parts else "true"
-
-
-def _start_indexes(element, dimensions: int) -> list[int]:
-    starts = [int(element.get("startRowIndex", "0")), int(element.get("startColIndex", "0"))]
-    return starts[:dimensions]
 
 
 def _arcs(text: str) -> list[tuple[str, int, str]]:
