@@ -1,4 +1,5 @@
-"""A compiled XCSP3 model as MiniZinc text, for any MiniZinc (Debian's 2.6 on the desktop, 2.9 in the browser).
+"""A compiled XCSP3 model as MiniZinc text, for any MiniZinc (Debian's 2.6 on the desktop, 2.10 in the
+browser).
 
 Pure Python on the standard library, so that the browser imports it as the desktop does. Each XCSP3 variable that
 a constraint or the objective involves becomes one MiniZinc variable (`x[2][3]` is `Vx_2_3`, an underscore in a
