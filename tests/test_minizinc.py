@@ -26,6 +26,11 @@ DECLARE = ("x = VarArray(size=4, dom=range(4))\ny = VarArray(size=4, dom=range(4
 # ("ortools") where ACE 2.6 is wrong or refuses the model (README: "Solver bugs found").
 COUNTED = {
     "table with *": ("satisfy(Table(scope=x[:3], supports=[(0, ANY, 1), (2, 2, ANY), (1, 0, 0)]))", "ace"),
+    "tables of a group (declared once)": ("satisfy(Table(scope=x[i:i + 2], supports=[(0, ANY), (1, 2), (3, 3)]) "
+                                          "for i in range(3))", "ace"),
+    "table with * past its expansion": ("z = VarArray(size=6, dom=range(10))\n"
+                                        "satisfy(Table(scope=z, supports=[(0, ANY, ANY, ANY, ANY, 1), (1, 2, ANY, ANY, ANY, ANY)]),\n"
+                                        "        z[2] == z[3], z[3] == z[4], z[4] == 1)", "ace"),
     "conflicts with *": ("satisfy(x[:3] not in {(0, 0, 0), (1, ANY, 1)})", "ortools"),
     "unary tables": ("satisfy(x[0] in {1, 3}, x[1] not in {0, 2})", "ace"),
     "regular": ("satisfy(Regular(scope=b, automaton=Automaton(start='a', final={'c'}, transitions=["

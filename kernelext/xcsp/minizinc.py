@@ -93,6 +93,7 @@ class _Writer(Declarations):
         super().__init__(holes)
         self.used: dict[str, None] = {}  # the variables involved, in the order first met
         self.includes: set[str] = set()
+        self.tables: dict[tuple, str] = {}  # (supports, column domains) -> the array or predicate that holds them
         self.lines: list[str] = []
 
     def text(self, objective: str) -> str:
@@ -237,19 +238,39 @@ class _Writer(Declarations):
             allowed = domain_text(intervals(text)) if text.strip() else "{}"
             self.post(f"{scope[0]} in {allowed}" if supports is not None else f"not ({scope[0]} in {allowed})")
             return
-        rows = tuples(text, len(scope))
         if supports is None:
-            for row in rows:
+            for row in tuples(text, len(scope)):
                 self.post(_some_differs(scope, row))
-        elif not rows:
+            return
+        table_name = self.table(text, self.column_domains(element))
+        if table_name == "":  # no tuple allowed
             self.post("false")
-        elif any("*" in row for row in rows) and expanded_size(rows, self.column_domains(element), MAX_STAR_TUPLES) > MAX_STAR_TUPLES:
-            self.post("(" + " \\/ ".join(_matches(scope, row) for row in rows) + ")")
+        elif table_name.startswith("kx_rows"):
+            self.post(f"{table_name}([{', '.join(scope)}])")
         else:
             self.includes.add("table")
-            expanded = expand_rows(rows, self.column_domains(element))
-            body = " | ".join(", ".join(str(v) for v in row) for row in expanded)
-            self.post(f"table([{', '.join(scope)}], [| {body} |])")
+            self.post(f"table([{', '.join(scope)}], {table_name})")
+
+    def table(self, text: str, columns: list[Intervals]) -> str:
+        """The name of a MiniZinc array holding the supports `text` over `columns`, `*` expanded; declared
+        once for all the constraints with the same tuples and domains (a group's members share one); "" when
+        there is no tuple. Past MAX_STAR_TUPLES once `*` is expanded, it names a predicate instead, true when
+        some tuple matches (`*` matching anything)."""
+        key = (text, tuple(columns))
+        if key not in self.tables:
+            rows = tuples(text, len(columns))
+            if not rows:
+                self.tables[key] = ""
+            elif any("*" in row for row in rows) and expanded_size(rows, columns, MAX_STAR_TUPLES) > MAX_STAR_TUPLES:
+                name = self.tables[key] = f"kx_rows{len(self.tables)}"
+                cells = [f"v[{k + 1}]" for k in range(len(columns))]
+                self.lines.append(f"predicate {name}(array[int] of var int: v) = "
+                                  + " \\/ ".join(_matches(cells, row) for row in rows) + ";")
+            else:
+                name = self.tables[key] = f"kx_table{len(self.tables)}"
+                body = " | ".join(", ".join(str(v) for v in row) for row in expand_rows(rows, columns))
+                self.lines.append(f"array[int, int] of int: {name} = [| {body} |];")
+        return self.tables[key]
 
     def matrix(self, text: str) -> list[list[str]]:
         """A matrix as rows of item texts, given as `(a,b)(c,d)` or as a two-dimensional part of an array
@@ -529,17 +550,16 @@ class _Writer(Declarations):
                   + " /\\ ".join(steps))
 
     def _precedence(self, element) -> None:
-        """Each value first appears after the value before it (and, when covered, every value appears)."""
+        """Each value first appears after the value before it (MiniZinc's `value_precede_chain`) and, when
+        covered, every value appears."""
         items = self.list_of(element)
         if element.find("values") is not None:
-            ordered = self.terms(child_text(element, "values"))
+            ordered = values(child_text(element, "values"))
         else:  # every value of the list's domains, in increasing order
-            ordered = [str(v) for v in sorted({v for vid in self.tokens(list_text(element))
-                                               for low, high in self.domains[vid] for v in range(low, high + 1)})]
-        for before, after in zip(ordered, ordered[1:]):
-            for i, x in enumerate(items):
-                earlier = " \\/ ".join(f"{y} = {before}" for y in items[:i]) or "false"
-                self.post(f"{x} = {after} -> ({earlier})")
+            ordered = sorted({v for vid in self.tokens(list_text(element))
+                              for low, high in self.domains[vid] for v in range(low, high + 1)})
+        self.includes.add("value_precede_chain")
+        self.post(f"value_precede_chain([{', '.join(map(str, ordered))}], [{', '.join(items)}])")
         listed = element.find("values")
         if element.get("covered") == "true" or (listed is not None and listed.get("covered") == "true"):
             for value in ordered:
