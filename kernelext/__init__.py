@@ -6,7 +6,8 @@ __version__ = "0.1.0"
 def load_ipython_extension(ipython):
     """Register the %puzzle / %%puzzle / %%puzzle+ magics (`%load_ext kernelext`); remove the temporary
     folders of kernels that ended without cleaning up; clean this kernel's own when it shuts down; keep
-    pycsp3's `in` on built-in types for the cells' code only (see kernelext.builtin_in)."""
+    pycsp3's `in` on built-in types for the cells' code only, and reached by every `in` of a cell
+    (see kernelext.builtin_in)."""
     import atexit
 
     from kernelext import builtin_in
@@ -19,6 +20,8 @@ def load_ipython_extension(ipython):
     ipython.events.register("pre_run_cell", magics.remember_cell_id)
     ipython.events.register("pre_execute", builtin_in.in_cells)
     ipython.events.register("post_execute", builtin_in.between_cells)
+    if builtin_in.SPECIALISED:
+        ipython.ast_transformers.append(builtin_in.InThroughSlots())
     atexit.register(magics.close)
 
 
@@ -51,6 +54,7 @@ def unload_ipython_extension(ipython):
     ipython.events.unregister("pre_execute", builtin_in.in_cells)
     ipython.events.unregister("post_execute", builtin_in.between_cells)
     builtin_in.write(pycsp3s=True)  # as stock pycsp3 leaves them
+    ipython.ast_transformers[:] = [t for t in ipython.ast_transformers if not isinstance(t, builtin_in.InThroughSlots)]
     atexit.unregister(magics.close)
     magics.close()
     for kind in ("line", "cell"):

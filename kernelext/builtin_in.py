@@ -9,13 +9,20 @@ back while its own code runs and between cells, and pycsp3's while a cell or a s
 Python's own is read from subclasses: a subclass that does not define `__contains__` gets its base's
 original function (tuple, list) or the generic one that calls `set.__contains__` (set), whenever it is
 made. range cannot be subclassed and keeps pycsp3's.
+
+From Python 3.13 the interpreter answers `item in some_set` without the slot once that line has run once or
+twice (it specialises the operation), so pycsp3's `in` is skipped and a table constraint silently becomes True.
+`InThroughSlots` compiles cells with each `in` as `operator.contains`, which always goes through the slot.
 """
 
 from __future__ import annotations
 
+import ast
 import contextlib
 import ctypes
 import sys
+
+SPECIALISED = sys.version_info >= (3, 13)  # Pythons whose interpreter may skip the `in` slot of sets
 
 
 class _Tuple(tuple):
@@ -86,3 +93,18 @@ def in_cells() -> None:
 def between_cells() -> None:
     """post_execute hook: Python's own `in` until the next cell (Jupyter's messaging, widget callbacks)."""
     write(pycsp3s=False)
+
+
+class InThroughSlots(ast.NodeTransformer):
+    """Rewrites `a in b` as `operator.contains(b, a)` and `a not in b` as `not operator.contains(b, a)`: the same
+    answer, always through the type's slot (so through pycsp3's `in` while it is written there)."""
+
+    def visit_Compare(self, node: ast.Compare) -> ast.AST:
+        self.generic_visit(node)
+        if len(node.ops) != 1 or not isinstance(node.ops[0], (ast.In, ast.NotIn)):
+            return node
+        contains = ast.Attribute(ast.Call(ast.Name("__import__", ast.Load()), [ast.Constant("operator")], []),
+                                 "contains", ast.Load())
+        call = ast.Call(contains, [node.comparators[0], node.left], [])
+        rewritten = ast.UnaryOp(ast.Not(), call) if isinstance(node.ops[0], ast.NotIn) else call
+        return ast.fix_missing_locations(ast.copy_location(rewritten, node))

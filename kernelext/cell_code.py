@@ -14,6 +14,7 @@ import traceback
 from dataclasses import dataclass
 from types import MappingProxyType
 
+from kernelext import builtin_in
 from kernelext.errors import StepError
 from kernelext.lint import PLAIN_BOOL, TRUTH_TEST, UNPOSTED, Finding
 from kernelext.model_state import pycsp3_operators
@@ -221,7 +222,10 @@ def run_source(source: str, namespace: dict, *, echo: bool = True, strict_indexi
     """
     filename = register_source(source)
     try:  # compiled as the interactive prompt compiles: a value left on a line of its own reaches displayhook
-        code = builtins.compile(ast.Interactive(ast.parse(source, filename).body), filename, "single")
+        tree = ast.parse(source, filename)
+        if builtin_in.SPECIALISED:
+            tree = builtin_in.InThroughSlots().visit(tree)
+        code = builtins.compile(ast.Interactive(tree.body), filename, "single")
     except SyntaxError as error:
         raise StepError(_syntax_message(error)) from None
     printed, wraps, variables_tested = _Printed(filename), {}, []

@@ -45,3 +45,42 @@ def test_nothing_is_written_before_pycsp3_writes_its_own():
             "assert not builtin_in.pycsp3s_written() and 'pycsp3' not in sys.modules\nprint(2 in {2})")
     run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert run.returncode == 0 and run.stdout.strip() == "True", run.stderr
+
+
+def _rewritten(source: str):
+    import ast
+
+    from kernelext.builtin_in import InThroughSlots
+
+    return compile(InThroughSlots().visit(ast.parse(source)), "<test>", "exec")
+
+
+def test_in_through_slots_gives_python_s_own_answers():
+    source = textwrap.dedent("""
+        values = [2 in {1, 2}, 3 not in (1, 2), [1] in [[1]], 'a' in 'abc', 5 in range(3), 1 not in {1: 0},
+                  1 < 2 in [2], [k for k in range(4) if k in {1, 3}]]
+    """)
+    plain, rewritten = {}, {}
+    exec(compile(source, "<test>", "exec"), plain)
+    exec(_rewritten(source), rewritten)
+    assert rewritten["values"] == plain["values"] == [True, True, True, True, False, False, True, [1, 3]]
+
+
+def test_a_step_s_in_posts_its_table_each_time_it_runs_with_in_through_slots(monkeypatch):
+    from kernelext import builtin_in, model_state
+    from kernelext.session import PuzzleSession
+
+    declare = "x = VarArray(size=[6, 3], dom=range(3))"
+    tables = "T = {(0, ANY, 1), (1, ne(1), 2)}\nsatisfy(tuple(x[i]) in T for i in range(6))\nsatisfy(x[0][0] not in {2})"
+    compiled = []
+    for through_slots in (False, True):
+        monkeypatch.setattr(builtin_in, "SPECIALISED", through_slots)
+        model_state.reset()
+        session = PuzzleSession("tables")
+        exec("from pycsp3 import *", session.namespace)
+        session.add_step(declare, solve=False)
+        session.add_step(tables, solve=False)
+        compiled.append(session.compile().read_text())
+        session.close()
+    assert compiled[0] == compiled[1]
+    assert compiled[1].count("<args>") == 6 and "<conflicts> 2 </conflicts>" in compiled[1]
