@@ -5,12 +5,13 @@ from __future__ import annotations
 from IPython.core.error import UsageError
 from IPython.core.magic import Magics, cell_magic, line_cell_magic, magics_class
 from IPython.core.magic_arguments import argument, magic_arguments, parse_argstring
-from traitlets import Bool, Float, TraitError, Unicode, validate
+from traitlets import Bool, Float, TraitError, Unicode, observe, validate
 
 from kernelext.commands import commands_text, run_command, sols
 from kernelext.errors import KernelextError, PuzzleUsageError
 from kernelext.kinds import view_choices
-from kernelext.solver.backends import BACKENDS, backends_help
+from kernelext.solver.backends import BACKENDS, MINIZINC_SOLVERS, backends_help
+from kernelext.solver.minizinc_wasm import in_browser
 
 def _with_commands(func):
     """Append every line command (from kernelext.commands) to a magic's docstring, before its options."""
@@ -40,6 +41,9 @@ class PuzzleMagics(Magics):
 
     timeout = Float(10.0, help="Default time limit of a solve, in seconds.").tag(config=True)
     solver = Unicode("auto", help=f"Default solver, one of {', '.join(BACKENDS)}.").tag(config=True)
+    minizinc_solver = Unicode("gecode", help=f"The solver MiniZinc runs, one of {', '.join(MINIZINC_SOLVERS)} (the "
+                                             "last three in the browser, or with MiniZinc's own bundle)."
+                              ).tag(config=True)
     domains = Bool(False, help="Show pencil marks (domains after propagation) after every step.").tag(config=True)
     strict_indexing = Bool(False, help="Refuse an index past the end of an array (pycsp3 wraps it round to the "
                                        "start, and the kit warns).").tag(config=True)
@@ -63,6 +67,17 @@ class PuzzleMagics(Magics):
         if proposal["value"] not in BACKENDS:
             raise TraitError(f"Unknown solver {proposal['value']!r}: use one of {', '.join(BACKENDS)}.")
         return proposal["value"]
+
+    @validate("minizinc_solver")
+    def _known_minizinc_solver(self, proposal):
+        if proposal["value"] not in MINIZINC_SOLVERS:
+            raise TraitError(f"Unknown MiniZinc solver {proposal['value']!r}: use one of {', '.join(MINIZINC_SOLVERS)}.")
+        return proposal["value"]
+
+    @observe("minizinc_solver")
+    def _minizinc_solver_changed(self, change):
+        if self._solver is not None:
+            self._solver.minizinc_solver = change["new"]
 
     def remember_cell_id(self, info=None):
         """pre_run_cell hook: keep the id of the cell about to run (front ends that send one)."""
@@ -181,7 +196,7 @@ class PuzzleMagics(Magics):
         from kernelext.solver.errors import JavaNotFound
         from kernelext.solver.java import find_java
 
-        if self.solver == "ortools" or self._java_checked:
+        if self.solver == "ortools" or self._java_checked or in_browser():
             return self._java_fallback or self.solver
         self._java_checked = True
         try:
@@ -203,7 +218,7 @@ class PuzzleMagics(Magics):
         from kernelext.solver.engine import Solver
 
         if self._solver is None:
-            self._solver = Solver(self.solver)
+            self._solver = Solver(self.solver, self.minizinc_solver)
         return self._solver
 
     def close(self):

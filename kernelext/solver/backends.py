@@ -27,9 +27,11 @@ from kernelext.solver.compiled import CompiledModel
 from kernelext.solver.errors import BackendUnsupported, SolverError, WorkerCrashed
 from kernelext.solver.jars import ace_jar, choco_jar
 from kernelext.solver.minizinc import solve_minizinc
+from kernelext.solver.minizinc_wasm import in_browser, solve_in_browser
 from kernelext.solver.result import SolveResult
 
 ALL = "all"
+MINIZINC_SOLVERS = ("gecode", "chuffed", "highs", "coin-bc")  # those of MiniZinc's WebAssembly
 # ACE's nogood base holds 1,000,000 nogoods by default: an array of 4 MB made for every solve, which costs a
 # garbage collection each time in a worker's small heap. Classroom searches record far fewer nogoods; past this
 # limit ACE records no more, which can slow a search but never changes its answers.
@@ -38,6 +40,8 @@ NOGOOD_LIMIT = "-ngbl=10000"
 
 class Owner(Protocol):
     """What backends ask of the one that keeps them: another backend, and the Java runtime."""
+
+    minizinc_solver: str
 
     def backend(self, name: str) -> Backend: ...
 
@@ -50,6 +54,7 @@ class Backend:
     name: ClassVar[str]
     summary: ClassVar[str]
     capabilities: ClassVar[frozenset[str]] = frozenset()
+    desktop_only: ClassVar[str] = ""  # why it cannot run in a browser's kernel, if it cannot
 
     def __init__(self, solver: Owner):
         self.solver = solver
@@ -66,6 +71,7 @@ class AceWarm(Backend):
 
     name: ClassVar[str] = "ace"
     summary: ClassVar[str] = "ACE in a worker JVM kept warm between solves"
+    desktop_only: ClassVar[str] = "it runs on Java, which a browser has not"
     capabilities: ClassVar[frozenset[str]] = frozenset({"domains", "tree", "cores"})
 
     def __init__(self, solver: Owner):
@@ -112,6 +118,7 @@ class AceCold(Backend):
 
     name: ClassVar[str] = "ace-cold"
     summary: ClassVar[str] = "ACE in a new JVM for each solve"
+    desktop_only: ClassVar[str] = "it runs on Java, which a browser has not"
 
     def solve(self, model: CompiledModel, cells: ace_output.Cells, *, sols: int | str, timeout: float) -> SolveResult:
         start = time.perf_counter()
@@ -127,6 +134,7 @@ class Choco(Backend):
 
     name: ClassVar[str] = "choco"
     summary: ClassVar[str] = "Choco in a new JVM for each solve"
+    desktop_only: ClassVar[str] = "it runs on Java, which a browser has not"
 
     def solve(self, model: CompiledModel, cells: ace_output.Cells, *, sols: int | str, timeout: float) -> SolveResult:
         args = [str(model.path()), f"-limit=[{max(1, int(timeout))}s]"]
@@ -147,6 +155,7 @@ class OrTools(Backend):
 
     name: ClassVar[str] = "ortools"
     summary: ClassVar[str] = "OR-Tools CP-SAT in this process (needs cpmpy and ortools)"
+    desktop_only: ClassVar[str] = "OR-Tools is built for desktops, not for a browser"
 
     def solve(self, model: CompiledModel, cells: ace_output.Cells, *, sols: int | str, timeout: float) -> SolveResult:
         from kernelext.solver.ortools_backend import solve_ortools
@@ -159,6 +168,7 @@ class CpSat(Backend):
 
     name: ClassVar[str] = "cp-sat"
     summary: ClassVar[str] = "OR-Tools CP-SAT in this process, on the constraints it reads directly"
+    desktop_only: ClassVar[str] = "OR-Tools is built for desktops, not for a browser"
 
     def solve(self, model: CompiledModel, cells: ace_output.Cells, *, sols: int | str, timeout: float) -> SolveResult:
         from kernelext.solver.cpsat import solve_cpsat
@@ -167,26 +177,33 @@ class CpSat(Backend):
 
 
 class MiniZinc(Backend):
-    """MiniZinc with Gecode, the system's `minizinc` program, on the compiled model's translation."""
+    """MiniZinc on the compiled model's translation: the system's `minizinc` program, or MiniZinc's WebAssembly
+    in a browser; with the owner's `minizinc_solver` (Gecode by default)."""
 
     name: ClassVar[str] = "minizinc"
-    summary: ClassVar[str] = "MiniZinc with Gecode, the system's minizinc program (apt-get install minizinc)"
+    summary: ClassVar[str] = ("MiniZinc with Gecode (or the minizinc_solver setting): the system's minizinc "
+                              "program (apt-get install minizinc), or its WebAssembly in the browser")
 
     def solve(self, model: CompiledModel, cells: ace_output.Cells, *, sols: int | str, timeout: float) -> SolveResult:
-        return solve_minizinc(model, cells, sols=sols, timeout=timeout)
+        solve = solve_in_browser if in_browser() else solve_minizinc
+        return solve(model, cells, sols=sols, timeout=timeout, solver=self.solver.minizinc_solver)
 
 
 class Auto(Backend):
-    """Chosen at each solve: CP-SAT for a satisfaction model it reads directly, warm ACE for the others.
+    """Chosen at each solve: CP-SAT for a satisfaction model it reads directly, warm ACE for the others;
+    MiniZinc in a browser.
 
     Optimisation goes to ACE: CP-SAT with its one search worker (which keeps answers the same from run to
     run) is several times slower than ACE in reaching and proving an optimum (Numberlink 10x10).
     """
 
     name: ClassVar[str] = "auto"
-    summary: ClassVar[str] = "CP-SAT for a satisfaction step it reads directly, else warm ACE (the default)"
+    summary: ClassVar[str] = ("CP-SAT for a satisfaction step it reads directly, else warm ACE; MiniZinc in the "
+                              "browser (the default)")
 
     def solve(self, model: CompiledModel, cells: ace_output.Cells, *, sols: int | str, timeout: float) -> SolveResult:
+        if in_browser():
+            return self.solver.backend("minizinc").solve(model, cells, sols=sols, timeout=timeout)
         started = time.monotonic()
         if not model.optimises():
             try:
@@ -205,6 +222,13 @@ def check_backend(name: str) -> str:
     """`name` if it names a backend, else SolverError listing them."""
     if name not in BACKENDS:
         raise SolverError(f"Unknown solver {name!r}: use one of {', '.join(BACKENDS)}.")
+    return name
+
+
+def check_minizinc_solver(name: str) -> str:
+    """`name` if it names a solver MiniZinc's WebAssembly has, else SolverError listing them."""
+    if name not in MINIZINC_SOLVERS:
+        raise SolverError(f"Unknown MiniZinc solver {name!r}: use one of {', '.join(MINIZINC_SOLVERS)}.")
     return name
 
 

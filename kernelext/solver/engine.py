@@ -5,9 +5,10 @@ from __future__ import annotations
 from pathlib import Path
 
 from kernelext.solver import ace_output
-from kernelext.solver.backends import ALL, BACKENDS, Backend, check_backend
+from kernelext.solver.backends import ALL, BACKENDS, Backend, check_backend, check_minizinc_solver
 from kernelext.solver.compiled import CompiledModel, compiled
-from kernelext.solver.errors import SolverError
+from kernelext.solver.errors import BackendUnsupported, SolverError
+from kernelext.solver.minizinc_wasm import in_browser
 from kernelext.solver.result import SolveResult
 
 
@@ -17,10 +18,12 @@ class Solver:
 
     Arguments:
         backend: the default backend, a name of BACKENDS.
+        minizinc_solver: the solver MiniZinc runs (one of MINIZINC_SOLVERS).
     """
 
-    def __init__(self, backend: str = "auto"):
+    def __init__(self, backend: str = "auto", minizinc_solver: str = "gecode"):
         self.default = check_backend(backend)
+        self.minizinc_solver = check_minizinc_solver(minizinc_solver)
         self._backends: dict[str, Backend] = {}
         self._java = None
 
@@ -50,8 +53,11 @@ class Solver:
         return self.capable("tree").tree(model, nodes=nodes, sols=sols, timeout=timeout)
 
     def backend(self, name: str) -> Backend:
-        """The backend `name`, built on first use."""
-        if check_backend(name) not in self._backends:
+        """The backend `name`, built on first use (BackendUnsupported, saying why, for one a browser cannot run)."""
+        if in_browser() and BACKENDS[check_backend(name)].desktop_only:
+            raise BackendUnsupported(f"The {name} solver needs the desktop kit: {BACKENDS[name].desktop_only}. "
+                                     "In the browser, the kit solves with MiniZinc (--solver minizinc).")
+        if name not in self._backends:
             self._backends[name] = BACKENDS[name](self)
         return self._backends[name]
 

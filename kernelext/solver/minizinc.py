@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import json
 import os
-import re
 import shutil
 import signal
 import subprocess
@@ -18,18 +17,17 @@ import tempfile
 import threading
 import time
 from pathlib import Path
-from types import MappingProxyType
 
 from kernelext.errors import Untranslatable
 from kernelext.solver import ace_output
 from kernelext.solver.compiled import CompiledModel
-from kernelext.solver.errors import BackendUnsupported, SolverError
-from kernelext.solver.result import SolveResult, Status
+from kernelext.solver.errors import BackendUnsupported
+from kernelext.solver.minizinc_answers import read_answers
+from kernelext.solver.result import SolveResult
 from kernelext.xcsp.minizinc import MiniZincModel, translate
 
 MISSING = "MiniZinc is not installed: apt-get install minizinc (or get it from minizinc.org), or use --solver ace."
 GRACE = 5.0  # seconds past its own time limit before the program is stopped from outside
-_STATUS = {"OPTIMAL_SOLUTION": Status.OPTIMUM, "ALL_SOLUTIONS": Status.SAT, "UNSATISFIABLE": Status.UNSAT}
 
 
 def minizinc_program() -> str:
@@ -40,7 +38,8 @@ def minizinc_program() -> str:
     return found
 
 
-def solve_minizinc(model: CompiledModel, cells: ace_output.Cells, *, sols: int | str, timeout: float) -> SolveResult:
+def solve_minizinc(model: CompiledModel, cells: ace_output.Cells, *, sols: int | str, timeout: float,
+                   solver: str = "gecode") -> SolveResult:
     """Solve `model` within `timeout` seconds of wall time from the call (translating counts).
 
     Raises:
@@ -48,20 +47,25 @@ def solve_minizinc(model: CompiledModel, cells: ace_output.Cells, *, sols: int |
     """
     called = time.perf_counter()
     program = minizinc_program()
-    holes = frozenset(name + "".join(f"[{i}]" for i in index)
-                      for name, array in cells.items() for index, vid in array if vid is None)
-    try:
-        translated = translate(model.path().read_text(), holes)
-    except Untranslatable as error:
-        raise BackendUnsupported(str(error)) from None
+    translated = translated_model(model, cells)
     left = max(0.001, timeout - (time.perf_counter() - called))
     with tempfile.TemporaryDirectory(prefix="kernelext-mzn-") as folder:
         source = Path(folder) / "model.mzn"
         source.write_text(translated.text)
-        run = _Run([program, "--solver", "gecode", "--json-stream", "-s", "--time-limit", str(max(1, int(left * 1000))),
+        run = _Run([program, "--solver", solver, "--json-stream", "-s", "--time-limit", str(max(1, int(left * 1000))),
                     *_how_many(sols, bool(translated.objective)), str(source)], started=called)
         stopped = run.wait(left + GRACE)
     return _result(run, translated, cells, sols, stopped, time.perf_counter() - called)
+
+
+def translated_model(model: CompiledModel, cells: ace_output.Cells) -> MiniZincModel:
+    """`model` in MiniZinc (raises BackendUnsupported, naming the construct, when the translation does not take it)."""
+    holes = frozenset(name + "".join(f"[{i}]" for i in index)
+                      for name, array in cells.items() for index, vid in array if vid is None)
+    try:
+        return translate(model.path().read_text(), holes)
+    except Untranslatable as error:
+        raise BackendUnsupported(str(error)) from None
 
 
 def _how_many(sols: int | str, optimising: bool) -> list[str]:
@@ -129,43 +133,9 @@ def _stop_group(process: subprocess.Popen) -> None:
 
 def _result(run: _Run, translated: MiniZincModel, cells: ace_output.Cells, sols: int | str, stopped: str,
             elapsed: float) -> SolveResult:
-    found, progress, status, stats = [], [], None, {}
-    for seconds, message in run.messages:
-        kind = message.get("type")
-        if kind == "error":
-            raise SolverError(f"MiniZinc refused the translated model ({message.get('message', '')[:200]}).")
-        if kind == "solution":
-            values, objective = _solution_values(message["output"]["default"])
-            found.append(_solution(values, translated.variables, cells))
-            if translated.objective:
-                progress.append((seconds, objective))
-        elif kind == "status":
-            status = message["status"]
-        elif kind == "statistics":
-            stats.update({key: str(value) for key, value in message["statistics"].items()
-                          if key in ("nodes", "failures", "solveTime")})
-    if run.process.returncode not in (0, None) and not stopped and status is None and not found:
-        raise SolverError(f"MiniZinc stopped with an error: {_last_line(run.errors)}")
-    result_status = _STATUS.get(status, Status.SAT if found else Status.UNKNOWN)
-    if result_status is Status.OPTIMUM and not translated.objective:
-        result_status = Status.SAT
-    complete = status in _STATUS or (not translated.objective and sols != "all" and len(found) >= int(sols))
-    stats["solutions"] = str(len(found))
-    return SolveResult(result_status, tuple(found[-1:] if translated.objective else found),
-                       progress[-1][1] if progress else None, tuple(progress), elapsed, "minizinc",
-                       MappingProxyType(stats), stopped or ("" if complete else "timeout"))
-
-
-def _solution_values(text: str) -> tuple[list[int], int | None]:
-    """`[1, 2, 3]\\n7\\n` -> ([1, 2, 3], 7): the variables' values, then the objective's when there is one."""
-    lines = [line for line in text.splitlines() if line.strip()]
-    values = [int(v) for v in re.findall(r"-?\d+", lines[0])] if lines else []
-    return values, int(lines[1]) if len(lines) > 1 else None
-
-
-def _solution(values: list[int], variables: tuple[str, ...], cells: ace_output.Cells):
-    by_id = dict(zip(variables, values))
-    return MappingProxyType({vid: by_id.get(vid) for array in cells.values() for _, vid in array if vid is not None})
+    failed = run.process.returncode not in (0, None) and not stopped
+    return read_answers(run.messages, translated, cells, sols=sols, stopped=stopped, elapsed=elapsed,
+                        failure=f"MiniZinc stopped with an error: {_last_line(run.errors)}" if failed else "")
 
 
 def _last_line(text: str) -> str:
