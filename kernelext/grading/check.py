@@ -9,16 +9,20 @@ from pathlib import Path
 
 from kernelext.grading.exercise import load_exercise
 from kernelext.grading.notebook import Submission
+from kernelext.grading.judge import judge_run
 from kernelext.grading.reference import answer_check
+from kernelext.grading.run_instance import run_here
 from kernelext.grading.results import CheckReport
 from kernelext.grading.sandbox import resolve_mode
 from kernelext.grading.schedule import jobs_for, run_jobs
 from kernelext.grading.warm_pool import WarmPool
+from kernelext.solver.minizinc_wasm import in_browser
 
 
 def check_public(model, exercise_dir: str | Path = ".", *, namespace: dict | None = None,
                  executor=None, sandbox: str = "auto") -> CheckReport:
-    """Run a model on the public instances of the exercise in `exercise_dir`, each in a process of its own.
+    """Run a model on the public instances of the exercise in `exercise_dir`, each in a process of its own (in a
+    browser, one after the other in the kernel's process).
 
     Arguments:
         model: a PuzzleSession, its `steps`, or the steps' sources (strings), in order.
@@ -37,6 +41,10 @@ def check_public(model, exercise_dir: str | Path = ".", *, namespace: dict | Non
     submission = Submission("you", sources, helper_sources(namespace))
     if not sources:
         return CheckReport(exercise.name, (), ("no steps yet: start the puzzle with a %%puzzle NAME cell",))
+    if in_browser():
+        check = answer_check(exercise)
+        return CheckReport(exercise.name, tuple(judge_run(job, run_here(job), check)
+                                                for job in jobs_for(exercise, submission)))
     jobs = jobs_for(exercise, submission, sandbox=resolve_mode(sandbox))
     with WarmPool() as pool:
         results = run_jobs(jobs, answer_check(exercise, run=pool.run), pool=pool, executor=executor)

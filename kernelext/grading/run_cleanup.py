@@ -8,7 +8,6 @@ the run wrote: whatever enters its memory would be copied into the next run's ch
 from __future__ import annotations
 
 import os
-import resource
 import shutil
 import signal
 import subprocess
@@ -56,6 +55,8 @@ def remove_ipc_objects() -> bool:
 def own_settings() -> tuple:
     """This process's priority, CPU affinity, scheduling policy and resource limits: a process of the same user
     can change them from outside, and every later child would inherit the change."""
+    import resource  # not in a browser's Python, which imports this module but runs no process
+
     limits = sorted(name for name in dir(resource) if name.startswith("RLIMIT_"))
     return (os.getpriority(os.PRIO_PROCESS, 0), os.sched_getaffinity(0), os.sched_getscheduler(0),
             tuple(resource.getrlimit(getattr(resource, name)) for name in limits))

@@ -1,4 +1,5 @@
-"""Run one model on one instance, in a process of its own (a child the warm process forks: see `warm_runs`).
+"""Run one model on one instance, in a process of its own (a child the warm process forks: see `warm_runs`), or,
+in a browser, which has no processes, in the kernel's own (`run_here`).
 
 Reads `job.json` from the working directory and writes `result.json` beside it: the solver's status
 and the answer array's values (or, for a job with probes, each probe's status), or the first line of
@@ -7,15 +8,17 @@ the error that stopped the model. Checking the answer is left to the grader, out
 
 from __future__ import annotations
 
+import contextlib
+import io
 import json
 import os
-import resource
 import sys
 import time
 from pathlib import Path
 
 from kernelext.grading.fixing import add_fixing_step, at, nested_values, shape_of
 from kernelext.grading.jvm import JVM_START, jvm_options
+from kernelext.grading.runner import Job, Run
 from kernelext.solver.engine import Solver
 
 
@@ -32,8 +35,22 @@ def main() -> None:
     os._exit(0)  # skip exit hooks the model may have registered
 
 
+def run_here(job: Job) -> Run:
+    """Run `job` in this process, as its own process would, for a browser's kernel: within its time limit (no
+    memory limit and no sandbox: the browser's page is the student's own)."""
+    started = time.monotonic()
+    with contextlib.redirect_stdout(io.StringIO()):
+        try:
+            reply = run({**job.payload(), "warm_ace": True}, deadline=started + job.time_limit)
+        except Exception as error:  # whatever the student's code throws
+            reply = {"error": first_line(f"{type(error).__name__}: {error}"), "error_type": type(error).__name__}
+    return Run(0, "", json.loads(json.dumps(reply)))  # as the run's result.json reads
+
+
 def limit_memory(megabytes: int, archive: str = "") -> None:
     """Cap the address space of this process (and of the JVM, which inherits it); set JVM options that fit."""
+    import resource  # not in a browser's Python, where runs share the kernel's process (see `run_here`)
+
     limit = megabytes * 2 ** 20
     resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
     os.environ["MALLOC_ARENA_MAX"] = "2"

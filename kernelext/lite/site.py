@@ -1,0 +1,123 @@
+"""Build the static site: JupyterLite with Pyodide, every wheel the kernel loads, MiniZinc's WebAssembly and the
+notebooks, all served from the site itself.
+
+The kernel preloads every package at start (Pyodide's lock lists exactly the site's wheels), so a notebook needs
+no install step; notebooks name the browser's kernel, so none asks which kernel to use.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+import tarfile
+import tempfile
+from pathlib import Path
+
+import jupyterlite_pyodide_kernel
+
+from kernelext.handout import prepare
+from kernelext.lite.lock import write_lock
+from kernelext.lite.parts import Parts
+from kernelext.lite.wheels import kit_wheel, standins_wheel, without_jars
+
+KERNEL_SETTINGS = "@jupyterlite/pyodide-kernel-extension:kernel"
+BROWSER_KERNELSPEC = {"display_name": "Python (Pyodide)", "language": "python", "name": "python"}
+MINIZINC_FILES = ("minizinc.mjs", "minizinc-worker.js", "minizinc.wasm", "minizinc.data")
+PYODIDE_FILES = ("pyodide.asm.mjs", "pyodide.asm.wasm", "pyodide.mjs", "pyodide.js", "python_stdlib.zip",
+                 "pyodide-lock.json", "package.json")
+BUILD_TIMEOUT = 900  # seconds for `jupyter lite build`
+APPS = ("lab", "notebooks", "tree")  # JupyterLab, and Notebook 7's pages
+# The front-end extensions a site needs, as installed in this environment (and nothing else it may hold).
+EXTENSIONS = ("@jupyterlite/pyodide-kernel-extension", "@jupyter-widgets/jupyterlab-manager", "anywidget")
+
+
+class BuildError(Exception):
+    """The site could not be built (the message says why)."""
+
+
+def build_site(out: Path, sources: list[Path], parts: Parts) -> Path:
+    """Build the site into `out` (emptied first) from the notebooks and folders in `sources`."""
+    with tempfile.TemporaryDirectory(prefix="kernelext-lite-") as work:
+        lite = Path(work) / "lite"
+        pyodide = lite / "static" / "pyodide"
+        _unpack(parts.pyodide, pyodide, PYODIDE_FILES)
+        packages = write_lock(pyodide, _wheels(pyodide, parts))
+        _write_settings(lite / "jupyter-lite.json", packages)
+        contents = Path(work) / "contents"
+        _copy_notebooks(sources, contents)
+        if out.exists():
+            shutil.rmtree(out)
+        _jupyter_lite_build(lite, contents, out)
+        _unpack(parts.minizinc, out / "minizinc", MINIZINC_FILES)
+    return out
+
+
+def _unpack(tarball: Path, folder: Path, names: tuple[str, ...]) -> None:
+    """The files `names` of an npm tarball's `package/` folder (or its `package/dist/`) into `folder`."""
+    folder.mkdir(parents=True, exist_ok=True)
+    with tarfile.open(tarball) as archive:
+        members = {Path(member.name).name: member for member in archive.getmembers()
+                   if member.isfile() and Path(member.name).parent.name in ("package", "dist")}
+        for name in names:
+            (folder / name).write_bytes(archive.extractfile(members[name]).read())
+
+
+def _wheels(folder: Path, parts: Parts) -> list[Path]:
+    """The site's wheels, written into `folder`: the fetched ones (pycsp3 without its jars), JupyterLite's kernel
+    wheels, the stand-ins and the kit."""
+    wheels = []
+    for wheel in parts.wheels:
+        if wheel.name.startswith("pycsp3-"):
+            wheels.append(without_jars(wheel, folder))
+        else:
+            wheels.append(Path(shutil.copy(wheel, folder)))
+    kernel_wheels = Path(jupyterlite_pyodide_kernel.__file__).parent / "labextension" / "static" / "pypi"
+    if not kernel_wheels.is_dir():
+        kernel_wheels = Path(sys.prefix) / "share/jupyter/labextensions/@jupyterlite/pyodide-kernel-extension/static/pypi"
+    for wheel in sorted(kernel_wheels.glob("*.whl")):
+        if not wheel.name.startswith("widgetsnbextension-3"):  # the stand-in for ipywidgets 7
+            wheels.append(Path(shutil.copy(wheel, folder)))
+    return [*wheels, standins_wheel(folder), kit_wheel(folder)]
+
+
+def _write_settings(path: Path, packages: list[str]) -> None:
+    settings = {"disablePyPIFallback": True, "pipliteUrls": [], "loadPyodideOptions": {"packages": packages}}
+    config = {"jupyter-lite-schema-version": 0,
+              "jupyter-config-data": {"litePluginSettings": {KERNEL_SETTINGS: settings}}}
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(config, indent=2))
+
+
+def _copy_notebooks(sources: list[Path], contents: Path) -> None:
+    """Each source (a notebook, or a folder copied whole) into `contents`, its notebooks ready for the browser."""
+    contents.mkdir(parents=True)
+    for source in sources:
+        if source.is_dir():
+            shutil.copytree(source, contents / source.name, ignore=shutil.ignore_patterns(
+                "__pycache__", ".ipynb_checkpoints", "*.pyc"))
+        else:
+            shutil.copy(source, contents / source.name)
+    for notebook in contents.rglob("*.ipynb"):
+        nb = prepare(json.loads(notebook.read_text()))
+        nb["metadata"]["kernelspec"] = dict(BROWSER_KERNELSPEC)
+        notebook.write_text(json.dumps(nb, indent=1, ensure_ascii=False) + "\n")
+
+
+def _jupyter_lite_build(lite: Path, contents: Path, out: Path) -> None:
+    installed = Path(sys.prefix) / "share" / "jupyter" / "labextensions"
+    extensions = [installed / name for name in EXTENSIONS]
+    missing = [str(path) for path in extensions if not (path / "package.json").exists()]
+    if missing:
+        raise BuildError(f"Front-end extensions missing: {', '.join(missing)}: pip install 'kernelext[lite]'.")
+    command = [sys.executable, "-m", "jupyter", "lite", "build", "--lite-dir", str(lite), "--contents", str(contents),
+               "--output-dir", str(out), "--no-sourcemaps", "--ignore-sys-prefix", "--no-unused-shared-packages",
+               *(f"--apps={app}" for app in APPS),
+               f"--LiteBuildConfig.federated_extensions={json.dumps([str(path) for path in extensions])}"]
+    try:
+        run = subprocess.run(command, cwd=lite, capture_output=True, text=True, timeout=BUILD_TIMEOUT)
+    except subprocess.TimeoutExpired:
+        raise BuildError(f"jupyter lite build took more than {BUILD_TIMEOUT} s.") from None
+    if run.returncode != 0:
+        raise BuildError(f"jupyter lite build failed: {(run.stderr or run.stdout).strip()[-600:]}")
