@@ -17,17 +17,24 @@ from dataclasses import replace
 from pathlib import Path
 
 from kernelext import model_state
-from kernelext.errors import PuzzleUsageError
 from kernelext.deductions import Deducer, Found, NoSolution
-from kernelext.explanations import Culprit, Deduction, Explanation, Walkthrough, WhyAnswer
+from kernelext.errors import PuzzleUsageError
+from kernelext.explanations import (
+    Culprit,
+    Deduction,
+    Explanation,
+    Walkthrough,
+    WhyAnswer,
+)
 from kernelext.grid import Grid, build_grid
 from kernelext.pencil import declared_domains, pencil_grid
 from kernelext.reasoning import Candidates, Reasoner, TimeUp, quickxplain
 from kernelext.rules import rule_of
-from kernelext.techniques import houses, rating, shape_name
-from kernelext.solver.result import SolveResult, Status
-from kernelext.xcsp_subsets import XcspModel, read_model
 from kernelext.scratch import scratch_folder
+from kernelext.solver.minizinc_wasm import in_browser
+from kernelext.solver.result import SolveResult, Status
+from kernelext.techniques import houses, rating, shape_name
+from kernelext.xcsp_subsets import XcspModel, read_model
 
 DEFAULT_TIMEOUT = 30.0
 
@@ -120,7 +127,7 @@ class _Context:
             raise PuzzleUsageError("This puzzle has no steps yet: start it with %%puzzle NAME.")
         self.deadline = time.monotonic() + timeout
         self.session = session
-        self.backend = backend
+        self.backend = "minizinc" if in_browser() else backend  # a browser's one solver
         self.expired = False
         self._folder = scratch_folder("explain")
         self.folder = Path(self._folder.name)

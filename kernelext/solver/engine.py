@@ -12,6 +12,11 @@ from kernelext.solver.minizinc_wasm import in_browser
 from kernelext.solver.result import SolveResult
 
 
+USES = {"domains": "Pencil marks (`%puzzle domains`, `--domains`)",
+        "tree": "Search trees (`%puzzle tree`)",
+        "cores": "Fast repeated solves of sub-models"}
+
+
 class Solver:
     """Solves XCSP3 files with the backends of the registry, each built on first use and kept (so that
     warm ACE stays warm between solves).
@@ -62,12 +67,16 @@ class Solver:
         return self._backends[name]
 
     def capable(self, capability: str) -> Backend:
-        """The default backend if it offers `capability`, else the first backend of the registry that does."""
+        """The default backend if it offers `capability`, else the first backend of the registry that does (in a
+        browser, the first that runs there, else BackendUnsupported saying what needs the desktop kit)."""
         names = [self.default, *BACKENDS]
-        name = next((n for n in names if capability in BACKENDS[n].capabilities), None)
-        if name is None:
+        found = [n for n in names if capability in BACKENDS[n].capabilities]
+        if not found:
             raise SolverError(f"No solver offers {capability}.")
-        return self.backend(name)
+        if in_browser() and all(BACKENDS[n].desktop_only for n in found):
+            raise BackendUnsupported(f"{USES[capability]} need the desktop kit: they come from ACE, which runs on "
+                                     "Java, and a browser has none.")
+        return self.backend(found[0])
 
     @property
     def worker_pid(self) -> int | None:

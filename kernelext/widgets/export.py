@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from kernelext.errors import PuzzleUsageError
 from kernelext.widgets.style import (CAGE_LINE, CHANGED_LINE, CONFLICT, HOLE, LINE, SIGN_GLYPHS, TEXT, THICK,
                                      background, text_colour)
 
@@ -11,8 +12,16 @@ UNIT = 0.32  # inches per cell
 
 
 def save_grid(description: dict, path: str | Path) -> Path:
-    """Draw the grid `description` (see kernelext.kinds) into `path`; the suffix picks the format."""
-    import matplotlib
+    """Draw the grid `description` (see kernelext.kinds) into `path`; the suffix picks the format.
+
+    Raises:
+        PuzzleUsageError: matplotlib is missing (as in the browser).
+    """
+    try:
+        import matplotlib
+    except ImportError:
+        raise PuzzleUsageError("Saving a picture needs matplotlib, which the browser's kit does not carry (no "
+                               "browser build of it): use the desktop kit, or `%puzzle export FILE.json`.") from None
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
 

@@ -1,0 +1,195 @@
+"""The kit in the browser: a site built by `kernelext-lite`, served on 127.0.0.1 and opened in Debian's chromium
+that reaches no other host. Notebooks run cell by cell in JupyterLite's Pyodide kernel, solving with MiniZinc's
+WebAssembly: the Amaze and Futoshiki walkthroughs (statuses, optimum, grids drawn), every classroom notebook's
+steps against the statuses the desktop kit stored, models compiled in the browser against the desktop's XCSP3,
+and a released exercise checked with `%puzzle check`. Fails (never skips) when chromium, Playwright or the
+fetched parts are missing.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from lab_server import require_browser
+from lite_site import LiteNotebook, build_site, errors, launch_local_only, outside, served, text
+
+ROOT = Path(__file__).resolve().parents[2]
+NOTEBOOKS = ROOT / "notebooks"
+STATUS = re.compile(r"^status: .*$", re.M)
+# What needs the desktop kit: pencil marks and search trees (from ACE), pictures (matplotlib), the Java and
+# OR-Tools solvers; as commands, options or the kit's Python functions.
+DESKTOP_ONLY = re.compile(r"%puzzle (domains|tree|save)\b|--domains\b|--solver (ace|ace-cold|choco|ortools|cp-sat)\b"
+                          r"|kernelext\.(pencil|search_tree)\b")
+# Compiles each model as a step after the declarations, and solves it: all solutions, or the optimum.
+COMPILE_AND_SOLVE = '''
+def compile_and_solve(declare, models, backend=None):
+    from kernelext.session import PuzzleSession
+    found = {}
+    for name, (source, optimising) in models.items():
+        session = PuzzleSession("m")
+        exec("from pycsp3 import *", session.namespace)
+        session.add_step(declare, solve=False)
+        session.add_step(source + "\\n", solve=False)
+        result = session.solve(sols=1 if optimising else "all", timeout=60, backend=backend)
+        found[name] = [session.compile().read_text(), result.status.value, len(result.solutions), result.bound]
+        session.close()
+    return found
+'''
+
+
+def _minizinc_tests():
+    spec = importlib.util.spec_from_file_location("minizinc_models", ROOT / "tests" / "test_minizinc.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+MODELS = _minizinc_tests()
+COMPILED = {**{name: (source, False) for name, (source, _) in MODELS.COUNTED.items()},
+            **{name: (source, True) for name, source in MODELS.OPTIMISED.items()}}
+
+
+def notebook(cells: list[str]) -> dict:
+    return {"cells": [{"cell_type": "code", "metadata": {}, "source": source, "outputs": [], "execution_count": None}
+                      for source in cells],
+            "metadata": {"kernelspec": {"name": "python3", "display_name": "Python 3", "language": "python"}},
+            "nbformat": 4, "nbformat_minor": 5}
+
+
+def released_and_solved(tmp: Path) -> Path:
+    """The Futoshiki exercise released to students, with a student's notebook that solves it and checks it."""
+    from kernelext.grading.notebook import release
+
+    folder = tmp / "futoshiki_exercise"
+    student = release(exercise_dir=ROOT / "exercises" / "futoshiki", out_dir=folder)
+    instructor = json.loads((ROOT / "exercises" / "futoshiki" / "instructor.ipynb").read_text())
+    solutions = ["\n".join(line for line in "".join(cell["source"]).splitlines() if "### " not in line)
+                 for cell in instructor["cells"] if cell["cell_type"] == "code"]
+    nb = json.loads(student.read_text())
+    code = [cell for cell in nb["cells"] if cell["cell_type"] == "code"]
+    for cell, solution in zip(code, solutions):
+        cell["source"] = solution
+    nb["cells"].append(notebook(["%puzzle check"])["cells"][0])
+    (folder / "solved.ipynb").write_text(json.dumps(nb))
+    wrong = json.loads(json.dumps(nb))
+    [cell for cell in wrong["cells"] if cell["cell_type"] == "code"][-2]["source"] = "%%puzzle+\nsatisfy(x[0][0] == 1)"
+    (folder / "wrong.ipynb").write_text(json.dumps(wrong))
+    return folder
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory):
+    tmp = tmp_path_factory.mktemp("lite")
+    compile_nb = tmp / "compile_models.ipynb"
+    compile_nb.write_text(json.dumps(notebook(
+        ["%load_ext kernelext", COMPILE_AND_SOLVE + f"import json\nprint(json.dumps(compile_and_solve("
+                                                    f"{MODELS.DECLARE!r}, {COMPILED!r})))"])))
+    built = build_site(tmp / "site", [NOTEBOOKS, released_and_solved(tmp), compile_nb])
+    with served(built) as base:
+        yield base
+
+
+@pytest.fixture(scope="module")
+def browser():
+    sync_playwright = require_browser()
+    with sync_playwright() as p:
+        chromium = launch_local_only(p)
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture
+def page(browser):
+    context = browser.new_context(viewport={"width": 1400, "height": 1000})
+    requested: list[str] = []
+    context.on("request", lambda request: requested.append(request.url))
+    page = context.new_page()
+    page.set_default_timeout(60_000)
+    yield page
+    context.close()
+    assert requested and not outside(requested), f"asked other hosts: {outside(requested)[:5]}"
+
+
+def run_all(nb: LiteNotebook) -> list[tuple[str, list[dict]]]:
+    return [(nb.source(index), nb.run(index, timeout=180)) for index in nb.code_cells()]
+
+
+def stored_statuses(name: str) -> list[list[str]]:
+    """The status lines of each code cell of a classroom notebook, as the desktop kit stored them."""
+    nb = json.loads((NOTEBOOKS / name).read_text())
+    return [STATUS.findall(text(cell.get("outputs", []))) for cell in nb["cells"] if cell["cell_type"] == "code"]
+
+
+def test_the_amaze_walkthrough_runs_and_draws_its_grids(page, site):
+    nb = LiteNotebook(page, site, "notebooks/amaze.ipynb")
+    ran = run_all(nb)
+    assert [errors(outputs) for _, outputs in ran] == [[] for _ in ran]
+    statuses = [STATUS.findall(text(outputs)) for _, outputs in ran]
+    assert statuses == stored_statuses("amaze.ipynb")
+    assert statuses[-2] == ["status: OPTIMUM (bound 20)"]
+    steps = [index for index, (source, _) in zip(nb.code_cells(), ran) if source.startswith("%%puzzle")]
+    assert all(nb.grids(index) == [("x: 7 x 7", 49)] for index in steps)  # the widget, drawn
+    for index in steps:  # and its static form, for a saved notebook
+        html = "".join("".join(o.get("data", {}).get("text/html", "")) for o in nb.outputs(index))
+        assert 'title="x: 7 x 7"' in html
+
+
+def test_the_futoshiki_walkthrough_counts_its_solutions(page, site):
+    nb = LiteNotebook(page, site, "notebooks/futoshiki.ipynb")
+    ran = run_all(nb)
+    assert [errors(outputs) for _, outputs in ran] == [[] for _ in ran]
+    statuses = [STATUS.findall(text(outputs)) for _, outputs in ran]
+    assert statuses == stored_statuses("futoshiki.ipynb")
+    assert "status: SAT: 48 solutions" in sum(statuses, [])
+    assert "status: SAT: 1 solution, the only one" in sum(statuses, [])
+    steps = [index for index, (source, _) in zip(nb.code_cells(), ran) if source.startswith("%%puzzle")]
+    assert all([title for title, _ in nb.grids(index)] == ["x: 4 x 4"] for index in steps)
+
+
+CLASSROOM = sorted(path.name for path in NOTEBOOKS.glob("*.ipynb") if path.name not in ("amaze.ipynb", "futoshiki.ipynb"))
+
+
+@pytest.mark.parametrize("name", CLASSROOM)
+def test_each_classroom_step_has_the_desktop_s_status_or_says_it_needs_the_desktop(page, site, name):
+    nb = LiteNotebook(page, site, f"notebooks/{name}")
+    ran = run_all(nb)
+    desktop_only_ran = False
+    for (source, outputs), stored in zip(ran, stored_statuses(name)):
+        found = errors(outputs)
+        if DESKTOP_ONLY.search(source):
+            assert found and all("need the desktop kit" in error and "\n" not in error for error in found), (source, found)
+            desktop_only_ran = True
+        elif desktop_only_ran and found:  # only as it reads a name that a desktop-only cell would have set
+            assert all("NameError" in error for error in found), (source, found)
+        else:
+            assert not found, (source, found)
+        if not found:
+            assert STATUS.findall(text(outputs)) == stored, source
+
+
+def test_a_released_exercise_is_checked_on_its_public_instances(page, site):
+    nb = LiteNotebook(page, site, "futoshiki_exercise/solved.ipynb")
+    ran = run_all(nb)
+    assert [errors(outputs) for _, outputs in ran] == [[] for _ in ran]
+    assert "2/2 public instances passed" in text(ran[-1][1])
+    nb = LiteNotebook(page, site, "futoshiki_exercise/wrong.ipynb")
+    report = text(run_all(nb)[-1][1])
+    assert re.search(r"[01]/2 public instances passed", report) and "failed" in report, report
+
+
+def test_models_compile_and_solve_in_the_browser_as_on_the_desktop(page, site):
+    nb = LiteNotebook(page, site, "compile_models.ipynb")
+    ran = run_all(nb)
+    assert not errors(ran[-1][1])
+    in_browser = json.loads(text(ran[-1][1]))
+    namespace = {}
+    exec(COMPILE_AND_SOLVE, namespace)
+    on_desktop = namespace["compile_and_solve"](MODELS.DECLARE, COMPILED, backend="minizinc")
+    assert list(in_browser) == list(COMPILED)
+    for name in COMPILED:
+        assert in_browser[name] == on_desktop[name], name
