@@ -7,12 +7,13 @@ def load_ipython_extension(ipython):
     """Register the %puzzle / %%puzzle / %%puzzle+ magics (`%load_ext kernelext`); remove the temporary
     folders of kernels that ended without cleaning up; clean this kernel's own when it shuts down; keep
     pycsp3's `in` on built-in types for the cells' code only, and reached by every `in` of a cell
-    (see kernelext.builtin_in)."""
+    (see kernelext.builtin_in); in a browser, start loading MiniZinc."""
     import atexit
 
     from kernelext import builtin_in
     from kernelext.magics import PuzzleMagics
     from kernelext.scratch import reap_stale_folders
+    from kernelext.solver import minizinc_wasm
 
     reap_stale_folders()
     magics = PuzzleMagics(shell=ipython)
@@ -22,6 +23,8 @@ def load_ipython_extension(ipython):
     ipython.events.register("post_execute", builtin_in.between_cells)
     if builtin_in.SPECIALISED:
         ipython.ast_transformers.append(builtin_in.InThroughSlots())
+    if minizinc_wasm.in_browser():
+        minizinc_wasm.start_loading()
     atexit.register(magics.close)
 
 

@@ -22,11 +22,13 @@ PYODIDE_PLATFORM = "pyemscripten_2026_0_wasm32"
 PYODIDE_PYTHON = "3.14"
 # What the browser's kernel imports: the kernel's own needs and the widgets, with their dependencies, and pycsp3
 # alone (its one dependency, lxml, has no browser wheel: kernelext.lite.wheels puts a stand-in in its place).
-# The kit itself is added from this installation; widgetsnbextension comes from JupyterLite's own small stand-in.
+# The kit itself is added from this installation. Left out: dependencies that the browser's kernel never imports
+# (checked by listing its modules after a walkthrough): the widgets' front-end packages (the site serves their
+# front end), matplotlib's inline backend (no matplotlib) and ptyprocess (no processes).
 BROWSER_REQUIREMENTS = ("ipython==9.12.0", "comm==0.2.3", "jedi==0.20.1", "ipywidgets==8.1.9", "anywidget==0.11.0",
                         "micropip==0.11.1", "packaging==26.4")
 WITHOUT_DEPENDENCIES = ("pycsp3==2.6.1",)
-LEFT_OUT = ("widgetsnbextension",)
+LEFT_OUT = ("widgetsnbextension", "jupyterlab_widgets", "matplotlib_inline", "ptyprocess")
 FETCH_TIMEOUT = 600  # seconds for one download or one `pip download`
 
 

@@ -15,8 +15,6 @@ import tarfile
 import tempfile
 from pathlib import Path
 
-import jupyterlite_pyodide_kernel
-
 from kernelext.handout import prepare
 from kernelext.lite.lock import write_lock
 from kernelext.lite.parts import Parts
@@ -29,7 +27,9 @@ PYODIDE_FILES = ("pyodide.asm.mjs", "pyodide.asm.wasm", "pyodide.mjs", "pyodide.
                  "pyodide-lock.json", "package.json")
 BUILD_TIMEOUT = 900  # seconds for `jupyter lite build`
 APPS = ("lab", "notebooks", "tree")  # JupyterLab, and Notebook 7's pages
-# The front-end extensions a site needs, as installed in this environment (and nothing else it may hold).
+# The front-end extensions a site needs, as installed in this environment (and nothing else it may hold); the
+# kernel's extension also carries JupyterLite's own kernel wheels.
+LABEXTENSIONS = Path(sys.prefix) / "share" / "jupyter" / "labextensions"
 EXTENSIONS = ("@jupyterlite/pyodide-kernel-extension", "@jupyter-widgets/jupyterlab-manager", "anywidget")
 
 
@@ -51,6 +51,7 @@ def build_site(out: Path, sources: list[Path], parts: Parts) -> Path:
             shutil.rmtree(out)
         _jupyter_lite_build(lite, contents, out)
         _unpack(parts.minizinc, out / "minizinc", MINIZINC_FILES)
+    shutil.copy(out / "lab" / "favicon.ico", out / "favicon.ico")  # browsers ask the root for it
     return out
 
 
@@ -73,11 +74,9 @@ def _wheels(folder: Path, parts: Parts) -> list[Path]:
             wheels.append(without_jars(wheel, folder))
         else:
             wheels.append(Path(shutil.copy(wheel, folder)))
-    kernel_wheels = Path(jupyterlite_pyodide_kernel.__file__).parent / "labextension" / "static" / "pypi"
-    if not kernel_wheels.is_dir():
-        kernel_wheels = Path(sys.prefix) / "share/jupyter/labextensions/@jupyterlite/pyodide-kernel-extension/static/pypi"
+    kernel_wheels = LABEXTENSIONS / EXTENSIONS[0] / "static" / "pypi"
     for wheel in sorted(kernel_wheels.glob("*.whl")):
-        if not wheel.name.startswith("widgetsnbextension-3"):  # the stand-in for ipywidgets 7
+        if not wheel.name.startswith("widgetsnbextension-"):  # stand-ins of a package the kernel never imports
             wheels.append(Path(shutil.copy(wheel, folder)))
     return [*wheels, standins_wheel(folder), kit_wheel(folder)]
 
@@ -106,8 +105,7 @@ def _copy_notebooks(sources: list[Path], contents: Path) -> None:
 
 
 def _jupyter_lite_build(lite: Path, contents: Path, out: Path) -> None:
-    installed = Path(sys.prefix) / "share" / "jupyter" / "labextensions"
-    extensions = [installed / name for name in EXTENSIONS]
+    extensions = [LABEXTENSIONS / name for name in EXTENSIONS]
     missing = [str(path) for path in extensions if not (path / "package.json").exists()]
     if missing:
         raise BuildError(f"Front-end extensions missing: {', '.join(missing)}: pip install 'kernelext[lite]'.")

@@ -20,17 +20,19 @@ from kernelext.solver.result import SolveResult
 
 GRACE = 5.0  # seconds past MiniZinc's own time limit before its worker is stopped
 
+# Loads and starts MiniZinc once in the kernel's worker, which keeps it for the next solves.
+_START_JS = """
+(root) => globalThis.kernelextMiniZinc ??= (async () => {
+  const MiniZinc = await import(root + "minizinc/minizinc.mjs");
+  await MiniZinc.init({workerURL: root + "minizinc/minizinc-worker.js", wasmURL: root + "minizinc/minizinc.wasm",
+                       dataURL: root + "minizinc/minizinc.data"});
+  return MiniZinc;
+})()
+"""
 # Runs one solve in MiniZinc's web worker; resolves to the messages, as the desktop program streams them.
-# MiniZinc is loaded and started once in the kernel's worker, which keeps it for the next solves.
 _SOLVE_JS = """
-async (root, text, options, limit) => {
-  globalThis.kernelextMiniZinc ??= (async () => {
-    const MiniZinc = await import(root + "minizinc/minizinc.mjs");
-    await MiniZinc.init({workerURL: root + "minizinc/minizinc-worker.js", wasmURL: root + "minizinc/minizinc.wasm",
-                         dataURL: root + "minizinc/minizinc.data"});
-    return MiniZinc;
-  })();
-  const MiniZinc = await globalThis.kernelextMiniZinc;
+async (start, root, text, options, limit) => {
+  const MiniZinc = await start(root);
   const model = new MiniZinc.Model();
   model.addFile("model.mzn", text);
   const started = performance.now(), messages = [];
@@ -72,10 +74,17 @@ def solve_in_browser(model: CompiledModel, cells: ace_output.Cells, *, sols: int
     left = max(0.001, timeout - (time.perf_counter() - called))
     options = {"solver": solver, "statistics": True, "time-limit": max(1, int(left * 1000)),
                **_how_many(sols, bool(translated.objective))}
-    answer = json.loads(run_sync(run_js(_SOLVE_JS)(site_root(), translated.text, to_js(list(options.items())),
-                                                   int((left + GRACE) * 1000))))
+    answer = json.loads(run_sync(run_js(_SOLVE_JS)(run_js(_START_JS), site_root(), translated.text,
+                                                   to_js(list(options.items())), int((left + GRACE) * 1000))))
     return read_answers([(seconds, message) for seconds, message in answer["messages"]], translated, cells,
                         sols=sols, stopped=answer["stopped"], elapsed=time.perf_counter() - called)
+
+
+def start_loading() -> None:
+    """Start loading MiniZinc's WebAssembly in the background, so that the first solve finds it ready."""
+    from pyodide.code import run_js
+
+    run_js(_START_JS)(site_root())
 
 
 def site_root() -> str:
