@@ -65,7 +65,8 @@ def translated_model(model: CompiledModel, cells: ace_output.Cells) -> MiniZincM
     try:
         return translate(model.path().read_text(), holes)
     except Untranslatable as error:
-        raise BackendUnsupported(str(error)) from None
+        raise BackendUnsupported(f"The translation to MiniZinc does not take {error}: nothing was solved (the "
+                                 "desktop kit's ACE takes it: --solver ace).") from None
 
 
 def _how_many(sols: int | str, optimising: bool) -> list[str]:

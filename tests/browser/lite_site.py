@@ -111,6 +111,11 @@ class LiteNotebook:
         return self.page.evaluate("(i) => window.jupyterapp.shell.currentWidget.content.widgets[i].model.outputs"
                                   ".toJSON()", index)
 
+    def show(self, index: int) -> None:
+        """Scroll cell `index` into view."""
+        self.page.evaluate("(i) => window.jupyterapp.shell.currentWidget.content.widgets[i].node.scrollIntoView()",
+                           index)
+
     def grids(self, index: int) -> list[tuple[str, int]]:
         """The grids the cell's widgets drew: each table's title and its number of cells."""
         return [tuple(found) for found in self.page.evaluate("""(i) => {
