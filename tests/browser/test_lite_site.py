@@ -90,7 +90,8 @@ def site(tmp_path_factory):
         ["%load_ext kernelext", COMPILE_AND_SOLVE + f"import json\nprint(json.dumps(compile_and_solve("
                                                     f"{MODELS.DECLARE!r}, {COMPILED!r})))",
          "from pycsp3 import *", "%%puzzle refused\nx = VarArray(size=3, dom=range(3))",
-         "%%puzzle+\nsatisfy(BinPacking(x, sizes=[1, 2, 3], limits=[3, 4, 5]))"])))
+         "%%puzzle+\nsatisfy(BinPacking(x, sizes=[1, 2, 3], limits=[3, 4, 5]))", "%puzzle undo",
+         "%%puzzle+\nsatisfy(x[0] == 1 and x[1] == 2)", "%%puzzle+\nx[0] == 1", "%puzzle steps"])))
     built = build_site(tmp / "site", [NOTEBOOKS, released_and_solved(tmp), compile_nb])
     with served(built) as base:
         yield base
@@ -191,8 +192,13 @@ def test_models_compile_and_solve_in_the_browser_as_on_the_desktop(page, site):
     ran = run_all(nb)
     assert not errors(ran[1][1])
     in_browser = json.loads(text(ran[1][1]))
-    [refused] = errors(ran[-1][1])  # a construct the translation does not take: refused by name, in one line
+    [refused] = errors(ran[-5][1])  # a construct the translation does not take: refused by name, in one line
     assert "does not take <binPacking> with limits or loads" in refused and "\n" not in refused
+    [both] = errors(ran[-3][1])  # a student's mistakes, caught as on the desktop, and rolled back
+    assert "`and` between constraints keeps only one of them" in both
+    [unposted] = errors(ran[-2][1])
+    assert "this constraint is not posted: put it inside satisfy(...)" in unposted
+    assert text(ran[-1][1]).startswith("refused: 1 step(s)")
     namespace = {}
     exec(COMPILE_AND_SOLVE, namespace)
     on_desktop = namespace["compile_and_solve"](MODELS.DECLARE, COMPILED, backend="minizinc")
