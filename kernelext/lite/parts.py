@@ -28,6 +28,9 @@ PYODIDE_PYTHON = "3.14"
 BROWSER_REQUIREMENTS = ("ipython==9.12.0", "comm==0.2.3", "jedi==0.20.1", "ipywidgets==8.1.9", "anywidget==0.11.0",
                         "micropip==0.11.1", "packaging==26.4")
 WITHOUT_DEPENDENCIES = ("pycsp3==2.6.1",)
+# JupyterLite's Pyodide kernel: its front-end extension and its own kernel wheels, taken from its wheel (not
+# installed: its extension would also load, and fail, in the desktop's JupyterLab).
+KERNEL = "jupyterlite-pyodide-kernel==0.8.6"
 LEFT_OUT = ("widgetsnbextension", "jupyterlab_widgets", "matplotlib_inline", "ptyprocess")
 FETCH_TIMEOUT = 600  # seconds for one download or one `pip download`
 
@@ -67,16 +70,18 @@ def default_cache() -> Path:
 
 @dataclass(frozen=True)
 class Parts:
-    """The fetched parts: the two npm tarballs and the folder of wheels."""
+    """The fetched parts: the two npm tarballs, the browser's wheels and the wheel of JupyterLite's kernel."""
 
     pyodide: Path
     minizinc: Path
     wheels: tuple[Path, ...]
+    kernel: Path
 
 
 def fetch(cache: Path, *, offline: bool = False) -> Parts:
     """The site's parts from `cache`, fetching what is missing unless `offline` (then FetchError names it)."""
-    return Parts(_npm(PYODIDE, cache, offline), _npm(MINIZINC, cache, offline), _wheels(cache, offline))
+    return Parts(_npm(PYODIDE, cache, offline), _npm(MINIZINC, cache, offline), _wheels(cache, offline),
+                 _kernel(cache, offline))
 
 
 def _npm(package: NpmPackage, cache: Path, offline: bool) -> Path:
@@ -115,10 +120,22 @@ def _wheels(cache: Path, offline: bool) -> tuple[Path, ...]:
                         if path.name.split("-")[0].lower() not in LEFT_OUT))
 
 
-def _pip_download(folder: Path, requirements: tuple[str, ...], *options: str) -> None:
+def _kernel(cache: Path, offline: bool) -> Path:
+    folder = cache / "kernel"
+    name, version = KERNEL.split("==")
+    found = sorted(folder.glob(f"{name.replace('-', '_')}-{version}-*.whl"))
+    if not found:
+        if offline:
+            raise FetchError(f"{KERNEL} is not in {cache}: run `kernelext-lite fetch` with a network first.")
+        _pip_download(folder, (KERNEL,), "--no-deps", platform=False)
+        found = sorted(folder.glob(f"{name.replace('-', '_')}-{version}-*.whl"))
+    return found[0]
+
+
+def _pip_download(folder: Path, requirements: tuple[str, ...], *options: str, platform: bool = True) -> None:
+    pyodide = ["--platform", PYODIDE_PLATFORM, "--platform", "any", "--python-version", PYODIDE_PYTHON]
     command = [sys.executable, "-m", "pip", "download", "--quiet", "--dest", str(folder), "--only-binary=:all:",
-               "--platform", PYODIDE_PLATFORM, "--platform", "any", "--python-version", PYODIDE_PYTHON,
-               *options, *requirements]
+               *(pyodide if platform else []), *options, *requirements]
     try:
         run = subprocess.run(command, capture_output=True, text=True, timeout=FETCH_TIMEOUT)
     except subprocess.TimeoutExpired:

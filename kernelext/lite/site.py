@@ -13,6 +13,7 @@ import subprocess
 import sys
 import tarfile
 import tempfile
+import zipfile
 from pathlib import Path
 
 from kernelext.handout import prepare
@@ -26,11 +27,12 @@ MINIZINC_FILES = ("minizinc.mjs", "minizinc-worker.js", "minizinc.wasm", "minizi
 PYODIDE_FILES = ("pyodide.asm.mjs", "pyodide.asm.wasm", "pyodide.mjs", "pyodide.js", "python_stdlib.zip",
                  "pyodide-lock.json", "package.json")
 BUILD_TIMEOUT = 900  # seconds for `jupyter lite build`
+PYODIDE_PATH = Path("static/pyodide/pyodide.mjs")  # where the site serves Pyodide, and the kernel finds it
 APPS = ("lab", "notebooks", "tree")  # JupyterLab, and Notebook 7's pages
-# The front-end extensions a site needs, as installed in this environment (and nothing else it may hold); the
-# kernel's extension also carries JupyterLite's own kernel wheels.
+# The widgets' front-end extensions, as installed in this environment (and nothing else it may hold).
 LABEXTENSIONS = Path(sys.prefix) / "share" / "jupyter" / "labextensions"
-EXTENSIONS = ("@jupyterlite/pyodide-kernel-extension", "@jupyter-widgets/jupyterlab-manager", "anywidget")
+EXTENSIONS = ("@jupyter-widgets/jupyterlab-manager", "anywidget")
+KERNEL_EXTENSION = "@jupyterlite/pyodide-kernel-extension"  # in the kernel's wheel, with its own kernel wheels
 
 
 class BuildError(Exception):
@@ -40,16 +42,17 @@ class BuildError(Exception):
 def build_site(out: Path, sources: list[Path], parts: Parts) -> Path:
     """Build the site into `out` (emptied first) from the notebooks and folders in `sources`."""
     with tempfile.TemporaryDirectory(prefix="kernelext-lite-") as work:
-        lite = Path(work) / "lite"
-        pyodide = lite / "static" / "pyodide"
+        lite, kernel = Path(work) / "lite", _kernel_extension(parts.kernel, Path(work) / "kernel")
+        pyodide = Path(work) / "pyodide"
         _unpack(parts.pyodide, pyodide, PYODIDE_FILES)
-        packages = write_lock(pyodide, _wheels(pyodide, parts))
+        packages = write_lock(pyodide, _wheels(pyodide, parts, kernel / "static" / "pypi"))
         _write_settings(lite / "jupyter-lite.json", packages)
         contents = Path(work) / "contents"
         _copy_notebooks(sources, contents)
         if out.exists():
             shutil.rmtree(out)
-        _jupyter_lite_build(lite, contents, out)
+        _jupyter_lite_build(lite, contents, out, kernel)
+        shutil.copytree(pyodide, out / PYODIDE_PATH.parent)
         _unpack(parts.minizinc, out / "minizinc", MINIZINC_FILES)
     shutil.copy(out / "lab" / "favicon.ico", out / "favicon.ico")  # browsers ask the root for it
     return out
@@ -65,7 +68,21 @@ def _unpack(tarball: Path, folder: Path, names: tuple[str, ...]) -> None:
             (folder / name).write_bytes(archive.extractfile(members[name]).read())
 
 
-def _wheels(folder: Path, parts: Parts) -> list[Path]:
+def _kernel_extension(wheel: Path, folder: Path) -> Path:
+    """The kernel's front-end extension, taken out of its wheel into `folder`."""
+    inside = f"share/jupyter/labextensions/{KERNEL_EXTENSION}/"
+    with zipfile.ZipFile(wheel) as archive:
+        for name in archive.namelist():
+            if inside in name and not name.endswith("/"):
+                path = folder / name.split(inside, 1)[1]
+                path.parent.mkdir(parents=True, exist_ok=True)
+                path.write_bytes(archive.read(name))
+    if not (folder / "package.json").exists():
+        raise BuildError(f"{wheel.name} holds no {KERNEL_EXTENSION}.")
+    return folder
+
+
+def _wheels(folder: Path, parts: Parts, kernel_wheels: Path) -> list[Path]:
     """The site's wheels, written into `folder`: the fetched ones (pycsp3 without its jars), JupyterLite's kernel
     wheels, the stand-ins and the kit."""
     wheels = []
@@ -74,7 +91,6 @@ def _wheels(folder: Path, parts: Parts) -> list[Path]:
             wheels.append(without_jars(wheel, folder))
         else:
             wheels.append(Path(shutil.copy(wheel, folder)))
-    kernel_wheels = LABEXTENSIONS / EXTENSIONS[0] / "static" / "pypi"
     for wheel in sorted(kernel_wheels.glob("*.whl")):
         if not wheel.name.startswith("widgetsnbextension-"):  # stand-ins of a package the kernel never imports
             wheels.append(Path(shutil.copy(wheel, folder)))
@@ -82,7 +98,8 @@ def _wheels(folder: Path, parts: Parts) -> list[Path]:
 
 
 def _write_settings(path: Path, packages: list[str]) -> None:
-    settings = {"disablePyPIFallback": True, "pipliteUrls": [], "loadPyodideOptions": {"packages": packages}}
+    settings = {"pyodideUrl": f"./{PYODIDE_PATH}", "disablePyPIFallback": True, "pipliteUrls": [],
+                "loadPyodideOptions": {"packages": packages}}
     config = {"jupyter-lite-schema-version": 0,
               "jupyter-config-data": {"litePluginSettings": {KERNEL_SETTINGS: settings}}}
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -104,11 +121,11 @@ def _copy_notebooks(sources: list[Path], contents: Path) -> None:
         notebook.write_text(json.dumps(nb, indent=1, ensure_ascii=False) + "\n")
 
 
-def _jupyter_lite_build(lite: Path, contents: Path, out: Path) -> None:
-    extensions = [LABEXTENSIONS / name for name in EXTENSIONS]
+def _jupyter_lite_build(lite: Path, contents: Path, out: Path, kernel: Path) -> None:
+    extensions = [kernel, *(LABEXTENSIONS / name for name in EXTENSIONS)]
     missing = [str(path) for path in extensions if not (path / "package.json").exists()]
     if missing:
-        raise BuildError(f"Front-end extensions missing: {', '.join(missing)}: pip install 'kernelext[lite]'.")
+        raise BuildError(f"Front-end extensions missing: {', '.join(missing)}: pip install ipywidgets anywidget.")
     command = [sys.executable, "-m", "jupyter", "lite", "build", "--lite-dir", str(lite), "--contents", str(contents),
                "--output-dir", str(out), "--no-sourcemaps", "--ignore-sys-prefix", "--no-unused-shared-packages",
                *(f"--apps={app}" for app in APPS),
