@@ -11,7 +11,12 @@ import kernelext
 from kernelext.lite.parts import FetchError, default_cache, fetch
 from kernelext.lite.site import BuildError, build_site
 
-CLASSROOM = Path(kernelext.__file__).parent.parent / "notebooks"
+def classroom_notebooks() -> Path | None:
+    """The classroom notebooks: `notebooks/` here (the repository's root), or beside the kit's source."""
+    for folder in (Path("notebooks"), Path(kernelext.__file__).parent.parent / "notebooks"):
+        if folder.is_dir():
+            return folder
+    return None
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -32,10 +37,10 @@ def main(argv: list[str] | None = None) -> int:
             fetch(cache)
             print(f"Fetched into {cache}")
             return 0
-        sources = args.sources or [CLASSROOM]
+        sources = args.sources or [classroom_notebooks() or Path("notebooks")]
         missing = [str(source) for source in sources if not source.exists()]
         if missing:
-            parser.error(f"not found: {', '.join(missing)}")
+            parser.error(f"not found: {', '.join(missing)} (name the notebooks and folders to put in)")
         out = build_site(args.out, sources, fetch(cache, offline=args.offline))
     except (FetchError, BuildError) as error:
         print(f"kernelext-lite: {error}", file=sys.stderr)
