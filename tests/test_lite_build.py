@@ -57,10 +57,12 @@ def test_building_without_the_fetched_parts_says_to_fetch_them(tmp_path, capsys)
 
 @pytest.fixture(scope="module")
 def site(tmp_path_factory):
-    out = tmp_path_factory.mktemp("lite") / "site"
-    assert main(["build", "--offline", str(out), str(ROOT / "notebooks" / "amaze.ipynb"),
-                 str(ROOT / "exercises" / "futoshiki" / "public")]) == 0, f"fetch the parts first ({default_cache()})"
-    return out
+    folder = tmp_path_factory.mktemp("lite")
+    with pytest.MonkeyPatch.context() as patch:
+        patch.chdir(folder)  # OUT relative to the current folder, as a teacher types it
+        assert main(["build", "--offline", "site", str(ROOT / "notebooks" / "amaze.ipynb"),
+                     str(ROOT / "exercises" / "futoshiki" / "public")]) == 0, f"fetch the parts first ({default_cache()})"
+    return folder / "site"
 
 
 def test_the_site_holds_pyodide_minizinc_and_exactly_the_wheels_its_lock_names(site):

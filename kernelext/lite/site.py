@@ -41,6 +41,7 @@ class BuildError(Exception):
 
 def build_site(out: Path, sources: list[Path], parts: Parts) -> Path:
     """Build the site into `out` (emptied first) from the notebooks and folders in `sources`."""
+    out = out.resolve()  # `jupyter lite build` runs in another folder
     with tempfile.TemporaryDirectory(prefix="kernelext-lite-") as work:
         lite, kernel = Path(work) / "lite", _kernel_extension(parts.kernel, Path(work) / "kernel")
         pyodide = Path(work) / "pyodide"
