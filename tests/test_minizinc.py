@@ -278,3 +278,15 @@ def test_the_translation_imports_only_the_standard_library_the_browser_has():
                     assert name in PURE, f"{module} imports {name}"
     assert seen == {"kernelext.xcsp.minizinc", "kernelext.errors", "kernelext.xcsp.declarations",
                     "kernelext.xcsp.expressions", "kernelext.xcsp.values"}
+
+
+def test_the_minizinc_solver_setting_is_checked_and_reaches_the_backend(shell):
+    magics = shell.ip.magics_manager.registry["PuzzleMagics"]
+    shell.run("%config PuzzleMagics.minizinc_solver = 'cplex'")  # IPython logs the refusal
+    assert magics.minizinc_solver == "gecode"
+    shell.ok("%%puzzle pair\nx = VarArray(size=2, dom=range(3))")
+    shell.ok("%config PuzzleMagics.minizinc_solver = 'chuffed'")  # not in Debian's MiniZinc: MiniZinc says so
+    missing = shell.fails("%%puzzle+ --solver minizinc\nsatisfy(x[0] < x[1])")
+    assert "MiniZinc" in missing and "chuffed" in missing.lower()
+    shell.ok("%config PuzzleMagics.minizinc_solver = 'gecode'")
+    assert "status: SAT" in shell.ok("%%puzzle+ --solver minizinc\nsatisfy(x[0] < x[1])")

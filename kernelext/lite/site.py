@@ -16,6 +16,7 @@ import tempfile
 import zipfile
 from pathlib import Path
 
+from kernelext.errors import KernelextError
 from kernelext.handout import prepare
 from kernelext.lite.lock import write_lock
 from kernelext.lite.parts import Parts
@@ -35,7 +36,7 @@ EXTENSIONS = ("@jupyter-widgets/jupyterlab-manager", "anywidget")
 KERNEL_EXTENSION = "@jupyterlite/pyodide-kernel-extension"  # in the kernel's wheel, with its own kernel wheels
 
 
-class BuildError(Exception):
+class BuildError(KernelextError):
     """The site could not be built (the message says why)."""
 
 
