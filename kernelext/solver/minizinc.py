@@ -53,7 +53,7 @@ def solve_minizinc(model: CompiledModel, cells: ace_output.Cells, *, sols: int |
         source = Path(folder) / "model.mzn"
         source.write_text(translated.text)
         run = _Run([program, "--solver", solver, "--json-stream", "-s", "--time-limit", str(max(1, int(left * 1000))),
-                    *_how_many(sols, bool(translated.objective)), str(source)], started=called)
+                    *_flags(how_many(sols, bool(translated.objective))), str(source)], started=called)
         stopped = run.wait(left + GRACE)
     return _result(run, translated, cells, sols, stopped, time.perf_counter() - called)
 
@@ -69,12 +69,17 @@ def translated_model(model: CompiledModel, cells: ace_output.Cells) -> MiniZincM
                                  "desktop kit's ACE takes it: --solver ace).") from None
 
 
-def _how_many(sols: int | str, optimising: bool) -> list[str]:
+def how_many(sols: int | str, optimising: bool) -> dict:
+    """MiniZinc's options for the solutions asked for, as its program and its WebAssembly both name them."""
     if optimising:
-        return ["-i"]  # each improving solution, for the progress
+        return {"intermediate-solutions": True}  # each improving solution, for the progress
     if sols == "all":
-        return ["-a"]
-    return ["-n", str(sols)] if int(sols) > 1 else []
+        return {"all-solutions": True}
+    return {"num-solutions": int(sols)} if int(sols) > 1 else {}
+
+
+def _flags(options: dict) -> list[str]:
+    return [part for name, value in options.items() for part in (f"--{name}", *([] if value is True else [str(value)]))]
 
 
 class _Run:

@@ -14,7 +14,7 @@ import time
 from kernelext.solver import ace_output
 from kernelext.solver.compiled import CompiledModel
 from kernelext.solver.errors import BackendUnsupported
-from kernelext.solver.minizinc import translated_model
+from kernelext.solver.minizinc import how_many, translated_model
 from kernelext.solver.minizinc_answers import read_answers
 from kernelext.solver.result import SolveResult
 
@@ -73,7 +73,7 @@ def solve_in_browser(model: CompiledModel, cells: ace_output.Cells, *, sols: int
     translated = translated_model(model, cells)
     left = max(0.001, timeout - (time.perf_counter() - called))
     options = {"solver": solver, "statistics": True, "time-limit": max(1, int(left * 1000)),
-               **_how_many(sols, bool(translated.objective))}
+               **how_many(sols, bool(translated.objective))}
     answer = json.loads(run_sync(run_js(_SOLVE_JS)(run_js(_START_JS), site_root(), translated.text,
                                                    to_js(list(options.items())), int((left + GRACE) * 1000))))
     return read_answers([(seconds, message) for seconds, message in answer["messages"]], translated, cells,
@@ -93,10 +93,3 @@ def site_root() -> str:
 
     return str(js.location.href).split("/extensions/")[0] + "/"
 
-
-def _how_many(sols: int | str, optimising: bool) -> dict:
-    if optimising:
-        return {"intermediate-solutions": True}
-    if sols == "all":
-        return {"all-solutions": True}
-    return {"num-solutions": int(sols)} if int(sols) > 1 else {}
