@@ -16,9 +16,9 @@ import os
 import statistics
 import time
 
-from kernelext.explain import explain, walkthrough
-from kernelext.session import PuzzleSession
+from kernelext.insight.explain import explain, walkthrough
 from kernelext.solver.engine import Solver
+from kernelext.steps.session import PuzzleSession
 
 BOARD = """clues = [[int(d) for d in row] for row in [
     "530070000", "600195000", "098000060", "800060003", "400803001",

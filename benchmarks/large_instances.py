@@ -17,8 +17,8 @@ import sys
 import time
 from pathlib import Path
 
-from kernelext.session import PuzzleSession
 from kernelext.solver.engine import Solver
+from kernelext.steps.session import PuzzleSession
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 from instances import amaze  # noqa: E402  (the same Numberlink model the tests use)

@@ -13,10 +13,10 @@ import tempfile
 import time
 from pathlib import Path
 
-from kernelext import model_state
-from kernelext.pencil import pencil_report
-from kernelext.session import PuzzleSession
+from kernelext.insight.pencil_marks import pencil_report
+from kernelext.pycsp3_glue import model_state
 from kernelext.solver.engine import Solver
+from kernelext.steps.session import PuzzleSession
 
 BUDGET = 0.05  # seconds
 CLUES = [  # "AI Escargot": propagation at the root leaves most cells open

@@ -99,8 +99,8 @@ def time_cpmpy(session) -> float:
 
 def time_stock(cells: list[str]) -> list[float]:
     """Seconds of each step with the cell's code then pycsp3's `solve()`, in a scratch copy of notebooks/."""
-    from kernelext import model_state
-    from kernelext.cell_code import run_source
+    from kernelext.pycsp3_glue import model_state
+    from kernelext.steps.cell_code import run_source
 
     namespace: dict = {}
     exec("from pycsp3 import *", namespace)

@@ -40,9 +40,9 @@ _GLOBAL_WCK = re.compile(r"^\s*global\b.*?^\s*wck:([\d.]+)", re.M | re.S)
 @contextmanager
 def timed(spent: dict[str, float]):
     """Wrap the functions of each phase so that their time adds up in `spent` (this process only)."""
-    import kernelext.puzzle
-    import kernelext.session
-    from kernelext import model_state
+    import kernelext.magic.puzzle
+    import kernelext.steps.session
+    from kernelext.pycsp3_glue import model_state
     from kernelext.solver import ace_output
     from kernelext.solver.engine import Solver
 
@@ -73,11 +73,11 @@ def timed(spent: dict[str, float]):
             spent["search"] += float(result.stats["search seconds"])
 
     compiles = [name for name in ("compile_to", "compile_items") if hasattr(model_state, name)]
-    wrapped = [wrap(kernelext.session, "check_source", "code"), wrap(kernelext.session, "run_source", "code"),
+    wrapped = [wrap(kernelext.steps.session, "check_source", "code"), wrap(kernelext.steps.session, "run_source", "code"),
                *(wrap(model_state, name, "compile") for name in compiles),
                wrap(Solver, "solve", "solver", cp_sat_time),
                wrap(ace_output, "parse", "parse", search_time),
-               wrap(kernelext.puzzle.NotebookPuzzle, "show", "render")]
+               wrap(kernelext.magic.puzzle.NotebookPuzzle, "show", "render")]
     try:
         yield
     finally:

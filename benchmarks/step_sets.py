@@ -20,10 +20,11 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from walkthrough import PUZZLES  # noqa: E402
 
-from kernelext import explain, model_state  # noqa: E402
-from kernelext.deductions import _connected_sets  # noqa: E402
-from kernelext.session import PuzzleSession  # noqa: E402
+from kernelext.insight import explain
+from kernelext.insight.walkthrough.deduction import _connected_sets  # noqa: E402
+from kernelext.pycsp3_glue import model_state  # noqa: E402
 from kernelext.solver.engine import Solver  # noqa: E402
+from kernelext.steps.session import PuzzleSession  # noqa: E402
 
 
 def main() -> None:

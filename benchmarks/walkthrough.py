@@ -66,9 +66,9 @@ PUZZLES = {
 
 MEASURE = """
 import json, sys, time
-from kernelext.session import PuzzleSession
+from kernelext.steps.session import PuzzleSession
 from kernelext.solver.engine import Solver
-import kernelext.explain as explain
+import kernelext.insight.explain as explain
 steps, mode, timeout = json.loads(sys.argv[1]), sys.argv[2], float(sys.argv[3])
 solver = Solver()
 session = PuzzleSession("puzzle", solver=solver)

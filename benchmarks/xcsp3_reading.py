@@ -51,8 +51,8 @@ def main() -> None:
     os.chdir(ROOT / "notebooks")
     from pycsp3.parser.xparser import ParserXCSP3
 
-    from kernelext.model_state import plain_operators
-    from kernelext.solver.xcsp3_to_cpsat import read
+    from kernelext.pycsp3_glue.model_state import plain_operators
+    from kernelext.solver.cpsat_reader import read
 
     with tempfile.TemporaryDirectory() as folder, plain_operators():
         files = step_files(Path(folder))

@@ -7,24 +7,24 @@ def load_ipython_extension(ipython):
     """Register the %puzzle / %%puzzle / %%puzzle+ magics (`%load_ext kernelext`); remove the temporary
     folders of kernels that ended without cleaning up; clean this kernel's own when it shuts down; keep
     pycsp3's `in` on built-in types for the cells' code only, and reached by every `in` of a cell
-    (see kernelext.builtin_in); in a browser, start loading MiniZinc."""
+    (see kernelext.pycsp3_glue.in_operator); in a browser, start loading MiniZinc."""
     import atexit
 
-    from kernelext import builtin_in
-    from kernelext.magics import PuzzleMagics
+    from kernelext.magic.magics import PuzzleMagics
+    from kernelext.pycsp3_glue import in_operator
     from kernelext.scratch import reap_stale_folders
-    from kernelext.solver import minizinc_wasm
+    from kernelext.solver import minizinc_browser
 
     reap_stale_folders()
     magics = PuzzleMagics(shell=ipython)
     ipython.register_magics(magics)
     ipython.events.register("pre_run_cell", magics.remember_cell_id)
-    ipython.events.register("pre_execute", builtin_in.in_cells)
-    ipython.events.register("post_execute", builtin_in.between_cells)
-    if builtin_in.SPECIALISED:
-        ipython.ast_transformers.append(builtin_in.InThroughSlots())
-    if minizinc_wasm.in_browser():
-        minizinc_wasm.start_loading()
+    ipython.events.register("pre_execute", in_operator.in_cells)
+    ipython.events.register("post_execute", in_operator.between_cells)
+    if in_operator.SPECIALISED:
+        ipython.ast_transformers.append(in_operator.InThroughSlots())
+    if minizinc_browser.in_browser():
+        minizinc_browser.start_loading()
     atexit.register(magics.close)
 
 
@@ -39,25 +39,25 @@ def current_session():
 
 def _jupyter_server_extension_points():
     """The Jupyter server extension (enabled on install): widget views that cannot be drawn again are
-    dropped from saved notebooks, so their static grids show (see kernelext.server)."""
-    return [{"module": "kernelext.server"}]
+    dropped from saved notebooks, so their static grids show (see kernelext.publish.server)."""
+    return [{"module": "kernelext.publish.server"}]
 
 
 def unload_ipython_extension(ipython):
     """Remove the magics and stop the solver worker (`%unload_ext kernelext`)."""
     import atexit
 
-    from kernelext import builtin_in
-    from kernelext.magics import PuzzleMagics
+    from kernelext.magic.magics import PuzzleMagics
+    from kernelext.pycsp3_glue import in_operator
 
     magics = ipython.magics_manager.registry.get(PuzzleMagics.__name__)
     if magics is None:
         return
     ipython.events.unregister("pre_run_cell", magics.remember_cell_id)
-    ipython.events.unregister("pre_execute", builtin_in.in_cells)
-    ipython.events.unregister("post_execute", builtin_in.between_cells)
-    builtin_in.write(pycsp3s=True)  # as stock pycsp3 leaves them
-    ipython.ast_transformers[:] = [t for t in ipython.ast_transformers if not isinstance(t, builtin_in.InThroughSlots)]
+    ipython.events.unregister("pre_execute", in_operator.in_cells)
+    ipython.events.unregister("post_execute", in_operator.between_cells)
+    in_operator.write(pycsp3s=True)  # as stock pycsp3 leaves them
+    ipython.ast_transformers[:] = [t for t in ipython.ast_transformers if not isinstance(t, in_operator.InThroughSlots)]
     atexit.unregister(magics.close)
     magics.close()
     for kind in ("line", "cell"):

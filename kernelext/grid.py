@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from kernelext.model_state import ArrayInfo
+from kernelext.pycsp3_glue.model_state import ArrayInfo
 
 
 @dataclass(frozen=True)

@@ -80,7 +80,7 @@ def model_text() -> str:
 
     from pycsp3.classes.entities import CtrEntities, ObjEntities, VarEntities
 
-    from kernelext import model_state
+    from kernelext.pycsp3_glue import model_state
 
     if not (CtrEntities.items or ObjEntities.items):
         return "\n".join(repr(item) for item in VarEntities.items)

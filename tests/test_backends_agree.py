@@ -11,13 +11,13 @@ from pathlib import Path
 
 import nbformat
 import pytest
-
 from instances import AMAZE, FUTOSHIKI, INSTANCES, Instance
-from kernelext import model_state
-from kernelext.session import PuzzleSession
-from kernelext.solver.errors import BackendUnsupported
+
+from kernelext.pycsp3_glue import model_state
 from kernelext.solver.backends import BACKENDS as REGISTRY
 from kernelext.solver.engine import Solver
+from kernelext.solver.errors import BackendUnsupported
+from kernelext.steps.session import PuzzleSession
 
 # Every backend of the registry but Choco (checked on the notebooks' last steps by test_puzzle_loop, it
 # needs a new JVM per solve).

@@ -14,7 +14,6 @@ import time
 from contextlib import contextmanager
 
 import pytest
-
 from conftest import AMAZE_BOARD, AMAZE_CLUES, model_text
 
 NEXT = "%%puzzle+\nsatisfy(x[1][1] == 0)\n"
@@ -250,7 +249,7 @@ def test_ctrl_c_while_the_java_vm_starts(shell):
 
 
 def test_ctrl_c_while_compiling_rolls_the_step_back(amaze, monkeypatch):
-    from kernelext import model_state
+    from kernelext.pycsp3_glue import model_state
 
     compile_items = model_state.compile_items  # a step compiles what it posted
 
@@ -267,7 +266,7 @@ def test_ctrl_c_while_compiling_rolls_the_step_back(amaze, monkeypatch):
 
 
 def test_ctrl_c_while_drawing_keeps_the_step(amaze, monkeypatch):
-    from kernelext import render
+    from kernelext.magic import render
 
     report_state = render.report_state
 

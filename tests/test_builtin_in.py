@@ -1,4 +1,4 @@
-"""Python's own `in` and pycsp3's, written into the built-in types' slots in turn (kernelext.builtin_in)."""
+"""Python's own `in` and pycsp3's, written into the built-in types' slots in turn (kernelext.pycsp3_glue.in_operator)."""
 
 import subprocess
 import sys
@@ -9,11 +9,11 @@ import textwrap
 PYCSP3_FIRST = textwrap.dedent("""
     from pycsp3 import *
     x = VarArray(size=2, dom=range(4))
-    from kernelext import builtin_in
+    from kernelext.pycsp3_glue import in_operator
 
-    assert builtin_in.pycsp3s_written()
-    builtin_in.write(pycsp3s=False)
-    assert not builtin_in.pycsp3s_written()
+    assert in_operator.pycsp3s_written()
+    in_operator.write(pycsp3s=False)
+    assert not in_operator.pycsp3s_written()
     assert (x[0] in {1, 2}) is False  # Python's own: a lookup of the variable, no constraint
     assert ({1, 2} in {frozenset({1, 2})}, 2 in (1, 2), [1] in [[1]], 3 in frozenset({3}), 4 in {3}) == \\
         (True, True, True, True, False)
@@ -23,10 +23,10 @@ PYCSP3_FIRST = textwrap.dedent("""
         pass
     else:
         raise AssertionError("a list was looked up in a set")
-    with builtin_in.written(pycsp3s=True):
+    with in_operator.written(pycsp3s=True):
         satisfy(x[0] in {1, 2}, x[1] in (0, 3))  # pycsp3's: two constraints
-    assert not builtin_in.pycsp3s_written()  # as before the block
-    builtin_in.write(pycsp3s=True)
+    assert not in_operator.pycsp3s_written()  # as before the block
+    in_operator.write(pycsp3s=True)
     satisfy(x[0] != x[1])
     print(len(posted()))
 """)
@@ -41,8 +41,8 @@ def test_python_s_own_in_is_found_after_pycsp3_wrote_its_own_and_pycsp3_s_still_
 
 
 def test_nothing_is_written_before_pycsp3_writes_its_own():
-    code = ("import sys\nfrom kernelext import builtin_in\nbuiltin_in.write(pycsp3s=False)\n"
-            "assert not builtin_in.pycsp3s_written() and 'pycsp3' not in sys.modules\nprint(2 in {2})")
+    code = ("import sys\nfrom kernelext import in_operator\nbuiltin_in.write(pycsp3s=False)\n"
+            "assert not in_operator.pycsp3s_written() and 'pycsp3' not in sys.modules\nprint(2 in {2})")
     run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert run.returncode == 0 and run.stdout.strip() == "True", run.stderr
 
@@ -50,7 +50,7 @@ def test_nothing_is_written_before_pycsp3_writes_its_own():
 def _rewritten(source: str):
     import ast
 
-    from kernelext.builtin_in import InThroughSlots
+    from kernelext.pycsp3_glue.in_operator import InThroughSlots
 
     return compile(InThroughSlots().visit(ast.parse(source)), "<test>", "exec")
 
@@ -67,14 +67,15 @@ def test_in_through_slots_gives_python_s_own_answers():
 
 
 def test_a_step_s_in_posts_its_table_each_time_it_runs_with_in_through_slots(monkeypatch):
-    from kernelext import builtin_in, model_state
-    from kernelext.session import PuzzleSession
+    from kernelext.pycsp3_glue import in_operator
+    from kernelext.pycsp3_glue import model_state
+    from kernelext.steps.session import PuzzleSession
 
     declare = "x = VarArray(size=[6, 3], dom=range(3))"
     tables = "T = {(0, ANY, 1), (1, ne(1), 2)}\nsatisfy(tuple(x[i]) in T for i in range(6))\nsatisfy(x[0][0] not in {2})"
     compiled = []
     for through_slots in (False, True):
-        monkeypatch.setattr(builtin_in, "SPECIALISED", through_slots)
+        monkeypatch.setattr(in_operator, "SPECIALISED", through_slots)
         model_state.reset()
         session = PuzzleSession("tables")
         exec("from pycsp3 import *", session.namespace)

@@ -20,8 +20,8 @@ from kernelext.grading.cli import main as cli
 from kernelext.grading.exercise import load_exercise
 from kernelext.grading.instances import fill_instances
 from kernelext.grading.notebook import read_submission
+from kernelext.grading.preflight import validate
 from kernelext.grading.results import Outcome
-from kernelext.grading.validate import validate
 
 EXERCISES = Path(__file__).resolve().parent.parent / "exercises"
 TAKUZU = {"tiny": ["0...", ".1..", "0..0", "...."],

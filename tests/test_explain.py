@@ -3,15 +3,15 @@
 from __future__ import annotations
 
 import pytest
+from sanitized_html import sanitizer_problems
 
 from kernelext.errors import PuzzleUsageError
-from kernelext.explain import explain, why
-from kernelext.session import PuzzleSession
+from kernelext.insight.explain import explain, why
 from kernelext.solver.engine import Solver
 from kernelext.solver.result import Status
-from kernelext.xcsp_subsets import read_model
+from kernelext.steps.session import PuzzleSession
 from kernelext.widgets.static_forms import explanation_html, explanation_text
-from sanitized_html import sanitizer_problems
+from kernelext.xcsp.subsets import read_model
 
 FUTOSHIKI_BOARD = "n = 4\nx = VarArray(size=[n, n], dom=range(1, n + 1))\n"
 LATIN = "satisfy(AllDifferent(x[i]) for i in range(n))\nsatisfy(AllDifferent(x[:, j]) for j in range(n))\n"

@@ -8,11 +8,11 @@ import importlib.util
 import inspect
 
 import pytest
+from conftest import model_text
 from hypothesis import given, strategies
 
-from conftest import model_text
-from kernelext import frame_reading
-from kernelext.session import PuzzleSession
+from kernelext.pycsp3_glue import source_lines
+from kernelext.steps.session import PuzzleSession
 
 STEPS = [
     "n = 3\nx = VarArray(size=[n, n], dom=range(1, n + 1))  # the grid\ny = Var(dom={0, 1})\n"
@@ -46,7 +46,7 @@ def test_the_faster_inspection_gives_pycsp3_the_same_model(monkeypatch):
     from pycsp3.tools import inspector
 
     with monkeypatch.context() as plain:
-        plain.setattr(frame_reading, "install", lambda: None)
+        plain.setattr(source_lines, "install", lambda: None)
         plain.setattr(inspector, "inspect", inspect)
         plain.setattr(inspector, "_remove_matching_brackets", stock_inspector()._remove_matching_brackets)
         stock = built(STEPS)
@@ -61,7 +61,7 @@ def facts(info) -> tuple:
 @pytest.mark.parametrize("context", [1, 3, 2000])
 def test_lazy_frames_read_what_inspect_reads(context):
     def here():  # both stacks read from the same line, so that every frame stands where it stood
-        return [facts(f) for f in frame_reading.stack(context)], [facts(f) for f in inspect.stack(context)]
+        return [facts(f) for f in source_lines.stack(context)], [facts(f) for f in inspect.stack(context)]
 
     lazy, stock = here()
     assert lazy == stock and len(lazy) > 3
@@ -69,4 +69,4 @@ def test_lazy_frames_read_what_inspect_reads(context):
 
 @given(strategies.text(alphabet="([{}])ab ,#", max_size=40))
 def test_the_one_pass_bracket_remover_answers_as_pycsp3s(line):
-    assert frame_reading.without_brackets(line) == stock_inspector()._remove_matching_brackets(line)
+    assert source_lines.without_brackets(line) == stock_inspector()._remove_matching_brackets(line)

@@ -13,10 +13,10 @@ import pytest
 from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook
 
 from kernelext.grading import Outcome, check_public, grade, release
-from kernelext.kinds import answer_checks
 from kernelext.grading.cli import main as cli
 from kernelext.grading.exercise import load_exercise
 from kernelext.grading.notebook import extract_model, read_submission, strip_solutions
+from kernelext.kinds import answer_checks
 
 CHECKERS = answer_checks()
 
@@ -130,9 +130,9 @@ def test_checkers_accept_right_answers_and_say_what_is_wrong():
 
 
 def test_picross_instances_have_unique_solutions():
-    from kernelext.cell_code import run_source
-    from kernelext.session import PuzzleSession
     from kernelext.solver.engine import Solver
+    from kernelext.steps.cell_code import run_source
+    from kernelext.steps.session import PuzzleSession
 
     model = read_submission(PICROSS / "instructor.ipynb")
     solver = Solver()

@@ -16,14 +16,14 @@ import time
 from pathlib import Path
 
 import pytest
+from test_grading import EXERCISES, PICROSS, picross_cells, write_notebook
 
 from kernelext.grading import Outcome, grade
 from kernelext.grading.exercise import Instance, load_exercise
+from kernelext.grading.jobs import GRACE, Job
 from kernelext.grading.notebook import read_submission
-from kernelext.grading.runner import GRACE, Job
 from kernelext.grading.sandbox import exposed, mount_points
 from kernelext.grading.warm_pool import ANSWER_MARGIN, WarmPool
-from test_grading import EXERCISES, PICROSS, picross_cells, write_notebook
 
 STEP2 = read_submission(PICROSS / "instructor.ipynb").steps[1]  # the rows of x follow their clues
 HIDDEN_ROWS = [json.dumps(i.data["rows"]) for i in load_exercise(PICROSS).instances if i.hidden]

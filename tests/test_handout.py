@@ -7,8 +7,15 @@ import copy
 import json
 from pathlib import Path
 
-from kernelext.handout import KERNELSPEC, WIDGET_STATE, WIDGET_VIEW, drop_dead_widget_views, main, prepare
-from kernelext.server import drop_dead_widget_views_before_save
+from kernelext.publish.handout import (
+    KERNELSPEC,
+    WIDGET_STATE,
+    WIDGET_VIEW,
+    drop_dead_widget_views,
+    main,
+    prepare,
+)
+from kernelext.publish.server import drop_dead_widget_views_before_save
 
 ROOT = Path(__file__).resolve().parents[1]
 

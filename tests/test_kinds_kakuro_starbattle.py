@@ -9,18 +9,23 @@ from pathlib import Path
 
 import nbformat
 import pytest
+from sanitized_html import sanitizer_problems
 
 from kernelext.grading import grade
-from kernelext.kinds import answer_checks
 from kernelext.grading.exercise import load_exercise
 from kernelext.grading.notebook import read_submission
 from kernelext.grid import Grid
-from kernelext.kinds import detect_kind, kind_for, view_choices
-from kernelext.kinds import kakuro, starbattle
-from kernelext.session import PuzzleSession
+from kernelext.kinds import (
+    answer_checks,
+    detect_kind,
+    kakuro,
+    kind_for,
+    starbattle,
+    view_choices,
+)
+from kernelext.steps.session import PuzzleSession
 from kernelext.widgets.html_grid import grid_html, legend_html
 from kernelext.widgets.static_forms import grid_text
-from sanitized_html import sanitizer_problems
 
 CHECKERS = answer_checks()
 
@@ -214,7 +219,7 @@ def test_star_battle_answer_check_accepts_the_solution_and_says_what_is_wrong():
 def classroom_session(solver, name: str) -> PuzzleSession:
     """The notebook's model on its first instance: its plain code run in the session's namespace, then each
     step in its first version (a step replaced later, to change the instance, is left out)."""
-    from kernelext.cell_code import run_source
+    from kernelext.steps.cell_code import run_source
 
     notebook = nbformat.read(ROOT / "notebooks" / f"{name}.ipynb", as_version=4)
     session = PuzzleSession(name, solver=solver)
@@ -256,7 +261,7 @@ def test_classroom_model_has_one_solution_and_it_keeps_the_rules(solver, name):
 
 @pytest.mark.parametrize("name", ["kakuro", "star_battle"])
 def test_exercise_instances_have_unique_solutions_that_pass_the_check(solver, name):
-    from kernelext.cell_code import run_source
+    from kernelext.steps.cell_code import run_source
 
     folder = ROOT / "exercises" / name
     exercise = load_exercise(folder)

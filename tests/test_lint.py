@@ -6,13 +6,12 @@ import json
 from pathlib import Path
 
 import pytest
+from conftest import model_text
 
 from kernelext.errors import StepError
-from kernelext.lint import check_source
-from kernelext.render import report_text
-from kernelext.session import PuzzleSession
-
-from conftest import model_text
+from kernelext.magic.render import report_text
+from kernelext.steps.lint import check_source
+from kernelext.steps.session import PuzzleSession
 
 NOTEBOOKS = sorted((Path(__file__).parent.parent / "notebooks").glob("*.ipynb"))
 # cells that show a mistake on purpose, to let the class see what goes wrong

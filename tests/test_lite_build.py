@@ -1,4 +1,4 @@
-"""The browser site's build (kernelext.lite), without a browser: what the site holds, the stand-in for lxml,
+"""The browser site's build (kernelext.publish.lite), without a browser: what the site holds, the stand-in for lxml,
 and the message when the parts were never fetched. The site in a real browser: tests/browser/test_lite_site.py."""
 
 from __future__ import annotations
@@ -13,11 +13,11 @@ from pathlib import Path
 
 import pytest
 
-from kernelext.lite.cli import main
-from kernelext.lite.parts import MINIZINC, PYODIDE, default_cache
+from kernelext.publish.lite.cli import main
+from kernelext.publish.lite.parts import MINIZINC, PYODIDE, default_cache
 
 ROOT = Path(__file__).resolve().parent.parent
-STANDINS = ROOT / "kernelext" / "lite" / "standins"
+STANDINS = ROOT / "kernelext" / "publish" / "lite" / "standins"
 MODEL = textwrap.dedent("""
     import sys
     if sys.argv[1] == "standin":
@@ -85,7 +85,7 @@ def test_the_site_carries_no_jars_and_not_the_site_builder(site):
     for wheel in (site / "static" / "pyodide").glob("*.whl"):
         names = zipfile.ZipFile(wheel).namelist()
         assert not [name for name in names if name.endswith(".jar")], wheel.name
-        assert not [name for name in names if name.startswith("kernelext/lite/")], wheel.name
+        assert not [name for name in names if name.startswith("kernelext/publish/lite/")], wheel.name
     assert not list(site.rglob("*.jar"))
 
 

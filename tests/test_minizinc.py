@@ -14,10 +14,10 @@ from pathlib import Path
 import pytest
 
 from kernelext.errors import Untranslatable
-from kernelext.session import PuzzleSession
 from kernelext.solver.errors import BackendUnsupported
-from kernelext.solver.minizinc import MISSING
-from kernelext.xcsp.minizinc import identifier, translate
+from kernelext.solver.minizinc_program import MISSING
+from kernelext.steps.session import PuzzleSession
+from kernelext.xcsp.to_minizinc import identifier, translate
 
 DECLARE = ("x = VarArray(size=4, dom=range(4))\ny = VarArray(size=4, dom=range(4))\n"
            "b = VarArray(size=4, dom={0, 1})\nk = Var(dom=range(5))\n")
@@ -260,7 +260,7 @@ PURE = {"__future__", "dataclasses", "itertools", "re", "xml.etree.ElementTree"}
 def test_the_translation_imports_only_the_standard_library_the_browser_has():
     """The browser imports the translation: no lxml, numpy or subprocess, nothing of the solvers."""
     package = Path(__file__).resolve().parent.parent / "kernelext"
-    seen, todo = set(), ["kernelext.xcsp.minizinc"]
+    seen, todo = set(), ["kernelext.xcsp.to_minizinc"]
     while todo:
         module = todo.pop()
         if module in seen:
@@ -276,7 +276,7 @@ def test_the_translation_imports_only_the_standard_library_the_browser_has():
                     todo.append(name)
                 else:
                     assert name in PURE, f"{module} imports {name}"
-    assert seen == {"kernelext.xcsp.minizinc", "kernelext.errors", "kernelext.xcsp.declarations",
+    assert seen == {"kernelext.xcsp.to_minizinc", "kernelext.errors", "kernelext.xcsp.declarations",
                     "kernelext.xcsp.expressions", "kernelext.xcsp.values"}
 
 

@@ -4,12 +4,18 @@ from __future__ import annotations
 
 import pytest
 
-from kernelext import model_state
-from kernelext.model_state import ArrayInfo
-from kernelext.pencil import compare_domains, pencil_grid, pencil_html, pencil_report, pencil_text
-from kernelext.session import PuzzleSession
+from kernelext.insight.pencil_marks import (
+    compare_domains,
+    pencil_grid,
+    pencil_html,
+    pencil_report,
+    pencil_text,
+)
+from kernelext.pycsp3_glue import model_state
+from kernelext.pycsp3_glue.model_state import ArrayInfo
 from kernelext.solver.engine import Solver
 from kernelext.solver.warm import WarmAce
+from kernelext.steps.session import PuzzleSession
 
 SUDOKU_4 = "x = VarArray(size=[4, 4], dom=range(1, 5))\n"
 CLUES = {(0, 0): 1, (1, 2): 3, (2, 1): 4}

@@ -13,7 +13,7 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from kernelext.session import PuzzleSession
+from kernelext.steps.session import PuzzleSession
 
 NOTEBOOKS = Path(__file__).resolve().parent.parent / "notebooks"
 PUZZLES = json.loads((NOTEBOOKS / "data" / "picross.json").read_text())

@@ -7,8 +7,8 @@ import os
 from pathlib import Path
 
 import pytest
-
 from conftest import AMAZE_BOARD, AMAZE_CLUES, model_text
+
 from kernelext.solver.engine import Solver
 
 CLUE_GRID = """\
@@ -250,7 +250,7 @@ def test_naming_the_unsat_step_gives_up_when_its_time_runs_out(shell, monkeypatc
     import time
 
     late = []  # the step's time runs out once the solver has answered the step itself
-    monkeypatch.setattr("kernelext.session.monotonic", lambda: time.monotonic() + 1000 * len(late))
+    monkeypatch.setattr("kernelext.steps.session.monotonic", lambda: time.monotonic() + 1000 * len(late))
     solve = Solver.solve
     monkeypatch.setattr(Solver, "solve", lambda *args, **kwargs: (solve(*args, **kwargs), late.append(1))[0])
     text = shell.ok("%%puzzle+ --step clues\nsatisfy(x[3][4] == 1, x[1][1] == 1)\n")
@@ -302,8 +302,8 @@ def test_export_writes_the_model_and_the_solution(shell, tmp_path):
 
 
 def test_help_and_magic_docstrings_document_every_command_option_view_and_solver(shell):
-    from kernelext.commands import COMMANDS
     from kernelext.kinds import aliases, kinds
+    from kernelext.magic.commands import COMMANDS
     from kernelext.solver.backends import BACKENDS
 
     text = shell.ok("%puzzle help")
@@ -381,7 +381,7 @@ def test_unload_removes_the_magics(shell):
 
 
 def test_session_api_without_ipython():
-    from kernelext.session import PuzzleSession
+    from kernelext.steps.session import PuzzleSession
 
     session = PuzzleSession("amaze")
     session.add_step(AMAZE_BOARD.split("\n", 1)[1])
@@ -402,7 +402,7 @@ def test_exit_hook_of_pycsp3_writes_nothing(tmp_path):
     import subprocess
     import sys
 
-    script = "from kernelext.session import PuzzleSession\ns = PuzzleSession('t')\ns.add_step('x = VarArray(size=2, dom={0, 1})\\n', solve=False)\n"
+    script = "from kernelext.steps.session import PuzzleSession\ns = PuzzleSession('t')\ns.add_step('x = VarArray(size=2, dom={0, 1})\\n', solve=False)\n"
     subprocess.run([sys.executable, "-c", script], cwd=tmp_path, check=True, capture_output=True, timeout=120)
     assert list(Path(tmp_path).iterdir()) == []
 
@@ -441,7 +441,7 @@ def test_pencil_marks_and_search_tree_commands(shell):
 
 @pytest.mark.parametrize("backend", ["ace", "ace-cold", "ortools", "choco"])
 def test_arrays_with_holes_read_back_in_place(backend):
-    from kernelext.session import PuzzleSession
+    from kernelext.steps.session import PuzzleSession
 
     session = PuzzleSession("holes", backend=backend)
     session.add_step("y = VarArray(size=[2, 2], dom=lambda i, j: None if (i, j) == (0, 1) else range(5))\n"
@@ -453,7 +453,7 @@ def test_arrays_with_holes_read_back_in_place(backend):
 
 
 def test_a_model_can_be_compiled_again_after_more_steps():
-    from kernelext.session import PuzzleSession
+    from kernelext.steps.session import PuzzleSession
 
     session = PuzzleSession("again")
     session.add_step("x = VarArray(size=[3, 3], dom=range(3))\n", solve=False)
@@ -464,7 +464,7 @@ def test_a_model_can_be_compiled_again_after_more_steps():
 
 
 def test_a_new_session_leaves_the_model_of_another_whole(solver):
-    from kernelext.session import PuzzleSession
+    from kernelext.steps.session import PuzzleSession
 
     queens = PuzzleSession("queens", solver=solver)
     queens.add_step("q = VarArray(size=4, dom=range(4))\n", solve=False)
@@ -483,27 +483,27 @@ def test_a_new_session_leaves_the_model_of_another_whole(solver):
 
 
 def test_cells_run_with_pycsp3s_in_and_python_s_own_is_back_between_cells(shell):
-    from kernelext import builtin_in
+    from kernelext.pycsp3_glue import in_operator
 
     seen = []
 
     def watch(lines):  # IPython reads the cell's text before running it
-        seen.append(builtin_in.pycsp3s_written())
+        seen.append(in_operator.pycsp3s_written())
         return lines
 
     shell.ok("%%puzzle demo\nx = VarArray(size=3, dom=range(4))\n")
-    assert not builtin_in.pycsp3s_written()
+    assert not in_operator.pycsp3s_written()
     shell.ip.input_transformers_post.append(watch)
     try:
-        text = shell.ok("from kernelext import builtin_in\nprint(builtin_in.pycsp3s_written())")
+        text = shell.ok("from kernelext import in_operator\nprint(in_operator.pycsp3s_written())")
     finally:
         shell.ip.input_transformers_post.remove(watch)
-    assert seen == [False] and text.strip() == "True" and not builtin_in.pycsp3s_written()
+    assert seen == [False] and text.strip() == "True" and not in_operator.pycsp3s_written()
     shell.ok("%%puzzle+\nsatisfy(x[0] in {1, 5}, x[1] in (2, 7), x[2] not in [0, 1, 2])\n")
     assert shell.solution() == {"x[0]": 1, "x[1]": 2, "x[2]": 3}  # pycsp3's `in` in a step's code
     assert ({1, 2} in {frozenset({1, 2})}, 2 in (1, 2), [1] in [[1]], 3 in frozenset({3})) == (True,) * 4
     with pytest.raises(TypeError):
         [1] in {1}  # noqa: B015 (Python's own: a list cannot be looked up in a set)
     shell.ok("%unload_ext kernelext")
-    assert builtin_in.pycsp3s_written()  # as stock pycsp3 leaves them
+    assert in_operator.pycsp3s_written()  # as stock pycsp3 leaves them
     shell.ok("%load_ext kernelext")

@@ -7,8 +7,8 @@ import os
 import tempfile
 from pathlib import Path
 
-from kernelext.session import PuzzleSession
 from kernelext.solver.engine import Solver
+from kernelext.steps.session import PuzzleSession
 
 STEPS = 500
 WARM_UP = 50

@@ -5,14 +5,22 @@ from __future__ import annotations
 import re
 
 import pytest
-
-from kernelext import model_state
-from kernelext.kinds.queens import conflicts
-from kernelext.search_tree import build_tree, compare_trees, grid_at, record_tree, tree_html, tree_outline, tree_svg
-from kernelext.session import PuzzleSession
-from kernelext.solver.warm import WarmAce
-from kernelext.widgets.tree_widget import WIDGET_MIME, TreeWidget
 from sanitized_html import sanitizer_problems
+
+from kernelext.insight.search_tree import (
+    build_tree,
+    compare_trees,
+    grid_at,
+    record_tree,
+    tree_html,
+    tree_outline,
+    tree_svg,
+)
+from kernelext.kinds.queens import conflicts
+from kernelext.pycsp3_glue import model_state
+from kernelext.solver.warm import WarmAce
+from kernelext.steps.session import PuzzleSession
+from kernelext.widgets.tree_widget import WIDGET_MIME, TreeWidget
 
 QUEENS = "q = VarArray(size=4, dom=range(4))\n"
 QUEENS_RULES = ("satisfy(AllDifferent(q), AllDifferent(q[i] + i for i in range(4)),"

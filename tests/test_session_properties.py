@@ -6,15 +6,20 @@ from __future__ import annotations
 import hashlib
 
 import pytest
+from conftest import model_text
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
-from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, rule, run_state_machine_as_test
+from hypothesis.stateful import (
+    RuleBasedStateMachine,
+    invariant,
+    precondition,
+    rule,
+    run_state_machine_as_test,
+)
 
 from kernelext.errors import StepError
-from kernelext.session import PuzzleSession
 from kernelext.solver.engine import Solver
-
-from conftest import model_text
+from kernelext.steps.session import PuzzleSession
 
 PUZZLES = {  # name: (the %%puzzle cell, the %%puzzle+ cells to pick from)
     "latin": ("n = 4\nx = VarArray(size=[n, n], dom=range(1, n + 1))\n", [

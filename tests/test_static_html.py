@@ -8,15 +8,15 @@ from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
+from sanitized_html import sanitizer_problems, style_problems
 
 from kernelext.grid import Grid
-from kernelext.pencil import PencilGrid, pencil_html
-from kernelext.render import report_html
-from kernelext.session import StepReport
-from kernelext.solver.result import SolveResult, Status
+from kernelext.insight.pencil_marks import PencilGrid, pencil_html
 from kernelext.kinds import kind_for
+from kernelext.magic.render import report_html
+from kernelext.solver.result import SolveResult, Status
+from kernelext.steps.session import StepReport
 from kernelext.widgets.html_grid import grid_html, legend_html
-from sanitized_html import sanitizer_problems, style_problems
 
 CAGES = json.loads((Path(__file__).parents[1] / "notebooks" / "data" / "killer_sudoku.json").read_text())
 

@@ -8,12 +8,12 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from kernelext import model_state
-from kernelext.model_state import plain_operators
-from kernelext.session import PuzzleSession
+from kernelext.pycsp3_glue import model_state
+from kernelext.pycsp3_glue.model_state import plain_operators
+from kernelext.solver.cpsat_reader import MAX_BYTES, read
 from kernelext.solver.errors import BackendUnsupported
-from kernelext.solver.xcsp3_to_cpsat import MAX_BYTES, read
-from kernelext.step_model import StepModel
+from kernelext.steps.session import PuzzleSession
+from kernelext.steps.step_model import StepModel
 
 NOTEBOOKS = Path(__file__).resolve().parent.parent / "notebooks"
 

@@ -16,12 +16,12 @@ import time
 from pathlib import Path
 
 import pytest
-
-from kernelext.grading.runner import GRACE
-from kernelext.grading.warm_pool import WarmPool
-from kernelext.grading.warm_runs import CPU_FACTOR
-from kernelext.solver.engine import Solver
 from test_grading_sandbox import REPORT, WARM_IDENTITY, seen, tiny_job
+
+from kernelext.grading.fork_server import CPU_FACTOR
+from kernelext.grading.jobs import GRACE
+from kernelext.grading.warm_pool import WarmPool
+from kernelext.solver.engine import Solver
 
 SLACK = 0.5  # the promise: a limit of S seconds returns within S + SLACK
 MAX_RSS_MB = 350

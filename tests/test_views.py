@@ -5,13 +5,13 @@ from pathlib import Path
 
 import pytest
 
+from kernelext.errors import PuzzleUsageError
+from kernelext.grid import Grid
+from kernelext.kinds import detect_kind, kind_for, kinds, view_data
 from kernelext.kinds import futoshiki as futoshiki_rules
 from kernelext.kinds import nonogram as nonogram_rules
 from kernelext.kinds import queens as queens_rules
 from kernelext.kinds import sudoku as sudoku_rules
-from kernelext.errors import PuzzleUsageError
-from kernelext.grid import Grid
-from kernelext.kinds import detect_kind, kinds, view_data, kind_for
 from kernelext.widgets.static_forms import grid_text
 
 
@@ -190,8 +190,8 @@ def test_a_view_that_finds_none_of_its_data_says_what_it_reads(kind):
 
 
 def test_the_note_reaches_the_report_and_goes_once_the_data_is_there():
-    from kernelext.render import report_text
-    from kernelext.session import StepReport
+    from kernelext.magic.render import report_text
+    from kernelext.steps.session import StepReport
 
     report = StepReport("f", 1, grid=grid([[1, 2], [2, 1]]))
     assert "note: the futoshiki view found no data it can use" in report_text(report, "futoshiki", {})
@@ -209,7 +209,7 @@ def test_kinds_are_found_by_their_aliases_and_no_alias_is_taken_twice():
 
 
 def test_the_graders_checks_use_the_kinds_rules():
-    from kernelext.grading.checkers import resolve
+    from kernelext.grading.answer_checks import resolve
     from kernelext.kinds import answer_checks
 
     CHECKERS = answer_checks()

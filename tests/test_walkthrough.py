@@ -9,15 +9,21 @@ import re
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from test_explain import (
+    FUTOSHIKI_PUZZLE,
+    FUTOSHIKI_RULES,
+    SUDOKU_BOARD,
+    SUDOKU_STEPS,
+    session_with,
+)
 
 from kernelext.errors import PuzzleUsageError
-from kernelext.explain import walkthrough
-from kernelext.reasoning import Reasoner
-from kernelext.rules import AllDifferent, Regular, Sum, rule_of
+from kernelext.insight.explain import walkthrough
+from kernelext.insight.walkthrough.propagation import Reasoner
+from kernelext.insight.walkthrough.rules import AllDifferent, Regular, Sum, rule_of
+from kernelext.insight.walkthrough.techniques import houses, rating, shape_name
 from kernelext.solver.result import Status
-from kernelext.techniques import houses, rating, shape_name
-from kernelext.xcsp_subsets import XmlConstraint, read_model
-from test_explain import FUTOSHIKI_PUZZLE, FUTOSHIKI_RULES, SUDOKU_BOARD, SUDOKU_STEPS, session_with
+from kernelext.xcsp.subsets import XmlConstraint, read_model
 
 FAR = 10 ** 9  # a deadline nobody reaches
 domains_strategy = st.lists(st.frozensets(st.integers(1, 6), min_size=1, max_size=4), min_size=1, max_size=5)

@@ -5,14 +5,18 @@ from __future__ import annotations
 import html
 
 from IPython.utils.capture import capture_output
-
-from kernelext.explanations import Culprit, Deduction, Walkthrough
-from kernelext.pencil import PencilGrid, pencil_html, pencil_text
-from kernelext.puzzle import NotebookPuzzle
-from kernelext.session import PuzzleSession
-from kernelext.widgets.static_forms import walkthrough_captions, walkthrough_html, walkthrough_text
-from kernelext.widgets.stepper_widget import WIDGET_MIME, StepperWidget
 from sanitized_html import sanitizer_problems
+
+from kernelext.insight.findings import Culprit, Deduction, Walkthrough
+from kernelext.insight.pencil_marks import PencilGrid, pencil_html, pencil_text
+from kernelext.magic.puzzle import NotebookPuzzle
+from kernelext.steps.session import PuzzleSession
+from kernelext.widgets.static_forms import (
+    walkthrough_captions,
+    walkthrough_html,
+    walkthrough_text,
+)
+from kernelext.widgets.stepper_widget import WIDGET_MIME, StepperWidget
 
 ALL = (1, 2, 3, 4)
 ROW_0 = frozenset((0, c) for c in range(4))

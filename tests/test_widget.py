@@ -6,19 +6,23 @@ import comm
 import pytest
 import traitlets
 from comm.base_comm import BaseComm
+from sanitized_html import sanitizer_problems
 
-import kernelext.puzzle
-import kernelext.render
+import kernelext.magic.puzzle
+import kernelext.magic.render
 from kernelext.errors import PuzzleUsageError
-from kernelext.explanations import Culprit, Explanation
 from kernelext.grid import Grid
-from kernelext.render import ReportOutput, report_html, report_state, report_text
-from kernelext.session import StepReport
+from kernelext.insight.findings import Culprit, Explanation
+from kernelext.magic.render import ReportOutput, report_html, report_state, report_text
 from kernelext.solver.result import SolveResult, Status
+from kernelext.steps.session import StepReport
 from kernelext.widgets.export import save_grid
 from kernelext.widgets.grid_widget import WIDGET_MIME, GridWidget
-from kernelext.widgets.static_forms import explanation_html, explanation_text, picture_html
-from sanitized_html import sanitizer_problems
+from kernelext.widgets.static_forms import (
+    explanation_html,
+    explanation_text,
+    picture_html,
+)
 
 N = 30
 CLUES = {"rows": [[N // 2]] * N, "cols": [[N]] * (N // 2) + [[]] * (N - N // 2)}
@@ -81,7 +85,7 @@ def explanation():
 @pytest.fixture
 def live(monkeypatch, sent):
     """ReportOutputs draw their widget, as in a kernel."""
-    monkeypatch.setattr(kernelext.render, "in_kernel", lambda: True)
+    monkeypatch.setattr(kernelext.magic.render, "in_kernel", lambda: True)
     return sent
 
 
@@ -210,7 +214,7 @@ def test_pencil_marks_reach_the_widget_in_one_update_and_toggle_in_the_browser(l
 
 def test_magics_wire_the_explain_button_and_the_pencil_toggle(shell, live, monkeypatch):
     shown = []
-    monkeypatch.setattr(kernelext.puzzle, "display", lambda obj, **kwargs: shown.append(obj))
+    monkeypatch.setattr(kernelext.magic.puzzle, "display", lambda obj, **kwargs: shown.append(obj))
     shell.ok("%%puzzle futoshiki\nF = VarArray(size=[3, 3], dom=range(1, 4))\n")
     shell.ok("%%puzzle+\nsatisfy([AllDifferent(r) for r in F], [AllDifferent(c) for c in columns(F)])\n")
     shell.ok("%%puzzle+\nsatisfy(F[0][0] < F[0][1], F[0][1] < F[0][2])\n")

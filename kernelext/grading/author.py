@@ -15,7 +15,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from kernelext.grading.checkers import REFERENCE
+from kernelext.grading.answer_checks import REFERENCE
 from kernelext.grading.notebook import BEGIN, END, QUESTION_TAG, cell_magic
 
 SETUP = ("%load_ext kernelext", "from pycsp3 import *", "from kernelext.grading import load_instance")

@@ -15,8 +15,8 @@ from kernelext.grading.grade import grade
 from kernelext.grading.instances import fill_instances
 from kernelext.grading.notebook import release
 from kernelext.grading.platforms import PLATFORMS, results_json
+from kernelext.grading.preflight import validate
 from kernelext.grading.sandbox import MODES
-from kernelext.grading.validate import validate
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -13,9 +13,9 @@ import os
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-from kernelext.grading.checkers import REFERENCE, ExerciseFault
+from kernelext.grading.answer_checks import REFERENCE, ExerciseFault
+from kernelext.grading.by_reference import ReferenceCheck
 from kernelext.grading.exercise import Instance, load_exercise
-from kernelext.grading.reference import ReferenceCheck
 from kernelext.grading.warm_pool import WarmPool
 
 

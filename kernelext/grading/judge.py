@@ -10,7 +10,7 @@ import builtins
 import re
 import signal
 
-from kernelext.grading.checkers import ExerciseFault, OnlyTheGrader
+from kernelext.grading.answer_checks import ExerciseFault, OnlyTheGrader
 from kernelext.grading.results import InstanceResult, Outcome
 
 SHOWN_CAP = 160  # characters of student-controlled text shown back for a public instance

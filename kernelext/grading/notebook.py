@@ -135,7 +135,7 @@ def release(*, exercise_dir: str | Path, out_dir: str | Path) -> Path:
     """
     import nbformat
 
-    from kernelext.handout import KERNELSPEC
+    from kernelext.publish.handout import KERNELSPEC
 
     exercise_dir, out_dir = Path(exercise_dir), Path(out_dir)
     notebook = nbformat.read(exercise_dir / "instructor.ipynb", as_version=4)

@@ -14,13 +14,13 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from typing import Callable
 
+from kernelext.grading.by_reference import answer_check
 from kernelext.grading.exercise import Exercise
-from kernelext.grading.jvm import ace_archive
+from kernelext.grading.jobs import Job
 from kernelext.grading.judge import judge_run, result_for
+from kernelext.grading.jvm import ace_archive
 from kernelext.grading.notebook import Submission
-from kernelext.grading.reference import answer_check
 from kernelext.grading.results import InstanceResult, Outcome, SubmissionResult
-from kernelext.grading.runner import Job
 from kernelext.grading.sandbox import resolve_mode
 from kernelext.grading.warm_pool import WarmPool, execute
 

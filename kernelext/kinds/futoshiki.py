@@ -15,12 +15,28 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 
 from kernelext.grid import Grid
-from kernelext.kinds._cells import base_cells, cell_pairs, description, first, hinted, int_matrix, mark, no_data_note
-from kernelext.kinds._rules import Cell, Values, duplicates, latin_problem, lines, shape_problem
+from kernelext.kinds._cells import (
+    base_cells,
+    cell_pairs,
+    description,
+    first,
+    hinted,
+    int_matrix,
+    mark,
+    no_data_note,
+)
+from kernelext.kinds._rules import (
+    Cell,
+    Values,
+    duplicates,
+    latin_problem,
+    lines,
+    shape_problem,
+)
 
 DATA_NAMES = ("less_than", "lt", "less", "givens", "clues", "hints")
 SIGNS = ("less_than", "lt", "less")
-READS_POSTED = True  # the view's data get `posted_less_than` and `posted_givens` (kernelext.posted_facts)
+READS_POSTED = True  # the view's data get `posted_less_than` and `posted_givens` (kernelext.kinds.posted_facts)
 
 
 def conflicts(values: Values, less_than: Iterable[tuple[Cell, Cell]] = ()) -> set[Cell]:

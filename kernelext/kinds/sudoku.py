@@ -17,13 +17,28 @@ import math
 from collections.abc import Mapping
 
 from kernelext.grid import Grid
-from kernelext.kinds._cells import base_cells, description, first, hinted, int_matrix, is_int, mark, no_data_note
-from kernelext.kinds._rules import Cell, Values, duplicates, latin_problem, shape_problem
+from kernelext.kinds._cells import (
+    base_cells,
+    description,
+    first,
+    hinted,
+    int_matrix,
+    is_int,
+    mark,
+    no_data_note,
+)
+from kernelext.kinds._rules import (
+    Cell,
+    Values,
+    duplicates,
+    latin_problem,
+    shape_problem,
+)
 
 DATA_NAMES = ("clues", "givens", "puzzle", "grid", "cages")
 GIVENS = ("clues", "givens", "puzzle", "grid")
 SIDES = (("t", (-1, 0)), ("r", (0, 1)), ("b", (1, 0)), ("l", (0, -1)))
-READS_POSTED = True  # the view's data get `posted_givens` and `posted_sums` (kernelext.posted_facts)
+READS_POSTED = True  # the view's data get `posted_givens` and `posted_sums` (kernelext.kinds.posted_facts)
 
 
 def side(n: int) -> int:

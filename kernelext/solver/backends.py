@@ -26,8 +26,8 @@ from kernelext.solver.cold import run_java
 from kernelext.solver.compiled import CompiledModel
 from kernelext.solver.errors import BackendUnsupported, SolverError, WorkerCrashed
 from kernelext.solver.jars import ace_jar, choco_jar
-from kernelext.solver.minizinc import solve_minizinc
-from kernelext.solver.minizinc_wasm import in_browser, solve_in_browser
+from kernelext.solver.minizinc_browser import in_browser, solve_in_browser
+from kernelext.solver.minizinc_program import solve_minizinc
 from kernelext.solver.result import SolveResult
 
 ALL = "all"
@@ -158,7 +158,7 @@ class OrTools(Backend):
     desktop_only: ClassVar[str] = "OR-Tools is built for desktops, not for a browser"
 
     def solve(self, model: CompiledModel, cells: ace_output.Cells, *, sols: int | str, timeout: float) -> SolveResult:
-        from kernelext.solver.ortools_backend import solve_ortools
+        from kernelext.solver.cpmpy_backend import solve_ortools
 
         return solve_ortools(model.path(), cells, sols=sols, timeout=timeout)
 
@@ -171,7 +171,7 @@ class CpSat(Backend):
     desktop_only: ClassVar[str] = "OR-Tools is built for desktops, not for a browser"
 
     def solve(self, model: CompiledModel, cells: ace_output.Cells, *, sols: int | str, timeout: float) -> SolveResult:
-        from kernelext.solver.cpsat import solve_cpsat
+        from kernelext.solver.cpsat_backend import solve_cpsat
 
         return solve_cpsat(model, cells, sols=sols, timeout=timeout)
 

@@ -1,5 +1,5 @@
 """What a backend solves: a compiled model, which gives itself as an XCSP3 file and, to CP-SAT, as a
-CP-SAT model. A notebook's model gives the second without writing the first (see kernelext.step_model)."""
+CP-SAT model. A notebook's model gives the second without writing the first (see kernelext.steps.step_model)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol
 
-from kernelext.solver.xcsp3_to_cpsat import Translated, read
+from kernelext.solver.cpsat_reader import Translated, read
 
 
 class CompiledModel(Protocol):

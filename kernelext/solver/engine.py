@@ -5,12 +5,17 @@ from __future__ import annotations
 from pathlib import Path
 
 from kernelext.solver import ace_output
-from kernelext.solver.backends import ALL, BACKENDS, Backend, check_backend, check_minizinc_solver
+from kernelext.solver.backends import (
+    ALL,
+    BACKENDS,
+    Backend,
+    check_backend,
+    check_minizinc_solver,
+)
 from kernelext.solver.compiled import CompiledModel, compiled
 from kernelext.solver.errors import BackendUnsupported, SolverError
-from kernelext.solver.minizinc_wasm import in_browser
+from kernelext.solver.minizinc_browser import in_browser
 from kernelext.solver.result import SolveResult
-
 
 USES = {"domains": "Pencil marks (`%puzzle domains`, `--domains`)",
         "tree": "Search trees (`%puzzle tree`)",

@@ -9,7 +9,7 @@ from types import MappingProxyType
 from kernelext.solver import ace_output
 from kernelext.solver.errors import SolverError
 from kernelext.solver.result import SolveResult, Status
-from kernelext.xcsp.minizinc import MiniZincModel
+from kernelext.xcsp.to_minizinc import MiniZincModel
 
 _STATUS = {"OPTIMAL_SOLUTION": Status.OPTIMUM, "ALL_SOLUTIONS": Status.SAT, "UNSATISFIABLE": Status.UNSAT}
 

@@ -9,8 +9,8 @@ from __future__ import annotations
 import html
 from collections.abc import Mapping
 
+from kernelext.insight.pencil_marks import pencil_html, pencil_text
 from kernelext.kinds import kind_for
-from kernelext.pencil import pencil_html, pencil_text
 from kernelext.widgets.html_grid import bounds_html, grid_html, legend_html
 from kernelext.widgets.style import FONT
 
@@ -78,7 +78,7 @@ def state_html(state: dict) -> str:
 
 
 def explanation_text(found) -> str:
-    """An explanation (kernelext.explanations) as text: its words, then the grid (generic view) with the cells
+    """An explanation (kernelext.insight.findings) as text: its words, then the grid (generic view) with the cells
     concerned as [v]."""
     grid, marked = found.picture()
     if grid is None:
@@ -96,7 +96,7 @@ def explanation_html(found, kind: str = "generic", data: Mapping | None = None) 
 
 
 def walkthrough_text(w) -> str:
-    """A walkthrough (kernelext.explanations.Walkthrough) as text: its words, then the candidates at the end."""
+    """A walkthrough (kernelext.insight.findings.Walkthrough) as text: its words, then the candidates at the end."""
     end = ["candidates at the end:", pencil_text(w.end)] if w.end is not None else []
     return "\n".join([*w.words(), *end])
 

@@ -8,7 +8,12 @@ import anywidget
 import traitlets
 from ipywidgets import Layout, widget_serialization
 
-from kernelext.widgets.static_forms import walkthrough_captions, walkthrough_html, walkthrough_pages, walkthrough_text
+from kernelext.widgets.static_forms import (
+    walkthrough_captions,
+    walkthrough_html,
+    walkthrough_pages,
+    walkthrough_text,
+)
 
 WIDGET_MIME = "application/vnd.jupyter.widget-view+json"
 
@@ -18,7 +23,7 @@ class StepperWidget(anywidget.AnyWidget):
     previous / next buttons and the slider then change the shown page in the browser, with no message.
 
     Arguments:
-        walkthrough: the Walkthrough (kernelext.explanations).
+        walkthrough: the Walkthrough (kernelext.insight.findings).
         block: draw thicker lines every `block` cells (3 for a 9x9 Sudoku), or None.
 
     Traits:

@@ -9,8 +9,8 @@ import anywidget
 import traitlets
 from ipywidgets import Layout, widget_serialization
 
-from kernelext.model_state import ArrayInfo
-from kernelext.search_tree import SearchTree, grid_at, tree_html, tree_svg
+from kernelext.insight.search_tree import SearchTree, grid_at, tree_html, tree_svg
+from kernelext.pycsp3_glue.model_state import ArrayInfo
 
 WIDGET_MIME = "application/vnd.jupyter.widget-view+json"
 

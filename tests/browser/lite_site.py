@@ -19,7 +19,6 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
-
 from lab_server import CHROMIUM, free_port
 
 BUILD_TIMEOUT = 600
@@ -28,7 +27,7 @@ ONLY_LOCAL = "--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE 127.0.0.1"
 
 def build_site(out: Path, sources: list[Path]) -> Path:
     """Build the site into `out` from the fetched parts; expose JupyterLab's app to the page (for the tests)."""
-    command = [sys.executable, "-c", "import sys; from kernelext.lite.cli import main; sys.exit(main())",
+    command = [sys.executable, "-c", "import sys; from kernelext.publish.lite.cli import main; sys.exit(main())",
                "build", "--offline", str(out), *map(str, sources)]
     run = subprocess.run(command, capture_output=True, text=True, timeout=BUILD_TIMEOUT)
     if run.returncode != 0:

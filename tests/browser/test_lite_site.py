@@ -14,9 +14,16 @@ import re
 from pathlib import Path
 
 import pytest
-
 from lab_server import ARTIFACTS, require_browser
-from lite_site import LiteNotebook, build_site, errors, launch_local_only, outside, served, text
+from lite_site import (
+    LiteNotebook,
+    build_site,
+    errors,
+    launch_local_only,
+    outside,
+    served,
+    text,
+)
 
 ROOT = Path(__file__).resolve().parents[2]
 NOTEBOOKS = ROOT / "notebooks"
@@ -28,7 +35,7 @@ DESKTOP_ONLY = re.compile(r"%puzzle (domains|tree|save)\b|--domains\b|--solver (
 # Compiles each model as a step after the declarations, and solves it: all solutions, or the optimum.
 COMPILE_AND_SOLVE = '''
 def compile_and_solve(declare, models, backend=None):
-    from kernelext.session import PuzzleSession
+    from kernelext.steps.session import PuzzleSession
     found = {}
     for name, (source, optimising) in models.items():
         session = PuzzleSession("m")

@@ -22,7 +22,7 @@ function render({ model, el }) {
     const explanation = model.get("explanation") || {};
     if (explanation.html) {
       const box = element("div", "kx-explanation");
-      box.innerHTML = explanation.html;  // built by kernelext.explain, its text escaped
+      box.innerHTML = explanation.html;  // built by kernelext.insight.explain, its text escaped
       return [box];
     }
     if ((explanation.lines || []).length) return [element("pre", "kx-explanation", explanation.lines.join("\n"))];

@@ -1,0 +1,350 @@
+"""The next deduction of a walkthrough: new facts and a smallest set of rules that forces them.
+
+Steps are looked for from the smallest up: a cell one rule alone leaves with one value (a hidden or naked
+single), one step each; then every other fact single rules force, merged into one step of singles; an
+allDifferent's naked and hidden subsets, each its own named step; what one rule forces beyond those; every
+connected pair of rules (a step found so far is proven smallest). Then, per ruled-out candidate, a minimal
+set of rules that refutes it: found by propagation, shrunk by QuickXplain and one rule at a time with
+search, and when the smallest such set has more than `SEARCHED` rules, sought again by QuickXplain with
+search for a few candidates. Such a set is proven smallest when it has `EXHAUSTIVE + 1` rules, else only
+minimal. Every fact comes from `Reasoner.consequences`, exact for its rules.
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+
+from kernelext.insight.walkthrough.propagation import Candidates, Reasoner, quickxplain
+from kernelext.insight.walkthrough.rules import AllDifferent
+
+EXHAUSTIVE = 2  # every connected set of up to this many rules is tried
+SEARCHED = 6  # past this many rules, refuting sets are also looked for with search...
+SEARCHED_LITERALS = 6  # ...for this many candidates, those with the smallest sets by propagation first...
+ORDERS = 2  # ...each in this many orders of the rules
+MAX_SUBSET = 4  # naked and hidden subsets are named up to quads
+SUBSET_NAMES = {2: "pair", 3: "triple", 4: "quad"}
+
+
+class NoSolution(Exception):
+    """The rules have no solution within the candidates."""
+
+
+@dataclass(frozen=True)
+class Found:
+    """A deduction in terms of rules: their indices, the candidates they leave (changed variables only),
+    the technique when the shape is known, and whether no smaller set forces anything."""
+
+    ids: tuple[int, ...]
+    after: Candidates
+    technique: str
+    smallest: bool
+
+
+@dataclass
+class Deducer:
+    """Finds deductions one after the other over candidates that only shrink.
+
+    Arguments:
+        reasoner: the rules (givens left out: they are the starting candidates).
+        name_shape: names a multi-rule step from its rule ids and facts ("" when it has no name).
+    """
+
+    reasoner: Reasoner
+    name_shape: Callable[[tuple[int, ...], Candidates, Candidates], str] = lambda ids, before, after: ""
+    _sets: dict = field(default_factory=dict)  # rule ids -> (candidates of their scope, what they remove)
+    _cores: dict = field(default_factory=dict)  # (variable, value) -> a set of rules refuting it
+    _near: dict = field(default_factory=dict)  # variable -> every rule's distance from it
+    _solution: Candidates | None = None
+
+    def next(self, domains: Candidates) -> Found | None:
+        """The next deduction from `domains`, or None when no set of rules forces anything more.
+        Raises NoSolution when the rules have no solution within `domains`."""
+        active = [i for i, rule in enumerate(self.reasoner.rules) if any(len(domains[v]) > 1 for v in rule.scope)]
+        cuts = self._single_cuts(active, domains)
+        return (self._placement(cuts, domains) or self._singles(cuts, domains) or self._subsets(active, domains)
+                or self._alone(active, domains) or self._connected(active, domains) or self._refuted(active, domains))
+
+    # -- one rule alone -----------------------------------------------------------------------------------
+
+    def _single_cuts(self, active: list[int], domains: Candidates) -> list[tuple[int, Candidates]]:
+        """What each rule forces alone as a single: an allDifferent its placed values and hidden singles,
+        another rule all it forces (changed variables only)."""
+        cuts = []
+        for index in active:
+            rule = self.reasoner.rules[index]
+            cut = _house_singles(rule, domains) if isinstance(rule, AllDifferent) else self._filtered(index, domains)
+            if cut is None or not all(cut.values()):
+                raise NoSolution
+            changed = {v: d for v, d in cut.items() if d != domains[v]}
+            if changed:
+                cuts.append((index, changed))
+        return cuts
+
+    def _placement(self, cuts: list[tuple[int, Candidates]], domains: Candidates) -> Found | None:
+        """The first cell one rule alone leaves with one candidate (a hidden single in a house)."""
+        for index, changed in cuts:
+            rule = self.reasoner.rules[index]
+            for variable, left in changed.items():
+                if len(left) == 1:
+                    return Found((index,), {variable: left}, _single_name(rule, variable, left, domains), True)
+        return None
+
+    def _singles(self, cuts: list[tuple[int, Candidates]], domains: Candidates) -> Found | None:
+        """Every candidate one rule alone removes, at once (a cell left with one candidate is a naked single)."""
+        after: dict[str, frozenset[int]] = {}
+        for _, changed in cuts:
+            for variable, left in changed.items():
+                after[variable] = after.get(variable, domains[variable]) & left
+        if not cuts:
+            return None
+        return Found(tuple(index for index, _ in cuts), after, "singles", True)
+
+    def _subsets(self, active: list[int], domains: Candidates) -> Found | None:
+        """The smallest naked or hidden subset of an allDifferent that removes something."""
+        best = None
+        for index in active:
+            rule = self.reasoner.rules[index]
+            if not isinstance(rule, AllDifferent):
+                continue
+            for size, kind, cut in _house_subsets(rule, domains):
+                if best is None or (size, kind != "naked") < best[0]:
+                    best = (size, kind != "naked"), index, cut, kind
+                break
+        if best is None:
+            return None
+        (size, _), index, cut, kind = best
+        return Found((index,), cut, f"{kind} {SUBSET_NAMES[size]}", True)
+
+    def _alone(self, active: list[int], domains: Candidates) -> Found | None:
+        """What one rule forces alone, beyond singles and named subsets."""
+        for index in active:
+            cut = self._filtered(index, domains)
+            changed = {v: d for v, d in (cut or {}).items() if d != domains[v]}
+            if changed:
+                return Found((index,), changed, "", True)
+        return None
+
+    def _filtered(self, index: int, domains: Candidates) -> Candidates | None:
+        rule = self.reasoner.rules[index]
+        after = rule.filter(tuple(domains[v] for v in rule.scope))
+        return None if after is None else dict(zip(rule.scope, after))
+
+    # -- connected sets of rules ----------------------------------------------------------------------------
+
+    def _connected(self, active: list[int], domains: Candidates) -> Found | None:
+        """The first connected set of 2..EXHAUSTIVE rules that forces something, placements first."""
+        for size in range(2, EXHAUSTIVE + 1):
+            best = None
+            for ids in _connected_sets(self.reasoner, active, size):
+                changed = self._set_consequences(ids, domains)
+                if not changed:
+                    continue
+                places = any(len(d) == 1 for d in changed.values())
+                if best is None or (places and not best[0]):
+                    best = places, ids, changed
+                    if places:
+                        break
+            if best is not None:
+                _, ids, changed = best
+                return Found(ids, changed, self.name_shape(ids, domains, changed), True)
+        return None
+
+    def _set_consequences(self, ids: tuple[int, ...], domains: Candidates) -> Candidates:
+        """The candidates the rules `ids` remove together (changed variables only), cached per candidates."""
+        scope = self.reasoner.scope(ids)
+        key = tuple(domains[v] for v in scope)
+        cached = self._sets.get(ids)
+        if cached is not None and cached[0] == key:
+            return cached[1]
+        after = self.reasoner.consequences(ids, domains) or {}
+        changed = {v: d for v, d in after.items() if d != domains[v]}
+        self._sets[ids] = key, changed
+        return changed
+
+    # -- a minimal set refuting one candidate ------------------------------------------------------------------
+
+    def _refuted(self, active: list[int], domains: Candidates) -> Found | None:
+        """The smallest of the minimal sets of rules that refute a candidate outside the solutions."""
+        solution = self._solution_within(active, domains)
+        if solution is None:
+            raise NoSolution
+        cores = {}
+        literals = list(self._candidates(active, domains, solution))
+        for literal in literals:
+            core = self._core(active, domains, *literal)
+            if core is not None:
+                cores[literal] = core
+                if len(core) <= EXHAUSTIVE + 1:
+                    break
+        best = min(cores.values(), key=len, default=None)
+        if best is None or len(best) > SEARCHED:  # a search may need fewer rules than propagation
+            tried = 0
+            for literal in sorted(literals, key=lambda lit: len(cores.get(lit, active))):
+                if tried >= SEARCHED_LITERALS and best is not None:
+                    break
+                core = self._searched_core(active, domains, *literal)
+                if core is None:  # some solution has it
+                    continue
+                tried += 1
+                if best is None or len(core) < len(best):
+                    self._cores[literal], best = core, core
+                if len(best) <= SEARCHED:
+                    break
+        if best is None:
+            return None
+        ids = tuple(sorted(best))
+        changed = self._set_consequences(ids, domains)
+        return Found(ids, changed, self.name_shape(ids, domains, changed), len(ids) <= EXHAUSTIVE + 1)
+
+    def _solution_within(self, active: list[int], domains: Candidates) -> Candidates | None:
+        if self._solution is None or any(not self._solution[v] <= domains[v] for v in domains if v in self._solution):
+            self._solution = self.reasoner.solution(active, domains)
+        return self._solution
+
+    def _candidates(self, active, domains: Candidates, solution: Candidates) -> Iterator[tuple[str, int]]:
+        """Candidates not in the solution found, those with a refuting set already known first."""
+        scope = self.reasoner.scope(active)
+        literals = [(v, value) for v in scope for value in sorted(domains[v]) if len(domains[v]) > 1
+                    and value not in solution[v]]
+        known = [lit for lit in literals if lit in self._cores]
+        yield from known + [lit for lit in literals if lit not in self._cores]
+
+    def _core(self, active: list[int], domains: Candidates, variable: str, value: int) -> tuple[int, ...] | None:
+        """A minimal set of rules whose propagation refutes `variable` = `value` (shrunk by QuickXplain with
+        propagation, then one rule at a time with search); None when propagation alone does not refute it."""
+        assumed = {**domains, variable: frozenset((value,))}
+        cached = self._cores.get((variable, value))
+        fired: list[int] = []
+        if cached is not None and self.reasoner.propagate(cached, assumed) is None:
+            fired = list(cached)
+        elif self.reasoner.propagate(active, assumed, fired) is not None:
+            return None
+        refuted = lambda ids: self.reasoner.propagate(ids, assumed) is None  # noqa: E731
+        fired = list(dict.fromkeys(fired))
+        nearest = sorted(fired, key=self._distances(variable).__getitem__)
+        core = min(([i for (i,) in quickxplain(refuted, (), [(i,) for i in order])] for order in (nearest, fired)),
+                   key=len)
+        for index in list(core):
+            trial = [i for i in core if i != index]
+            if trial and self.reasoner.unsat(trial, assumed):
+                core = trial
+        self._cores[(variable, value)] = tuple(core)
+        return tuple(core)
+
+
+    def _searched_core(self, active: list[int], domains: Candidates, variable: str, value: int
+                       ) -> tuple[int, ...] | None:
+        """A small minimal set of rules with no solution where `variable` = `value`: QuickXplain with search,
+        over the rules nearest the variable first, ties in a few fixed shuffled orders; None when some
+        solution has that value."""
+        assumed = {**domains, variable: frozenset((value,))}
+        if not self.reasoner.unsat(active, assumed):
+            return None
+        distance = self._distances(variable)
+        best = None
+        for seed in range(ORDERS):
+            shuffled = random.Random(seed).sample(active, len(active)) if seed else list(active)
+            nearest = sorted(shuffled, key=distance.__getitem__)
+            core = quickxplain(lambda ids: self.reasoner.unsat(ids, assumed), (), [(i,) for i in nearest])
+            if best is None or len(core) < len(best):
+                best = tuple(i for (i,) in core)
+            if len(best) <= SEARCHED:
+                break
+        return best
+
+    def _distances(self, variable: str) -> dict[int, int]:
+        """Every rule's distance from `variable` (0: its rules; 1: rules sharing a variable with those, ...);
+        the rules never change, so each variable's distances are worked out once."""
+        if variable not in self._near:
+            self._near[variable] = self._breadth_first(variable)
+        return self._near[variable]
+
+    def _breadth_first(self, variable: str) -> dict[int, int]:
+        rules = self.reasoner.rules
+        distance = {i: 0 for i in self.reasoner.watching.get(variable, ())}
+        frontier = list(distance)
+        while frontier:
+            reached = []
+            for i in frontier:
+                for v in rules[i].scope:
+                    for j in self.reasoner.watching[v]:
+                        if j not in distance:
+                            distance[j] = distance[i] + 1
+                            reached.append(j)
+            frontier = reached
+        return {i: distance.get(i, len(rules)) for i in range(len(rules))}
+
+
+def _connected_sets(reasoner: Reasoner, active: list[int], size: int) -> Iterator[tuple[int, ...]]:
+    """Sets of `size` rules among `active` linked by shared variables, each once, in a deterministic order."""
+    scopes = {i: frozenset(reasoner.rules[i].scope) for i in active}
+    seen: dict[tuple[int, ...], None] = {}  # dicts and frozensets: pycsp3 slows `in` on sets and tuples down
+    frontier = [(i,) for i in active]
+    for _ in range(size - 1):
+        grown = []
+        for ids in frontier:
+            members = frozenset(ids)
+            for j in active:
+                if j not in members and any(scopes[j] & scopes[i] for i in ids):
+                    key = tuple(sorted(ids + (j,)))
+                    if key not in seen:
+                        seen[key] = None
+                        grown.append(key)
+        frontier = grown
+    yield from sorted(frontier)
+
+
+def _single_name(rule, variable: str, left: frozenset[int], domains: Candidates) -> str:
+    """`hidden single` when the value has no other place in the allDifferent, `naked single` when the
+    cell's other values are placed there, "" for another kind of rule."""
+    if not isinstance(rule, AllDifferent):
+        return ""
+    others = [v for v in rule.scope if v != variable]
+    if not any(left <= domains[v] for v in others):
+        return "hidden single"
+    return "naked single"
+
+
+def _house_singles(rule: AllDifferent, domains: Candidates) -> Candidates | None:
+    """An allDifferent's singles: placed values removed from the other cells, and hidden singles placed."""
+    cells = rule.scope
+    after = {v: domains[v] for v in cells}
+    for cell in cells:
+        if len(domains[cell]) == 1:
+            for other in cells:
+                if other != cell:
+                    after[other] = after[other] - domains[cell]
+    values = set().union(*(domains[v] for v in cells))
+    if len(values) == len(cells):
+        for value in values:
+            places = [v for v in cells if value in domains[v]]
+            if len(places) == 1 and len(domains[places[0]]) > 1:
+                after[places[0]] = frozenset((value,))
+    return after
+
+
+def _house_subsets(rule: AllDifferent, domains: Candidates) -> Iterator[tuple[int, str, Candidates]]:
+    """An allDifferent's naked and hidden subsets of 2..MAX_SUBSET cells that remove candidates, smallest first."""
+    cells = rule.scope
+    open_cells = [v for v in cells if len(domains[v]) > 1]
+    values = set().union(*(domains[v] for v in cells))
+    permutation = len(values) == len(cells)
+    open_values = sorted({x for v in open_cells for x in domains[v]})
+    for size in range(2, MAX_SUBSET + 1):
+        for group in map(frozenset, itertools.combinations(open_cells, size)):
+            union = frozenset().union(*(domains[v] for v in group))
+            if len(union) == size:
+                cut = {v: domains[v] - union for v in cells if v not in group and domains[v] & union}
+                if cut:
+                    yield size, "naked", cut
+        if not permutation:
+            continue
+        for group in itertools.combinations(open_values, size):
+            places = [v for v in cells if domains[v] & set(group)]
+            if len(places) == size:
+                cut = {v: domains[v] & frozenset(group) for v in places if domains[v] - set(group)}
+                if cut:
+                    yield size, "hidden", cut

@@ -1,0 +1,165 @@
+"""Reasoning with a set of rules (`kernelext.insight.walkthrough.rules`) over candidate values, in the kernel: propagation to a
+fixpoint, a search for one solution, and the exact consequences of a few rules together.
+
+Domains map a variable id to its candidates (a frozenset). Every call checks the deadline it is given and
+raises `TimeUp` past it. What a rule leaves of given candidates is remembered (the same questions come back
+at every node of a search).
+"""
+
+from __future__ import annotations
+
+import itertools
+import time
+from collections.abc import Callable, Sequence
+
+from kernelext.insight.walkthrough.rules import Rule
+
+Candidates = dict[str, frozenset[int]]
+MEMORY = 300_000  # filter results remembered, at most
+
+
+class TimeUp(Exception):
+    """The deadline passed."""
+
+
+class Reasoner:
+    """The rules of a model, with a deadline for everything asked of them."""
+
+    def __init__(self, rules: Sequence[Rule], deadline: float):
+        self.rules = tuple(rules)
+        self.deadline = deadline
+        self.filtered: dict = {}
+        self.watching: dict[str, list[int]] = {}
+        for index, rule in enumerate(self.rules):
+            for variable in dict.fromkeys(rule.scope):
+                self.watching.setdefault(variable, []).append(index)
+
+    def scope(self, ids: Sequence[int]) -> tuple[str, ...]:
+        """The variables of the rules `ids`, each once, in order."""
+        return tuple(dict.fromkeys(v for i in ids for v in self.rules[i].scope))
+
+    def propagate(self, ids: Sequence[int], domains: Candidates, fired: list[int] | None = None) -> Candidates | None:
+        """`domains` narrowed by the rules `ids` until none narrows more; None when one has no solution left.
+        The rules that narrowed something (and the one that failed) are appended to `fired`."""
+        domains = dict(domains)
+        member = frozenset(ids)  # frozensets and dicts: pycsp3 slows `in` on sets, lists and tuples down
+        queue = list(dict.fromkeys(ids))
+        queued = dict.fromkeys(queue)
+        while queue:
+            if time.monotonic() > self.deadline:
+                raise TimeUp
+            index = queue.pop(0)
+            del queued[index]
+            rule = self.rules[index]
+            before = tuple(domains[v] for v in rule.scope)
+            after = self.filter(index, before)
+            if after is None or not all(after):
+                if fired is not None:
+                    fired.append(index)
+                return None
+            if after == before:
+                continue
+            if fired is not None:
+                fired.append(index)
+            for variable, old, new in zip(rule.scope, before, after):
+                if new != old:
+                    domains[variable] = domains[variable] & new
+                    for other in self.watching[variable]:
+                        if other in member and other not in queued and other != index:
+                            queue.append(other)
+                            queued[other] = None
+        return domains
+
+    def filter(self, index: int, before: tuple[frozenset[int], ...]) -> tuple[frozenset[int], ...] | None:
+        """What rule `index` leaves of the candidates `before` of its scope (None: no solution of it)."""
+        key = index, before
+        if key not in self.filtered:
+            if len(self.filtered) >= MEMORY:
+                self.filtered.clear()
+            self.filtered[key] = self.rules[index].filter(before)
+        return self.filtered[key]
+
+    def solution(self, ids: Sequence[int], domains: Candidates) -> Candidates | None:
+        """Domains of one solution of the rules `ids` (every variable of theirs fixed), or None when none exists."""
+        narrowed = self.propagate(ids, domains)
+        if narrowed is None:
+            return None
+        open_ = [v for v in self.scope(ids) if len(narrowed[v]) > 1]
+        if not open_:
+            return narrowed
+        variable = min(open_, key=lambda v: len(narrowed[v]))  # the first of the smallest
+        for value in sorted(narrowed[variable]):
+            found = self.solution(ids, {**narrowed, variable: frozenset((value,))})
+            if found is not None:
+                return found
+        return None
+
+    def consequences(self, ids: Sequence[int], domains: Candidates) -> Candidates | None:
+        """The candidates of the rules' variables that some solution of the rules `ids` uses (exact); None
+        when they have no solution together."""
+        narrowed = self.propagate(ids, domains)
+        if narrowed is None:
+            return None
+        scope = self.scope(ids)
+        if self._acyclic(ids):  # then each rule's own filtering leaves only values of solutions (Berge-acyclic)
+            return {v: narrowed[v] for v in scope}
+        supported: dict[str, dict[int, None]] = {v: {} for v in scope}
+        for variable in scope:
+            for value in sorted(narrowed[variable]):
+                if value in supported[variable]:
+                    continue
+                found = self.solution(ids, {**narrowed, variable: frozenset((value,))})
+                if found is None:
+                    narrowed[variable] = narrowed[variable] - {value}
+                    continue
+                for v in scope:
+                    supported[v].update(dict.fromkeys(found[v]))
+        if not all(supported.values()):
+            return None
+        return {v: frozenset(supported[v]) for v in scope}
+
+    def _acyclic(self, ids: Sequence[int]) -> bool:
+        """True when the rules `ids` and their variables form a forest (Berge-acyclic): two rules share at
+        most one variable, and no chain of shared variables leads back to where it started."""
+        group = {i: i for i in ids}
+
+        def root(i: int) -> int:
+            while group[i] != i:
+                i = group[i]
+            return i
+
+        for a, b in itertools.combinations(ids, 2):
+            shared = len(set(self.rules[a].scope) & set(self.rules[b].scope))
+            if shared > 1 or (shared and root(a) == root(b)):
+                return False
+            if shared:
+                group[root(a)] = root(b)
+        return True
+
+    def unsat(self, ids: Sequence[int], domains: Candidates) -> bool:
+        """True when the rules `ids` have no solution within `domains`."""
+        return self.solution(ids, domains) is None
+
+
+def quickxplain(unsat: Callable[[tuple[int, ...]], bool], background: tuple[int, ...],
+                items: Sequence[tuple[int, ...]]) -> list[tuple[int, ...]]:
+    """QuickXplain (Junker, 2004): a minimal list of `items` that, with `background`, is `unsat`.
+
+    `items` (tuples of constraint indices) together with `background` must be unsat; earlier items are
+    preferred. An `unsat` that answers False when unsure keeps items, so the result stays a conflict.
+    """
+    def flat(parts) -> tuple[int, ...]:
+        return tuple(i for part in parts for i in part)
+
+    def split(base: tuple[int, ...], grew: bool, candidates: list) -> list:
+        if grew and unsat(base):
+            return []
+        if len(candidates) == 1:
+            return candidates
+        half = len(candidates) // 2
+        first, second = candidates[:half], candidates[half:]
+        needed_second = split(base + flat(first), True, second)
+        needed_first = split(base + flat(needed_second), bool(needed_second), first)
+        return needed_first + needed_second
+
+    return split(background, False, list(items)) if items else []

@@ -1,0 +1,239 @@
+"""The %%puzzle / %%puzzle+ cell magics and the %puzzle line commands: parse, delegate, display."""
+
+from __future__ import annotations
+
+from IPython.core.error import UsageError
+from IPython.core.magic import Magics, cell_magic, line_cell_magic, magics_class
+from IPython.core.magic_arguments import argument, magic_arguments, parse_argstring
+from traitlets import Bool, Float, TraitError, Unicode, observe, validate
+
+from kernelext.errors import KernelextError, PuzzleUsageError
+from kernelext.kinds import view_choices
+from kernelext.magic.commands import commands_text, run_command, sols
+from kernelext.solver.backends import BACKENDS, MINIZINC_SOLVERS, backends_help
+from kernelext.solver.minizinc_browser import in_browser
+
+
+def _with_commands(func):
+    """Append every line command (from kernelext.magic.commands) to a magic's docstring, before its options."""
+    func.__doc__ = f"{func.__doc__.rstrip()}\n\nLine commands:\n{commands_text()}\n"
+    return func
+
+
+def _step_options(func):
+    """The options every step (and `%puzzle solve`) accepts."""
+    for option in reversed([
+        argument("--show", metavar="VAR", help="the array to draw (default: the first 2-D array declared)"),
+        argument("--timeout", metavar="S", type=float, help="seconds before the search stops (default: %%config PuzzleMagics.timeout)"),
+        argument("--sols", metavar="N|all", help="how many solutions to find: a number or `all` (default 1)"),
+        argument("--solver", metavar="NAME", help=f"the solver: {backends_help()} "
+                 "(default: %%config PuzzleMagics.solver)"),
+        argument("--no-solve", action="store_true", help="add the step without solving"),
+        argument("--step", metavar="KEY", help="name this step: a cell run again with the same KEY replaces it"),
+        argument("--domains", action="store_true", help="also show each cell's domain after propagation (pencil marks)"),
+    ]):
+        func = option(func)
+    return func
+
+
+@magics_class
+class PuzzleMagics(Magics):
+    """Build a pycsp3 model one cell at a time, solving and drawing it after each step."""
+
+    timeout = Float(10.0, help="Default time limit of a solve, in seconds.").tag(config=True)
+    solver = Unicode("auto", help=f"Default solver, one of {', '.join(BACKENDS)}.").tag(config=True)
+    minizinc_solver = Unicode("gecode", help=f"The solver MiniZinc runs, one of {', '.join(MINIZINC_SOLVERS)} (the "
+                                             "last three in the browser, or with MiniZinc's own bundle)."
+                              ).tag(config=True)
+    domains = Bool(False, help="Show pencil marks (domains after propagation) after every step.").tag(config=True)
+    strict_indexing = Bool(False, help="Refuse an index past the end of an array (pycsp3 wraps it round to the "
+                                       "start, and the kit warns).").tag(config=True)
+
+    def __init__(self, shell=None, **kwargs):
+        super().__init__(shell=shell, **kwargs)
+        self.current = None  # the NotebookPuzzle being built
+        self._solver = None
+        self._cell_id = None
+        self._failed = None  # the name of a puzzle whose %%puzzle cell failed: no current puzzle until one starts
+        self._java_checked = False  # Java is looked for once, at the first %%puzzle cell
+        self._java_fallback = None  # "ortools" when there is no Java and the default solver was asked for
+
+    @property
+    def session(self):
+        """The PuzzleSession of the current puzzle, or None."""
+        return self.current.session if self.current is not None else None
+
+    @validate("solver")
+    def _known_solver(self, proposal):
+        if proposal["value"] not in BACKENDS:
+            raise TraitError(f"Unknown solver {proposal['value']!r}: use one of {', '.join(BACKENDS)}.")
+        return proposal["value"]
+
+    @validate("minizinc_solver")
+    def _known_minizinc_solver(self, proposal):
+        if proposal["value"] not in MINIZINC_SOLVERS:
+            raise TraitError(f"Unknown MiniZinc solver {proposal['value']!r}: use one of {', '.join(MINIZINC_SOLVERS)}.")
+        return proposal["value"]
+
+    @observe("minizinc_solver")
+    def _minizinc_solver_changed(self, change):
+        if self._solver is not None:
+            self._solver.minizinc_solver = change["new"]
+
+    def remember_cell_id(self, info=None):
+        """pre_run_cell hook: keep the id of the cell about to run (front ends that send one)."""
+        self._cell_id = getattr(info, "cell_id", None)
+
+    # -- magics ---------------------------------------------------------------------------------
+
+    @magic_arguments()
+    @_with_commands
+    @argument("words", nargs="*", help="cell form: the puzzle's NAME; line form: a command and its arguments (see below)")
+    @argument("--view", metavar="KIND", help=f"how to draw the grid: {view_choices()} (default: guessed from NAME "
+              "and the data)")
+    @argument("--nodes", metavar="N", type=int, help="with `%%puzzle tree`: how many nodes to record (default 500)")
+    @_step_options
+    @line_cell_magic
+    def puzzle(self, line, cell=None):
+        """Start a puzzle (`%%puzzle NAME`, the cell declares its variables) or run a command (`%puzzle steps`).
+
+        Running a `%%puzzle NAME` cell again starts that puzzle afresh.
+        """
+        args = self._parse(self.puzzle, line)
+        if cell is not None:
+            return self._guarded(self._start, args, cell)
+        return self._guarded(self._command, args)
+
+    @magic_arguments()
+    @_with_commands
+    @_step_options
+    @cell_magic("puzzle+")
+    def puzzle_step(self, line, cell):
+        """Add the cell as a step of the current puzzle; show what it posted, the status and the grid.
+
+        Running the same cell again (or with the same --step KEY) replaces its earlier version.
+        A step that fails is rolled back: the model stays as it was before the cell.
+        """
+        args = self._parse(self.puzzle_step, line)
+        return self._guarded(self._add, args, cell)
+
+    # -- actions --------------------------------------------------------------------------------
+
+    def _start(self, args, cell):
+        from kernelext.kinds import kind_for
+        from kernelext.magic.puzzle import NotebookPuzzle
+        from kernelext.pycsp3_glue import model_state
+        from kernelext.steps.session import PuzzleSession
+
+        if self.current is not None:
+            self.current.close()  # a %%puzzle cell ends the previous puzzle, whether or not the new one starts
+        model_state.reset()
+        self.current, self._failed = None, " ".join(args.words) or "NAME"
+        if len(args.words) != 1:
+            raise PuzzleUsageError("Name the puzzle: %%puzzle NAME [options], e.g. %%puzzle amaze.")
+        if args.view:
+            kind_for(args.view)
+        session = PuzzleSession(args.words[0], self.shell.user_ns, solver=self._shared_solver(),
+                                timeout=self.timeout, backend=self._backend_with_java_check())
+        puzzle = NotebookPuzzle(session, self.shell.user_ns, args.view, self.timeout)
+        try:
+            self._show_step(puzzle, args, cell)
+        except BaseException:
+            puzzle.close()
+            raise
+        self.current, self._failed = puzzle, None
+
+    def _add(self, args, cell):
+        self._show_step(self._require_puzzle(), args, cell)
+
+    def _show_step(self, puzzle, args, cell):
+        puzzle.session.strict_indexing = self.strict_indexing
+        report = puzzle.session.add_step(cell, self._step_key(args), solve=not args.no_solve, sols=sols(args.sols),
+                                         timeout=args.timeout, show=args.show, backend=args.solver,
+                                         first_line=2)  # the cell's first line is the magic
+        output = puzzle.show(report, current=lambda: self.current is puzzle)
+        if args.domains or self.domains:
+            puzzle.show_domains(output)
+
+    def _command(self, args):
+        run_command(args.words, args, self._require_puzzle, magic_options)
+
+    # -- helpers --------------------------------------------------------------------------------
+
+    def _parse(self, magic, line):
+        try:
+            return parse_argstring(magic, line)
+        except UsageError as error:
+            raise UsageError(f"{error} (see %%puzzle? for the options)") from None
+
+    def _guarded(self, action, *args):
+        """Run `action` with Python's plain operators (faster; a step's own code gets pycsp3's back), its
+        errors shown as one-line messages."""
+        from kernelext.pycsp3_glue.model_state import plain_operators
+
+        try:
+            with plain_operators():
+                return action(*args)
+        except KernelextError as error:
+            raise UsageError(str(error)) from None
+
+    def _require_puzzle(self):
+        if self._failed is not None:
+            raise PuzzleUsageError(f"No current puzzle: the `%%puzzle {self._failed}` cell failed. "
+                                   "Fix it and run it again.")
+        if self.current is None:
+            raise PuzzleUsageError("No puzzle started: run a `%%puzzle NAME` cell first (it declares the variables).")
+        return self.current
+
+    def _step_key(self, args):
+        if args.step:
+            return "step:" + args.step
+        return "cell:" + self._cell_id if self._cell_id else None
+
+    def _backend_with_java_check(self) -> str:
+        """The configured solver; without Java, say so once, and use OR-Tools instead of the default ACE."""
+        import importlib.util
+
+        from kernelext.solver.errors import JavaNotFound
+        from kernelext.solver.java import find_java
+
+        if self.solver == "ortools" or self._java_checked or in_browser():
+            return self._java_fallback or self.solver
+        self._java_checked = True
+        try:
+            find_java()
+            return self.solver
+        except JavaNotFound:
+            pass
+        jvm_free = all(importlib.util.find_spec(name) for name in ("ortools", "cpmpy"))
+        get_java = "install Java 11+ (apt install default-jre) or `pip install 'kernelext[java]'`"
+        if jvm_free and self.solver in ("ace", "auto"):
+            self._java_fallback = "ortools"
+            print(f"No Java runtime found: solving with OR-Tools (--solver ortools). For ACE, {get_java}.")
+            return "ortools"
+        other = "" if jvm_free else " or `pip install 'kernelext[ortools]'` for a solver without Java"
+        print(f"No Java runtime found: the {self.solver} solver needs one; {get_java}{other}.")
+        return self.solver
+
+    def _shared_solver(self):
+        from kernelext.solver.engine import Solver
+
+        if self._solver is None:
+            self._solver = Solver(self.solver, self.minizinc_solver)
+        return self._solver
+
+    def close(self):
+        """Release the puzzle's files and the solver's worker."""
+        if self.current is not None:
+            self.current.close()
+        if self._solver is not None:
+            self._solver.close()
+
+
+def magic_options() -> dict[str, str]:
+    """Every option of %%puzzle and %%puzzle+, as {"--name METAVAR": help}."""
+    found = {}
+    for magic in (PuzzleMagics.puzzle, PuzzleMagics.puzzle_step):
+        found.update({" ".join([action.option_strings[-1], action.metavar or ""]).strip(): action.help or ""
+                      for action in magic.parser._actions if action.option_strings and action.dest != "help"})
+    return found

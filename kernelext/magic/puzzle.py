@@ -1,0 +1,151 @@
+"""NotebookPuzzle: a PuzzleSession as a notebook shows it (its view, its pencil marks, its outputs)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from IPython.display import display
+
+from kernelext.errors import PuzzleUsageError
+
+if TYPE_CHECKING:
+    from kernelext.grid import Grid
+    from kernelext.steps.session import PuzzleSession, StepReport
+
+EXPLAIN_TIME_FACTOR = 3  # explanations solve many sub-models: they get this many times a solve's time limit
+
+
+class NotebookPuzzle:
+    """The current puzzle of a notebook: its session, the view drawing it and the pencil marks shown last.
+
+    Arguments:
+        session: the puzzle's session.
+        namespace: the notebook's user namespace (where the views find the puzzle's data).
+        view: the kind named by `--view`, or None to guess it from the puzzle's name and data.
+        timeout: the default time limit of a solve (explanations get EXPLAIN_TIME_FACTOR times it).
+    """
+
+    def __init__(self, session: PuzzleSession, namespace: dict, view: str | None, timeout: float):
+        self.session, self.namespace, self.view, self.timeout = session, namespace, view, timeout
+        self.domains = None  # the pencil marks shown last, to mark what the next step removes
+        self._kinds = None  # the kinds' modules, looked up once (installed packages add kinds)
+
+    def kind(self, grid: Grid | None = None) -> str:
+        """The view drawing the grid: `--view`, else the kind the puzzle's name or data suggest."""
+        from kernelext.kinds import detect_kind, modules
+
+        if self.view:
+            return self.view
+        if self._kinds is None:
+            self._kinds = modules()
+        return detect_kind(self.session.name, grid or self.session.last_grid, self.namespace, self._kinds)
+
+    def data(self, kind: str) -> dict:
+        """The plain data the view `kind` reads from the notebook, and what it reads off the posted model
+        (a kind with `READS_POSTED`; see `kernelext.kinds.posted_facts`)."""
+        from kernelext.kinds import kind_for, view_data
+        from kernelext.kinds.posted_facts import posted_facts
+
+        found = view_data(kind, self.namespace)
+        shown = self.session.shown_array() if getattr(kind_for(kind), "READS_POSTED", False) else None
+        return {**found, **posted_facts(shown.name)} if shown is not None else found
+
+    def explain_timeout(self, timeout: float | None = None) -> float:
+        return timeout or self.timeout * EXPLAIN_TIME_FACTOR
+
+    def show(self, report: StepReport, *, current=lambda: True):
+        """Display a report (a grid widget in a kernel, else static HTML and text); returns the ReportOutput.
+        `current()` says whether the puzzle is still the notebook's, for the widget's Explain button."""
+        from kernelext.magic.render import ReportOutput
+
+        kind = self.kind(report.grid)
+        steps = tuple(self.session.steps)
+        output = ReportOutput(report, kind=kind, data=self.data(kind),
+                              on_explain=lambda: self._explain_button(steps, current))
+        try:
+            display(output)
+        except KeyboardInterrupt:
+            raise PuzzleUsageError("Interrupted while drawing: the step is kept; `%puzzle solve` shows it again.") from None
+        return output
+
+    def _explain_button(self, steps: tuple, current) -> object:
+        """The Explanation behind a widget's Explain button, if the puzzle has not changed since it was shown."""
+        from kernelext.insight.explain import explain
+
+        if not current() or tuple(self.session.steps) != steps:
+            raise PuzzleUsageError("The puzzle has changed since this grid was shown: run `%puzzle explain`.")
+        return explain(self.session, timeout=self.explain_timeout())
+
+    def show_domains(self, output=None, *, fresh: bool = False) -> None:
+        """Display the pencil marks of the drawn array, what this step removed struck through (nothing when
+        `fresh`); `output`, the step's ReportOutput, gets them too (its widget's pencil-marks toggle)."""
+        from kernelext.insight.pencil_marks import (
+            pencil_html,
+            pencil_report,
+            pencil_text,
+        )
+        from kernelext.kinds import block_size
+
+        grid, self.domains = pencil_report(self.session, None if fresh else self.domains, timeout=self.timeout)
+        if grid is None:
+            print("No 1-D or 2-D array to show pencil marks on.")
+            return
+        marks = pencil_html(grid, block=block_size(self.kind(), grid) or None)
+        if output is not None:
+            output.pencil = marks
+        display({"text/plain": pencil_text(grid), "text/html": marks}, raw=True)
+
+    def show_tree(self, nodes: int | None) -> None:
+        """Solve while recording the search tree; a tree widget in a kernel, else its outline."""
+        from kernelext.insight.search_tree import record_tree, tree_html
+        from kernelext.magic.render import in_kernel
+        from kernelext.widgets.tree_widget import TreeWidget
+
+        tree = record_tree(self.session, nodes=nodes or 500, timeout=self.timeout)
+        if not in_kernel():
+            display({"text/plain": tree.summary(), "text/html": tree_html(tree)}, raw=True)
+            return
+        kind = self.kind()
+        display(TreeWidget(tree, self.session.shown_array(), kind, self.data(kind)))
+
+    def show_explanation(self, result) -> None:
+        """Display an explanation's text and HTML (its grid drawn by the puzzle's view)."""
+        from kernelext.widgets.static_forms import explanation_html, explanation_text
+
+        if result is None:
+            print("Every cell of the grid is already known.")
+            return
+        kind = self.kind()
+        display({"text/plain": explanation_text(result), "text/html": explanation_html(result, kind, self.data(kind))},
+                raw=True)
+
+    def show_walkthrough(self, walkthrough) -> None:
+        """Display a walkthrough: a stepper over its steps in a kernel, else every step as static HTML, and text."""
+        from kernelext.kinds import block_size
+        from kernelext.magic.render import in_kernel
+        from kernelext.widgets.static_forms import walkthrough_html, walkthrough_text
+        from kernelext.widgets.stepper_widget import StepperWidget
+
+        marks = walkthrough.start or walkthrough.end
+        block = (block_size(self.kind(), marks) or None) if marks is not None else None
+        if in_kernel():
+            display(StepperWidget(walkthrough, block))
+        else:
+            display({"text/plain": walkthrough_text(walkthrough), "text/html": walkthrough_html(walkthrough, block)},
+                    raw=True)
+
+    def save(self, path: str) -> None:
+        """Draw the current grid into a .png, .svg or .pdf file."""
+        from kernelext.kinds import kind_for
+        from kernelext.widgets.export import save_grid
+
+        if not path.lower().endswith((".png", ".svg", ".pdf")):
+            raise PuzzleUsageError(f"Cannot draw into {path}: use a .png, .svg or .pdf file.")
+        grid = self.session.last_grid
+        if grid is None:
+            raise PuzzleUsageError("No grid to save yet: add a step that declares a 1-D or 2-D array.")
+        kind = self.kind(grid)
+        print(f"Wrote {save_grid(kind_for(kind).describe(grid, self.data(kind)), path).name}")
+
+    def close(self) -> None:
+        self.session.close()

@@ -1,0 +1,1 @@
+"""What runs outside the kernel: handouts of executed notebooks, the Jupyter server's save hook, the browser site."""

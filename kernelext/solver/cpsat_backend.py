@@ -1,0 +1,123 @@
+"""OR-Tools CP-SAT in the kernel's own process, on the compiled model read directly (see xcsp3_to_cpsat).
+
+One search worker and CP-SAT's fixed seed, so that the same model gives the same solutions in every run.
+The search runs on a thread of its own: the kernel's Stop (KeyboardInterrupt) and the wall-clock limit
+both stop it at once.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from pathlib import Path
+from types import MappingProxyType
+
+from kernelext.pycsp3_glue.model_state import plain_operators
+from kernelext.solver import ace_output
+from kernelext.solver.compiled import CompiledModel, compiled
+from kernelext.solver.cpsat_module import cp_model
+from kernelext.solver.result import SolveResult, Status
+
+STOP_WAIT = 0.2  # seconds CP-SAT gets to end after being told to stop
+
+
+def solve_cpsat(model: Path | CompiledModel, cells: ace_output.Cells, *, sols: int | str,
+                timeout: float) -> SolveResult:
+    """Solve `model` within `timeout` seconds of wall time from the call (reading the model counts).
+
+    Raises:
+        BackendUnsupported: the model uses something the direct reading does not translate.
+    """
+    called = time.perf_counter()
+    holes = frozenset(name + "".join(f"[{i}]" for i in index)
+                      for name, array in cells.items() for index, vid in array if vid is None)
+    try:
+        with plain_operators():  # pycsp3's `in` on tuples and sets is slow, and the reading uses it
+            translated = compiled(model).cp_sat(holes)
+    except KeyboardInterrupt:
+        return SolveResult(Status.UNKNOWN, time=time.perf_counter() - called, backend="cp-sat", stopped="interrupted")
+    solver = cp_model().CpSolver()
+    solver.parameters.num_workers = 1
+    solver.parameters.catch_sigint_signal = False  # Stop is a KeyboardInterrupt here, which stops the thread
+    solver.parameters.max_time_in_seconds = max(0.001, timeout - (time.perf_counter() - called))
+    limit = None if translated.objective or sols == "all" else int(sols)
+    solver.parameters.enumerate_all_solutions = limit != 1 and not translated.objective
+    recorder = _Recorder(translated.variables, cells, limit, called)
+    stopped = _run(solver, translated.model, recorder, deadline=called + timeout)
+    elapsed = time.perf_counter() - called
+    name = solver.StatusName(recorder.status) if recorder.status is not None else None
+    status, reason = _status(name, bool(recorder.found), complete=limit is not None and len(recorder.found) >= limit,
+                             objective=translated.objective)
+    bound = recorder.bounds[-1][1] if translated.objective and recorder.found else None
+    ended = recorder.status is not None  # else the search has not yet answered the stop request
+    stats = MappingProxyType({"solutions": str(len(recorder.found)),
+                              "search seconds": f"{solver.WallTime() if ended else elapsed:.4f}"})
+    solutions = tuple(recorder.found[-1:] if translated.objective else recorder.found)  # optimising: the best
+    return SolveResult(status, solutions, bound, tuple(recorder.bounds) if translated.objective else (),
+                       elapsed, "cp-sat", stats, stopped or reason)
+
+
+class _Recorder:
+    """Keeps each solution CP-SAT reports (for an objective, each improving one) as {variable id: value}."""
+
+    def __init__(self, variables: dict, cells: ace_output.Cells, limit: int | None, start: float):
+        self.variables, self.cells, self.limit, self.start = variables, cells, limit, start
+        self.found: list = []
+        self.bounds: list[tuple[float, int]] = []
+        self.status = None
+
+    def callback(self, cp_model):
+        recorder = self
+
+        class Callback(cp_model.CpSolverSolutionCallback):
+            def on_solution_callback(self) -> None:
+                values = {}
+                for array in recorder.cells.values():
+                    for _, vid in array:
+                        if vid is not None:
+                            variable = recorder.variables.get(vid)
+                            values[vid] = None if variable is None else int(self.Value(variable))
+                recorder.found.append(MappingProxyType(values))
+                recorder.bounds.append((time.perf_counter() - recorder.start, int(self.ObjectiveValue())))
+                if recorder.limit is not None and len(recorder.found) >= recorder.limit:
+                    self.StopSearch()
+
+        return Callback()
+
+
+def _run(solver, model, recorder: _Recorder, deadline: float) -> str:
+    """Run the search on a thread; "interrupted" on KeyboardInterrupt, "timeout" if it outlives `deadline`."""
+    callback = recorder.callback(cp_model())
+    done = threading.Event()  # waited on rather than the thread: an interrupted join can leave it unusable
+
+    def search() -> None:
+        try:
+            recorder.status = solver.Solve(model, callback)
+        finally:
+            done.set()
+
+    threading.Thread(target=search, daemon=True).start()
+    stopped = ""
+    try:
+        if not done.wait(max(0.0, deadline - time.perf_counter())):
+            stopped = "timeout"
+    except KeyboardInterrupt:
+        stopped = "interrupted"
+    if not done.is_set():
+        solver.StopSearch()
+        done.wait(STOP_WAIT)
+    return stopped
+
+
+def _status(name: str | None, found: bool, complete: bool, objective: bool) -> tuple[Status, str]:
+    """The result's status and, when the search ended before it had finished, "timeout".
+
+    `complete`: the solutions asked for were all found (the search was stopped on purpose).
+    """
+    if name == "INFEASIBLE":
+        return Status.UNSAT, ""
+    if name == "OPTIMAL":
+        return (Status.OPTIMUM if objective else Status.SAT), ""
+    if found:
+        return Status.SAT, ("" if complete else "timeout")
+    return Status.UNKNOWN, "timeout"

@@ -1,0 +1,496 @@
+"""Read a compiled XCSP3 file straight into an OR-Tools CP-SAT model, without going through CPMpy.
+
+Only what can be translated exactly is read: variables with integer domains; `intension` (the arithmetic,
+comparison and logical operators, `in`/`notin` with sets, `if`; not `div`, `mod` or `pow`); `extension`
+(supports or conflicts, `*` included); `allDifferent` of one list; `sum` (integer coefficients); `count`
+(integer values); `instantiation`; `regular` (a deterministic automaton); `group`, `block` and
+`slide` (circular too); objectives given as an expression or as a sum.
+Anything else raises BackendUnsupported, and the caller solves the model another way.
+
+As ACE does, only the variables that some constraint or the objective involves enter the model: the others
+are left out of solutions (None) and do not multiply the solution count.
+"""
+
+from __future__ import annotations
+
+import re
+import xml.etree.ElementTree as ElementTree
+from dataclasses import dataclass
+from pathlib import Path
+
+from kernelext.errors import Untranslatable
+from kernelext.solver import cpsat_module
+from kernelext.solver.errors import BackendUnsupported
+from kernelext.xcsp.declarations import Declarations, list_text
+from kernelext.xcsp.expressions import BOOLEAN, parse_expression
+from kernelext.xcsp.values import (
+    boolean,
+    child_text,
+    condition,
+    expand_rows,
+    expanded_size,
+    intervals,
+    size,
+    tuples,
+    values,
+)
+
+MAX_TUPLES = 2_000  # past this many tuples once `*` is expanded, a table is posted tuple by tuple
+MAX_BYTES = 300_000  # larger files (large tables) are left to ACE, which reads them far faster than Python
+_COMPARED = {"lt": lambda a, b: a < b, "le": lambda a, b: a <= b, "gt": lambda a, b: a > b,
+             "ge": lambda a, b: a >= b, "eq": lambda a, b: a == b, "ne": lambda a, b: a != b}
+_OPPOSITE = {"lt": "ge", "le": "gt", "gt": "le", "ge": "lt", "eq": "ne", "ne": "eq"}
+
+
+@dataclass(frozen=True)
+class Translated:
+    """A CP-SAT model read from XCSP3: the model, its variables by XCSP3 id, and whether it optimises."""
+
+    model: object
+    variables: dict
+    objective: bool
+
+
+def read(path: Path, holes: frozenset[str] = frozenset()) -> Translated:
+    """The XCSP3 file at `path` as a CP-SAT model; `holes` are the ids of array cells that hold no variable
+    (the file may not mark them, and a compact list such as `x[][]` must skip them).
+
+    Raises:
+        BackendUnsupported: the file holds something this reading does not translate (or it failed on it).
+    """
+    cp_model = _cp_model()
+    if Path(path).stat().st_size > MAX_BYTES:
+        raise BackendUnsupported(f"a model file over {MAX_BYTES // 1000} kB")
+    try:
+        root = ElementTree.parse(path).getroot()
+    except ElementTree.ParseError as error:
+        raise BackendUnsupported(f"the model file could not be read ({error})") from None
+    objectives = root.find("objectives")
+    if objectives is not None and len(objectives) != 1:
+        raise BackendUnsupported("several objectives")
+    constraints = root.find("constraints")
+    return _translate(_Reader(cp_model, holes), root.find("variables"), constraints if constraints is not None else (),
+                      objectives[0] if objectives is not None else None)
+
+
+class Reading:
+    """Reads satisfaction models given in parts (the `<variables>` element, then the constraint elements), and
+    keeps what it read: when the next model has the same variables and holes and begins with the very same
+    constraint elements, only the elements after them are read, into the same CP-SAT model. Variables enter
+    the model at their first use, so the model is the one a reading of the whole would build."""
+
+    def __init__(self):
+        self._reader = None
+        self._variables = None
+        self._holes: frozenset[str] = frozenset()
+        self._elements: list = []
+
+    def translated(self, variables, elements: list, holes: frozenset[str]) -> Translated:
+        """The CP-SAT model of `variables` and the constraint `elements` (raises BackendUnsupported)."""
+        done = len(self._elements)
+        extends = (self._reader is not None and variables is self._variables and holes == self._holes
+                   and len(elements) >= done and all(a is b for a, b in zip(elements, self._elements)))
+        reader = self._reader if extends else _Reader(_cp_model(), holes)
+        self._reader = None  # until the reading below succeeds: a failed one leaves a half-built model
+        translated = _translate(reader, None if extends else variables, elements[done:] if extends else elements, None)
+        self._reader, self._variables, self._holes, self._elements = reader, variables, holes, list(elements)
+        return translated
+
+
+def _cp_model():
+    try:
+        return cpsat_module.cp_model()
+    except ImportError:
+        raise BackendUnsupported("OR-Tools is not installed: pip install ortools (or use --solver ace).") from None
+
+
+def _translate(reader: _Reader, variables, constraints, objective) -> Translated:
+    """Read the declarations `variables` (None: declared already), the `constraints` and the `objective`
+    element (or None) into `reader`'s model."""
+    try:
+        if variables is not None:
+            reader.declare(variables)
+        for element in constraints:
+            reader.constraint(element)
+        if objective is not None:
+            reader.objective(objective)
+    except BackendUnsupported:
+        raise
+    except Untranslatable as error:
+        raise BackendUnsupported(str(error)) from None
+    except Exception as error:  # a form this reading did not foresee: another solver reads the model
+        raise BackendUnsupported(f"an unforeseen form ({type(error).__name__}: {error})"[:160]) from None
+    invalid = reader.model.Validate()  # for example bounds past 64-bit integers
+    if invalid:
+        raise BackendUnsupported(f"a model CP-SAT finds invalid ({invalid})"[:160])
+    return Translated(reader.model, reader.used, objective is not None)
+
+
+class _Reader(Declarations):
+    """Builds the CP-SAT model one XCSP3 element at a time."""
+
+    def __init__(self, cp_model, holes: frozenset[str]):
+        super().__init__(holes)
+        self.cp = cp_model
+        self.model = cp_model.CpModel()
+        self.used: dict = {}  # variable id -> its CP-SAT variable, made on first use
+        self.equalities: dict = {}  # (variable index, value) -> the literal of variable == value
+
+    def var(self, vid: str):
+        """The CP-SAT variable of `vid` (a Boolean one when its values are within 0..1)."""
+        found = self.used.get(vid)
+        if found is not None:
+            return found
+        intervals = self.domains.get(vid)
+        if intervals is None:
+            raise BackendUnsupported(f"the undeclared variable {vid}")
+        if boolean(intervals):
+            variable = self.model.NewBoolVar(vid)
+            if size(intervals) == 1:
+                self.model.Add(variable == intervals[0][0])
+        else:
+            variable = self.model.NewIntVarFromDomain(self.cp.Domain.FromIntervals([list(i) for i in intervals]), vid)
+        self.used[vid] = variable
+        return variable
+
+    def variables(self, text: str) -> list:
+        return [self.var(vid) for vid in self.expand(text)]
+
+    def terms(self, text: str) -> list:
+        """A list whose items may be expressions (`add(x[0],1)`) as well as variables."""
+        found = []
+        for token in text.split():
+            found += [self.term(parse_expression(token))] if "(" in token else self.variables(token)
+        return found
+
+    # constraints
+
+    def constraint(self, element) -> None:
+        for leaf in self.leaves(element):
+            handler = getattr(self, f"_{leaf.tag}", None)
+            if handler is None or leaf.tag in ("expand", "variables", "substitute"):
+                raise BackendUnsupported(f"the constraint <{leaf.tag}>")
+            handler(leaf)
+
+    def _regular(self, element) -> None:
+        """An automaton over the list, its states numbered in the order they are named (CP-SAT takes
+        deterministic ones only)."""
+        states: dict[str, int] = {}
+
+        def state(name: str) -> int:
+            return states.setdefault(name, len(states))
+
+        start = state(child_text(element, "start").strip())
+        final = [state(name) for name in child_text(element, "final").split()]
+        arcs = re.findall(r"\(\s*([^,()\s]+)\s*,\s*(-?\d+)\s*,\s*([^,()\s]+)\s*\)", child_text(element, "transitions"))
+        triples = [(state(tail), int(value), state(head)) for tail, value, head in arcs]
+        if len({(tail, value) for tail, value, _ in triples}) < len(set(triples)):
+            raise BackendUnsupported("a <regular> automaton that is not deterministic")
+        self.model.AddAutomaton(self.variables(child_text(element, "list")), start, final, triples)
+
+    def _intension(self, element) -> None:
+        function = element.find("function")
+        self.post(parse_expression((function.text if function is not None else element.text) or ""))
+
+    def _extension(self, element) -> None:
+        variables = self.variables(child_text(element, "list"))
+        supports, conflicts = element.find("supports"), element.find("conflicts")
+        table = supports if supports is not None else conflicts
+        if table is None:
+            raise BackendUnsupported("a table with neither supports nor conflicts")
+        text = table.text or ""
+        if len(variables) == 1 and "(" not in text:
+            domain = self.cp.Domain.FromIntervals([list(i) for i in intervals(text)])
+            self.model.AddLinearExpressionInDomain(variables[0], domain if supports is not None else domain.complement())
+            return
+        rows = tuples(text, len(variables))
+        columns = [self.domains[v.Name()] for v in variables]
+        if supports is None:
+            for row in rows:  # each conflict: some position differs from it
+                self.model.AddBoolOr([self.equals(v, value).Not() for v, value in zip(variables, row) if value != "*"])
+        elif not any("*" in row for row in rows) or expanded_size(rows, columns, MAX_TUPLES) <= MAX_TUPLES:
+            self.model.AddAllowedAssignments(variables, expand_rows(rows, columns))
+        else:  # short tuples with many `*`: one literal per tuple, true exactly when the tuple matches
+            self.model.AddBoolOr([self.all_of([self.equals(v, value) for v, value in zip(variables, row)
+                                               if value != "*"]) for row in rows])
+
+    def equals(self, variable, value: int):
+        """A literal true exactly when `variable` == `value` (one per pair, shared)."""
+        key = (variable.Index(), value)
+        if key not in self.equalities:
+            if boolean(self.domains[variable.Name()]):
+                self.equalities[key] = variable if value == 1 else variable.Not() if value == 0 else \
+                    self.model.NewConstant(0)
+            else:
+                holds = self.model.NewBoolVar("")
+                self.model.Add(variable == value).OnlyEnforceIf(holds)
+                self.model.Add(variable != value).OnlyEnforceIf(holds.Not())
+                self.equalities[key] = holds
+        return self.equalities[key]
+
+    def all_of(self, literals: list):
+        """A literal true exactly when every one of `literals` is."""
+        if len(literals) == 1:
+            return literals[0]
+        holds = self.model.NewBoolVar("")
+        self.model.AddBoolAnd(literals).OnlyEnforceIf(holds)
+        self.model.AddBoolOr([lit.Not() for lit in literals]).OnlyEnforceIf(holds.Not())
+        return holds
+
+    def _allDifferent(self, element) -> None:  # noqa: N802 (XCSP3's own name)
+        lists = element.findall("list")
+        if element.find("except") is not None or element.find("matrix") is not None or len(lists) > 1:
+            raise BackendUnsupported("an allDifferent with except, matrix or several lists")
+        self.model.AddAllDifferent(self.terms(lists[0].text if lists else element.text or ""))
+
+    def _sum(self, element) -> None:
+        variables = self.terms(child_text(element, "list"))
+        coeffs = element.find("coeffs")
+        weights = [1] * len(variables) if coeffs is None else values(coeffs.text or "")
+        if len(weights) != len(variables):
+            raise BackendUnsupported("a sum whose coefficients do not match its list")
+        self._condition(sum(w * v for w, v in zip(weights, variables)), child_text(element, "condition"))
+
+    def _count(self, element) -> None:
+        variables = self.variables(child_text(element, "list"))
+        counted = [self.reified_in(v, values(child_text(element, "values"))) for v in variables]
+        self._condition(sum(counted), child_text(element, "condition"))
+
+    def _instantiation(self, element) -> None:
+        variables = self.variables(child_text(element, "list"))
+        fixed = values(child_text(element, "values"))
+        if len(fixed) != len(variables):
+            raise BackendUnsupported("an instantiation whose values do not match its list")
+        for variable, value in zip(variables, fixed):
+            self.model.Add(variable == value)
+
+    def _condition(self, expression, text: str) -> None:
+        operator, operand = condition(text)
+        if operator in ("in", "notin"):
+            domain = self.cp.Domain.FromIntervals([list(i) for i in intervals(operand.strip("{}").replace(",", " "))])
+            self.model.AddLinearExpressionInDomain(expression, domain if operator == "in" else domain.complement())
+        elif operator in _COMPARED:
+            self.post_comparison(operator, expression, self.term(parse_expression(operand)))
+        else:
+            raise BackendUnsupported(f"the condition operator {operator}")
+
+    def objective(self, element) -> None:
+        kind = element.get("type", "expression")
+        if kind == "expression":
+            target = self.term(parse_expression(element.text or ""))
+        elif kind == "sum":
+            variables = self.terms(list_text(element))
+            coeffs = element.find("coeffs")
+            weights = [1] * len(variables) if coeffs is None else values(coeffs.text or "")
+            target = sum(w * v for w, v in zip(weights, variables))
+        else:
+            raise BackendUnsupported(f"an objective of type {kind}")
+        if element.tag == "minimize":
+            self.model.Minimize(target)
+        elif element.tag == "maximize":
+            self.model.Maximize(target)
+        else:
+            raise BackendUnsupported(f"the objective <{element.tag}>")
+
+    # expressions
+
+    def post(self, node) -> None:
+        """Make the Boolean expression `node` hold."""
+        op, args = node if isinstance(node, tuple) else (None, ())
+        if op in _COMPARED and not (op == "eq" and len(args) > 2):
+            self.post_comparison(op, *[self.term(a) for a in _binary(op, args)])
+        elif op == "and":
+            for arg in args:
+                self.post(arg)
+        elif op in ("in", "notin"):
+            term, allowed = self.membership(args)
+            domain = self.cp.Domain.FromValues(allowed)
+            self.model.AddLinearExpressionInDomain(term, domain if op == "in" else domain.complement())
+        elif op == "or":
+            self.model.AddBoolOr([self.literal(a) for a in args])
+        elif op == "imp" and len(args) == 2:
+            self.model.AddImplication(self.literal(args[0]), self.literal(args[1]))
+        else:
+            self.model.AddBoolOr([self.literal(node)])
+
+    def post_comparison(self, op: str, left, right, enforced=None) -> None:
+        """`left op right`, only when the literal `enforced` is true if one is given."""
+        if isinstance(left, int) and isinstance(right, int):  # no variable: decided now
+            if not _COMPARED[op](left, right):
+                self.model.AddBoolAnd([enforced.Not()]) if enforced is not None else self.model.AddBoolOr([])
+            return
+        constraint = self.model.Add(_COMPARED[op](left, right))
+        if enforced is not None:
+            constraint.OnlyEnforceIf(enforced)
+
+    def membership(self, args) -> tuple[object, list[int]]:
+        if len(args) != 2 or not (isinstance(args[1], tuple) and args[1][0] == "set"):
+            raise BackendUnsupported("`in` with something other than a set of integers")
+        allowed = [a for a in args[1][1] if isinstance(a, int)]
+        if len(allowed) != len(args[1][1]):
+            raise BackendUnsupported("`in` with something other than a set of integers")
+        return self.term(args[0]), allowed
+
+    def reified_in(self, variable, allowed: list[int]):
+        """A Boolean variable that is 1 exactly when `variable` takes one of `allowed`."""
+        holds = self.model.NewBoolVar("")
+        domain = self.cp.Domain.FromValues(allowed)
+        self.model.AddLinearExpressionInDomain(variable, domain).OnlyEnforceIf(holds)
+        self.model.AddLinearExpressionInDomain(variable, domain.complement()).OnlyEnforceIf(holds.Not())
+        return holds
+
+    def literal(self, node):
+        """A CP-SAT literal equal to the Boolean expression `node`."""
+        if isinstance(node, int):
+            if node not in (0, 1):
+                raise BackendUnsupported("an integer used as a condition")
+            return self.model.NewConstant(node)
+        if isinstance(node, str):
+            variable = self.var(node)
+            if not boolean(self.domains[node]):
+                raise BackendUnsupported(f"the integer variable {node} used as a condition")
+            return variable
+        op, args = node
+        if op == "not" and len(args) == 1:
+            return self.literal(args[0]).Not()
+        if op == "eq" and len(args) > 2:
+            return self.literal(("and", tuple(("eq", (args[0], a)) for a in args[1:])))
+        holds = self.model.NewBoolVar("")  # every branch below ties it to `node` both ways
+        if op in _COMPARED:
+            left, right = [self.term(a) for a in _binary(op, args)]
+            self.post_comparison(op, left, right, holds)
+            self.post_comparison(_OPPOSITE[op], left, right, holds.Not())
+        elif op in ("in", "notin"):
+            term, allowed = self.membership(args)
+            domain = self.cp.Domain.FromValues(allowed)
+            inside, outside = (holds, holds.Not()) if op == "in" else (holds.Not(), holds)
+            self.model.AddLinearExpressionInDomain(term, domain).OnlyEnforceIf(inside)
+            self.model.AddLinearExpressionInDomain(term, domain.complement()).OnlyEnforceIf(outside)
+        elif op in ("and", "or", "imp"):
+            literals = [self.literal(a) for a in args]
+            if op == "imp":
+                if len(literals) != 2:
+                    raise BackendUnsupported("imp with other than two arguments")
+                literals = [literals[0].Not(), literals[1]]
+                op = "or"
+            if op == "and":
+                self.model.AddBoolAnd(literals).OnlyEnforceIf(holds)
+                self.model.AddBoolOr([lit.Not() for lit in literals]).OnlyEnforceIf(holds.Not())
+            else:
+                self.model.AddBoolOr(literals).OnlyEnforceIf(holds)
+                self.model.AddBoolAnd([lit.Not() for lit in literals]).OnlyEnforceIf(holds.Not())
+        elif op in ("iff", "xor") and len(args) == 2:
+            left, right = [self._as_int(self.literal(a)) for a in args]
+            same = "eq" if op == "iff" else "ne"
+            self.post_comparison(same, left, right, holds)
+            self.post_comparison(_OPPOSITE[same], left, right, holds.Not())
+        else:
+            raise BackendUnsupported(f"the operator {op} used as a condition")
+        return holds
+
+    def _as_int(self, literal):
+        """A literal as a 0/1 term."""
+        return 1 - literal.Not() if literal.Index() < 0 else literal
+
+    def term(self, node):
+        """A CP-SAT linear expression (or integer) equal to the integer expression `node`."""
+        if isinstance(node, int):
+            return node
+        if isinstance(node, str):
+            return self.var(node)
+        op, args = node
+        if op in BOOLEAN:
+            return self._as_int(self.literal(node))
+        if op == "add":
+            return sum(self.term(a) for a in args)
+        if op == "sub" and len(args) == 2:
+            return self.term(args[0]) - self.term(args[1])
+        if op == "neg" and len(args) == 1:
+            return -self.term(args[0])
+        if op in ("mul", "sqr"):
+            factors = [self.term(a) for a in (args if op == "mul" else (args[0], args[0]))]
+            return self._product(factors, node)
+        if op in ("abs", "dist"):
+            inner = self.term(args[0]) if op == "abs" else self.term(args[0]) - self.term(args[1])
+            result = self._new_int(node)
+            self.model.AddAbsEquality(result, inner)
+            return result
+        if op in ("min", "max"):
+            result = self._new_int(node)
+            terms = [self.term(a) for a in args]
+            (self.model.AddMinEquality if op == "min" else self.model.AddMaxEquality)(result, terms)
+            return result
+        if op == "if" and len(args) == 3:
+            condition = self.literal(args[0])
+            result = self._new_int(node)
+            self.model.Add(result == self.term(args[1])).OnlyEnforceIf(condition)
+            self.model.Add(result == self.term(args[2])).OnlyEnforceIf(condition.Not())
+            return result
+        raise BackendUnsupported(f"the operator {op}")
+
+    def _product(self, factors: list, node):
+        pairs = list(zip(factors, node[1] if node[0] == "mul" else (node[1][0], node[1][0])))
+        scale = 1
+        for factor, _ in pairs:
+            scale *= factor if isinstance(factor, int) else 1
+        others = [(factor, arg) for factor, arg in pairs if not isinstance(factor, int)]
+        if len(others) <= 1:
+            return scale * (others[0][0] if others else 1)
+        if len(others) > 2:
+            raise BackendUnsupported("a product of more than two variables")
+        result = self._new_int(("mul", tuple(arg for _, arg in others)))
+        self.model.AddMultiplicationEquality(result, [self._as_var(factor, arg) for factor, arg in others])
+        return scale * result
+
+    def _as_var(self, term, node):
+        """`term` as a variable (a new one equal to it when it is an expression)."""
+        if isinstance(term, self.cp.IntVar):
+            return term
+        variable = self._new_int(node)
+        self.model.Add(variable == term)
+        return variable
+
+    def _new_int(self, node):
+        low, high = self.bounds(node)
+        return self.model.NewIntVar(low, high, "")
+
+    def bounds(self, node) -> tuple[int, int]:
+        """The smallest and largest values the integer expression `node` can take."""
+        if isinstance(node, int):
+            return node, node
+        if isinstance(node, str):
+            intervals = self.domains[node]
+            if not intervals:
+                raise BackendUnsupported(f"the empty domain of {node}")
+            return intervals[0][0], intervals[-1][1]
+        op, args = node
+        spans = [self.bounds(a) for a in args if not (isinstance(a, tuple) and a[0] == "set")]
+        if op in BOOLEAN:
+            return 0, 1
+        if op == "add":
+            return sum(s[0] for s in spans), sum(s[1] for s in spans)
+        if op == "sub":
+            return spans[0][0] - spans[1][1], spans[0][1] - spans[1][0]
+        if op == "neg":
+            return -spans[0][1], -spans[0][0]
+        if op in ("mul", "sqr"):
+            spans = spans if op == "mul" else spans * 2
+            low = high = 1
+            for a, b in spans:
+                corners = [low * a, low * b, high * a, high * b]
+                low, high = min(corners), max(corners)
+            return low, high
+        if op in ("abs", "dist"):
+            a, b = spans[0] if op == "abs" else (spans[0][0] - spans[1][1], spans[0][1] - spans[1][0])
+            return (0 if a <= 0 <= b else min(abs(a), abs(b))), max(abs(a), abs(b))
+        if op in ("min", "max"):
+            return min(s[0] for s in spans), max(s[1] for s in spans)
+        if op == "if":
+            return min(spans[1][0], spans[2][0]), max(spans[1][1], spans[2][1])
+        raise BackendUnsupported(f"the operator {op}")
+
+
+def _binary(op: str, args: tuple) -> tuple:
+    if len(args) != 2:
+        raise BackendUnsupported(f"{op} with other than two arguments")
+    return args

@@ -1,0 +1,1 @@
+"""A pycsp3 model built step by step: run a step's cell, lint it, replay and roll back, compile for the solvers."""

@@ -1,0 +1,111 @@
+"""A notebook's model as the backends take it (a CompiledModel of kernelext.solver.compiled).
+
+CP-SAT reads a satisfaction model from its parts: the `<variables>` element and the constraint elements
+of each posted item. `ModelParts` keeps each item's elements while the item stands, and the reading
+keeps its CP-SAT model while the constraints only grow, so a step compiles and reads only what it
+posted. The XCSP3 file is written only when a backend asks for it (ACE, an objective, an export).
+"""
+
+from __future__ import annotations
+
+import xml.etree.ElementTree as ElementTree
+from collections.abc import Callable
+from pathlib import Path
+
+from kernelext.pycsp3_glue import model_state
+from kernelext.solver.cpsat_reader import MAX_BYTES, Reading, Translated, read
+from kernelext.solver.errors import BackendUnsupported
+
+_HEADER = len('<instance format="XCSP3" type="CSP">\n  <constraints>\n  </constraints>\n</instance>\n')
+
+
+class ModelParts:
+    """The compiled parts of one session's model, kept between solves."""
+
+    def __init__(self):
+        self.reading = Reading()
+        self._declared: tuple = ()
+        self._variables: tuple[ElementTree.Element | None, int, int] = (None, 0, 0)  # element, bytes, most bytes
+        self._items: list[tuple[object, list[ElementTree.Element], int, int]] = []  # item, elements, bytes, most
+
+    def current(self) -> tuple[ElementTree.Element, list[ElementTree.Element], int, int]:
+        """The `<variables>` element, the constraint elements, and the least and most bytes the XCSP3 file
+        of the model can take (the file adds indentation to what the elements hold)."""
+        from lxml import etree
+
+        declared = model_state.declared_items()
+        if len(declared) != len(self._declared) or any(a is not b for a, b in zip(declared, self._declared)):
+            text = etree.tostring(model_state.variables_element())
+            element = ElementTree.fromstring(text)
+            self._declared, self._variables = declared, (element, len(text), len(text) + _indentation(element, 1))
+        items = model_state.posted_items()
+        kept = 0
+        while kept < min(len(items), len(self._items)) and self._items[kept][0] is items[kept]:
+            kept += 1
+        fresh = []
+        for item, elements in zip(items[kept:], model_state.compile_items(items[kept:])):
+            texts = [etree.tostring(element) for element in elements]
+            read_back = [ElementTree.fromstring(text) for text in texts]
+            size = sum(map(len, texts))
+            fresh.append((item, read_back, size, size + sum(_indentation(e, 2) for e in read_back)))
+        self._items = self._items[:kept] + fresh
+        variables, least, most = self._variables
+        elements = [element for _, found, _, _ in self._items for element in found]
+        return (variables, elements, _HEADER + least + sum(i[2] for i in self._items),
+                _HEADER + most + sum(i[3] for i in self._items))
+
+
+class StepModel:
+    """The session's model at one solve: its file written on first demand, its CP-SAT model read from parts.
+
+    Arguments:
+        parts: the session's ModelParts.
+        write: writes the model's XCSP3 file and gives its path.
+    """
+
+    def __init__(self, parts: ModelParts, write: Callable[[], Path]):
+        self.parts, self._write = parts, write
+        self._path: Path | None = None
+        self._current: tuple | None = None
+        self._prepared = False
+
+    def prepare(self) -> None:
+        """Compile what the solve reads, before it starts (a Ctrl-C here stops the step, not a search): the
+        parts of a satisfaction model, else the file (also when the parts fail: the whole compile then says
+        what is wrong, or gives the file to read)."""
+        self._prepared = True
+        if not self.optimises():
+            try:
+                self._current = self.parts.current()
+                return
+            except Exception:
+                pass
+        self.path()
+
+    def path(self) -> Path:
+        if self._path is None:
+            self._path = self._write()
+        return self._path
+
+    def optimises(self) -> bool:
+        return model_state.has_objective()
+
+    def cp_sat(self, holes: frozenset[str]) -> Translated:
+        """As the file would be read: the same CP-SAT model, and the same refusal of a file over MAX_BYTES."""
+        if not self._prepared:
+            self.prepare()
+        if self._current is None:
+            return read(self.path(), holes)
+        variables, elements, least, most = self._current
+        if least > MAX_BYTES:
+            raise BackendUnsupported(f"a model file over {MAX_BYTES // 1000} kB")
+        if most > MAX_BYTES:  # near the limit: the file's own size decides
+            return read(self.path(), holes)
+        return self.parts.reading.translated(variables, elements, holes)
+
+
+def _indentation(element: ElementTree.Element, depth: int) -> int:
+    """The most bytes pretty-printing adds around `element` at `depth` (the root is at depth 0) and inside it."""
+    children = list(element)
+    around = (2 * depth + 1) * (2 if children else 1)
+    return around + sum(_indentation(child, depth + 1) for child in children)

@@ -1,0 +1,629 @@
+"""A compiled XCSP3 model as MiniZinc text, for any MiniZinc (Debian's 2.6 on the desktop, 2.10 in the
+browser).
+
+Pure Python on the standard library, so that the browser imports it as the desktop does. Each XCSP3 variable that
+a constraint or the objective involves becomes one MiniZinc variable (`x[2][3]` is `Vx_2_3`, an underscore in a
+name doubled); the others are left out, as ACE leaves them out, so that they do not multiply solutions. The model
+prints those variables' values in the order of `MiniZincModel.variables`, then the objective's value.
+
+Constraints taken (see `CONSTRAINTS`): each is posted with MiniZinc's own global where Debian's MiniZinc and the
+browser's agree on it (`all_different`, `table`, `lex_less`, `lex_lesseq`, `cumulative`, `subcircuit`, `nvalue`,
+`all_equal`), and otherwise as the exact sum, table or logic it stands for. Anything else raises
+`Untranslatable` naming it: a model is translated exactly or not at all.
+"""
+
+from __future__ import annotations
+
+import re
+import xml.etree.ElementTree as ElementTree
+from dataclasses import dataclass
+
+from kernelext.errors import Untranslatable
+from kernelext.xcsp.declarations import Declarations, list_text
+from kernelext.xcsp.expressions import BOOLEAN, COMPARISONS, parse_expression
+from kernelext.xcsp.values import (
+    Intervals,
+    boolean,
+    child_text,
+    condition,
+    expand_rows,
+    expanded_size,
+    intervals,
+    size,
+    tuples,
+    values,
+)
+
+MAX_STAR_TUPLES = 5_000  # past this many tuples once `*` is expanded, a table is posted as a disjunction of rows
+CONSTRAINTS = ("intension", "extension", "allDifferent", "allEqual", "ordered", "lex", "sum", "count", "nValues",
+               "cardinality", "minimum", "maximum", "element", "channel", "circuit", "noOverlap", "cumulative",
+               "binPacking", "knapsack", "regular", "mdd", "precedence", "instantiation")
+OBJECTIVE = "kx_objective"
+_INFIX = {"lt": "<", "le": "<=", "gt": ">", "ge": ">=", "eq": "=", "ne": "!=",
+          "add": "+", "sub": "-", "mul": "*", "div": "div", "mod": "mod", "and": "/\\", "or": "\\/",
+          "imp": "->", "iff": "<->", "xor": "xor"}
+_SWAPPED = {"lt": "gt", "le": "ge", "gt": "lt", "ge": "le"}
+
+
+@dataclass(frozen=True)
+class MiniZincModel:
+    """A model as MiniZinc text.
+
+    Attributes:
+        text: the model; it prints one line `[v1, v2, ...]` per solution, then the objective's value if any.
+        variables: the XCSP3 ids of the values printed, in order.
+        objective: "minimize", "maximize", or "" for a satisfaction model.
+    """
+
+    text: str
+    variables: tuple[str, ...]
+    objective: str = ""
+
+
+def translate(xcsp3: str, holes: frozenset[str] = frozenset()) -> MiniZincModel:
+    """The XCSP3 text `xcsp3` as MiniZinc; `holes` are the ids of array cells that hold no variable.
+
+    Raises:
+        Untranslatable: the model holds something this translation does not take (the message names it).
+    """
+    try:
+        root = ElementTree.fromstring(xcsp3)
+    except ElementTree.ParseError as error:
+        raise Untranslatable(f"a model file that is not XCSP3 ({error})") from None
+    writer = _Writer(holes)
+    writer.declare(root.find("variables"))
+    for element in root.find("constraints") if root.find("constraints") is not None else ():
+        writer.constraint(element)
+    objectives = root.find("objectives")
+    if objectives is not None and len(objectives) != 1:
+        raise Untranslatable("several objectives")
+    objective = writer.objective(objectives[0]) if objectives is not None else ""
+    return MiniZincModel(writer.text(objective), tuple(writer.used), objective)
+
+
+def identifier(vid: str) -> str:
+    """The MiniZinc name of the XCSP3 variable `vid`: `x[2][3]` -> `Vx_2_3`, `a_b` -> `Va__b`."""
+    name, _, rest = vid.partition("[")
+    return "V" + name.replace("_", "__") + "".join(f"_{i}" for i in re.findall(r"\d+", rest))
+
+
+def domain_text(spans: Intervals) -> str:
+    """A MiniZinc set for the domain: `1..9`, `{1,3,5}`, or a union of ranges."""
+    if len(spans) == 1:
+        return f"{spans[0][0]}..{spans[0][1]}"
+    if size(spans) <= 20:
+        return "{" + ",".join(str(v) for low, high in spans for v in range(low, high + 1)) + "}"
+    return " union ".join(f"{low}..{high}" for low, high in spans)
+
+
+class _Writer(Declarations):
+    """Writes one MiniZinc constraint per XCSP3 constraint, noting the variables they involve."""
+
+    def __init__(self, holes: frozenset[str]):
+        super().__init__(holes)
+        self.used: dict[str, None] = {}  # the variables involved, in the order first met
+        self.includes: set[str] = set()
+        self.tables: dict[tuple, str] = {}  # (supports, column domains) -> the array or predicate that holds them
+        self.lines: list[str] = []
+
+    def text(self, objective: str) -> str:
+        declarations = [f"var {domain_text(self.domains[vid])}: {identifier(vid)};" for vid in self.used]
+        shown = f'show([{", ".join(identifier(vid) for vid in self.used)}])' if self.used else '"[]"'
+        output = f'output [{shown}, "\\n"'
+        if objective:
+            output += f', show({OBJECTIVE}), "\\n"'
+        solve = f"solve {objective} {OBJECTIVE};" if objective else "solve satisfy;"
+        return "\n".join([*(f'include "{name}.mzn";' for name in sorted(self.includes)), *declarations,
+                          *self.lines, solve, output + "];", ""])
+
+    def post(self, text: str) -> None:
+        self.lines.append(f"constraint {text};")
+
+    # lists and terms
+
+    def var(self, vid: str) -> str:
+        if vid not in self.domains:
+            raise Untranslatable(f"the undeclared variable {vid}")
+        if not self.domains[vid]:
+            raise Untranslatable(f"the empty domain of {vid}")
+        self.used.setdefault(vid)
+        return identifier(vid)
+
+    def terms(self, text: str) -> list[str]:
+        """A list's items as integer terms: variables, integers, or expressions such as `add(x[0],1)`."""
+        return [self.term(parse_expression(token)) for token in self.tokens(text)]
+
+    def list_of(self, element) -> list[str]:
+        return self.terms(list_text(element))
+
+    def coefficients(self, element) -> list[str]:
+        """The terms of the `<coeffs>` child, or [] when it has none."""
+        coeffs = element.find("coeffs")
+        if coeffs is None:
+            return []
+        return self.terms(coeffs.text or "")
+
+    def condition(self, left: str, text: str) -> str:
+        """`left` compared as the XCSP3 condition `text` says: `(le,y)`, `(in,1..5)`, `(notin,{1,3})`."""
+        operator, operand = condition(text)
+        if operator in ("in", "notin"):
+            spans = intervals(operand.strip("{}").replace(",", " "))
+            inside = f"({left} in {domain_text(spans) if spans else '{}'})"
+            return inside if operator == "in" else f"(not {inside})"
+        if operator not in COMPARISONS:
+            raise Untranslatable(f"the condition operator {operator}")
+        return f"({left} {_INFIX[operator]} {self.term(parse_expression(operand))})"
+
+    # expressions
+
+    def term(self, node) -> str:
+        """The integer expression `node` in MiniZinc."""
+        if isinstance(node, int):
+            return f"({node})" if node < 0 else str(node)
+        if isinstance(node, str):
+            return self.var(node)
+        op, args = node
+        if op in BOOLEAN:
+            return f"bool2int({self.literal(node)})"
+        if op in ("add", "mul") and args:
+            return "(" + f" {_INFIX[op]} ".join(self.term(a) for a in args) + ")"
+        if op in ("sub", "div", "mod") and len(args) == 2:
+            return f"({self.term(args[0])} {_INFIX[op]} {self.term(args[1])})"
+        if op == "neg" and len(args) == 1:
+            return f"(-{self.term(args[0])})"
+        if op == "abs" and len(args) == 1:
+            return f"abs({self.term(args[0])})"
+        if op == "dist" and len(args) == 2:
+            return f"abs({self.term(args[0])} - {self.term(args[1])})"
+        if op == "sqr" and len(args) == 1:
+            inner = self.term(args[0])
+            return f"({inner} * {inner})"
+        if op == "pow" and len(args) == 2:
+            return f"pow({self.term(args[0])}, {self.term(args[1])})"
+        if op in ("min", "max") and args:
+            return f"{op}([{', '.join(self.term(a) for a in args)}])"
+        if op == "if" and len(args) == 3:
+            return f"(if {self.literal(args[0])} then {self.term(args[1])} else {self.term(args[2])} endif)"
+        raise Untranslatable(f"the operator {op}")
+
+    def literal(self, node) -> str:
+        """The Boolean expression `node` in MiniZinc (a 0/1 integer stands for false/true)."""
+        if isinstance(node, int):
+            if node not in (0, 1):
+                raise Untranslatable("an integer other than 0 or 1 used as a condition")
+            return "true" if node else "false"
+        if isinstance(node, str):
+            name = self.var(node)
+            if not boolean(self.domains[node]):
+                raise Untranslatable(f"the integer variable {node} used as a condition")
+            return f"({name} = 1)"
+        op, args = node
+        if op in COMPARISONS and len(args) == 2:
+            return f"({self.term(args[0])} {_INFIX[op]} {self.term(args[1])})"
+        if op == "eq" and len(args) > 2:
+            first = self.term(args[0])
+            return "(" + " /\\ ".join(f"{first} = {self.term(a)}" for a in args[1:]) + ")"
+        if op == "not" and len(args) == 1:
+            return f"(not {self.literal(args[0])})"
+        if op in ("and", "or") and args:
+            return "(" + f" {_INFIX[op]} ".join(self.literal(a) for a in args) + ")"
+        if op == "imp" and len(args) == 2:
+            return f"({self.literal(args[0])} -> {self.literal(args[1])})"
+        if op == "xor" and args:
+            return "(" + " xor ".join(self.literal(a) for a in args) + ")"
+        if op == "iff" and len(args) >= 2:
+            items = [self.literal(a) for a in args]
+            return "(" + " /\\ ".join(f"({a} <-> {b})" for a, b in zip(items, items[1:])) + ")"
+        if op in ("in", "notin") and len(args) == 2 and isinstance(args[1], tuple) and args[1][0] == "set":
+            members = args[1][1]
+            if not all(isinstance(m, int) for m in members):
+                raise Untranslatable("`in` with something other than a set of integers")
+            allowed = "{" + ",".join(str(m) for m in sorted(set(members))) + "}"
+            inside = f"({self.term(args[0])} in {allowed})"
+            return inside if op == "in" else f"(not {inside})"
+        raise Untranslatable(f"the operator {op} used as a condition")
+
+    # constraints
+
+    def constraint(self, element) -> None:
+        for leaf in self.leaves(element):
+            if leaf.tag not in CONSTRAINTS:
+                raise Untranslatable(f"the constraint <{leaf.tag}>")
+            getattr(self, f"_{leaf.tag}")(leaf)
+
+    def _intension(self, element) -> None:
+        function = element.find("function")
+        node = parse_expression((function.text if function is not None else element.text) or "")
+        divisors = [self.term(d) for d in _divisors(node)]  # as ACE, no tuple divides by zero
+        self.post(" /\\ ".join([*(f"{d} != 0" for d in divisors), self.literal(node)]))
+
+    def _extension(self, element) -> None:
+        scope = self.list_of(element)
+        supports, conflicts = element.find("supports"), element.find("conflicts")
+        table = supports if supports is not None else conflicts
+        if table is None:
+            raise Untranslatable("a table with neither supports nor conflicts")
+        text = table.text or ""
+        if len(scope) == 1 and "(" not in text:
+            allowed = domain_text(intervals(text)) if text.strip() else "{}"
+            self.post(f"{scope[0]} in {allowed}" if supports is not None else f"not ({scope[0]} in {allowed})")
+            return
+        if supports is None:
+            for row in tuples(text, len(scope)):
+                self.post(_some_differs(scope, row))
+            return
+        table_name = self.table(text, self.column_domains(element))
+        if table_name == "":  # no tuple allowed
+            self.post("false")
+        elif table_name.startswith("kx_rows"):
+            self.post(f"{table_name}([{', '.join(scope)}])")
+        else:
+            self.includes.add("table")
+            self.post(f"table([{', '.join(scope)}], {table_name})")
+
+    def table(self, text: str, columns: list[Intervals]) -> str:
+        """The name of a MiniZinc array holding the supports `text` over `columns`, `*` expanded; declared
+        once for all the constraints with the same tuples and domains (a group's members share one); "" when
+        there is no tuple. Past MAX_STAR_TUPLES once `*` is expanded, it names a predicate instead, true when
+        some tuple matches (`*` matching anything)."""
+        key = (text, tuple(columns))
+        if key not in self.tables:
+            rows = tuples(text, len(columns))
+            if not rows:
+                self.tables[key] = ""
+            elif any("*" in row for row in rows) and expanded_size(rows, columns, MAX_STAR_TUPLES) > MAX_STAR_TUPLES:
+                name = self.tables[key] = f"kx_rows{len(self.tables)}"
+                cells = [f"v[{k + 1}]" for k in range(len(columns))]
+                self.lines.append(f"predicate {name}(array[int] of var int: v) = "
+                                  + " \\/ ".join(_matches(cells, row) for row in rows) + ";")
+            else:
+                name = self.tables[key] = f"kx_table{len(self.tables)}"
+                body = " | ".join(", ".join(str(v) for v in row) for row in expand_rows(rows, columns))
+                self.lines.append(f"array[int, int] of int: {name} = [| {body} |];")
+        return self.tables[key]
+
+    def matrix(self, text: str) -> list[list[str]]:
+        """A matrix as rows of item texts, given as `(a,b)(c,d)` or as a two-dimensional part of an array
+        (`x[][]`, `y[2][][1..3]`)."""
+        if "(" in text:
+            rows = [[t.strip() for t in row.split(",")] for row in re.findall(r"\(([^)]*)\)", text)]
+        else:
+            name, _, rest = text.strip().partition("[")
+            parts = re.findall(r"\[([^\]]*)\]", "[" + rest)
+            free = [k for k, part in enumerate(parts) if part == "" or ".." in part]
+            if name not in self.shapes or len(free) != 2 or len(parts) != len(self.shapes[name]):
+                raise Untranslatable(f"the matrix {text.strip()[:40]} (not two dimensions of an array)")
+            low, _, high = parts[free[0]].partition("..")
+            span = range(int(low), int(high) + 1) if high else range(self.shapes[name][free[0]])
+            rows = [self.expand(name + "".join(f"[{i if k == free[0] else part}]" for k, part in enumerate(parts)),
+                                declared_only=False) for i in span]
+        if not rows or len({len(row) for row in rows}) != 1:
+            raise Untranslatable("a matrix whose rows differ in length")
+        return rows
+
+    def column_domains(self, element) -> list[Intervals]:
+        return [self.domains[vid] for vid in self.tokens(list_text(element))]
+
+    def _allDifferent(self, element) -> None:  # noqa: N802 (XCSP3's own names)
+        lists = element.findall("list")
+        if element.find("matrix") is not None:
+            rows = self.matrix(child_text(element, "matrix"))
+            self.includes.add("all_different")
+            for line in [*rows, *zip(*rows)]:
+                self.post(f"all_different([{', '.join(self.terms(' '.join(line)))}])")
+            return
+        if len(lists) > 1:
+            items = [self.terms(listed.text or "") for listed in lists]
+            for k, first in enumerate(items):
+                for second in items[k + 1:]:
+                    if len(first) != len(second):
+                        raise Untranslatable("an allDifferent of lists of different lengths")
+                    self.post("(" + " \\/ ".join(f"{a} != {b}" for a, b in zip(first, second)) + ")")
+            return
+        items = self.terms(lists[0].text or "" if lists else element.text or "")
+        excepted = element.find("except")
+        if excepted is not None:
+            skip = "{" + ",".join(str(v) for v in values(excepted.text or "")) + "}"
+            for k, a in enumerate(items):
+                for b in items[k + 1:]:
+                    self.post(f"{a} in {skip} \\/ {a} != {b}")
+            return
+        self.includes.add("all_different")
+        self.post(f"all_different([{', '.join(items)}])")
+
+    def _allEqual(self, element) -> None:  # noqa: N802
+        items = self.list_of(element)
+        self.post(" /\\ ".join(f"{items[0]} = {other}" for other in items[1:]) or "true")
+
+    def _ordered(self, element) -> None:
+        items = self.list_of(element)
+        operator = child_text(element, "operator").strip()
+        if operator not in _SWAPPED:
+            raise Untranslatable(f"<ordered> with the operator {operator}")
+        lengths = element.find("lengths")
+        gaps = [self.term(parse_expression(t)) for t in (lengths.text or "").split()] if lengths is not None else []
+        pairs = [f"{a}{f' + {gaps[k]}' if gaps else ''} {_INFIX[operator]} {b}"
+                 for k, (a, b) in enumerate(zip(items, items[1:]))]
+        self.post(" /\\ ".join(pairs) or "true")
+
+    def _lex(self, element) -> None:
+        operator = child_text(element, "operator").strip()
+        if operator not in _SWAPPED:
+            raise Untranslatable(f"<lex> with the operator {operator}")
+        if element.find("matrix") is not None:
+            rows = self.matrix(child_text(element, "matrix"))
+            lines = [rows, [list(column) for column in zip(*rows)]]
+            lists = [[self.terms(" ".join(line)) for line in group] for group in lines]
+        else:
+            lists = [[self.terms(listed.text or "") for listed in element.findall("list")]]
+        for group in lists:
+            for first, second in zip(group, group[1:]):
+                self.post(self.lex(first, second, operator))
+
+    def lex(self, first: list[str], second: list[str], operator: str) -> str:
+        if operator in ("gt", "ge"):
+            first, second, operator = second, first, _SWAPPED[operator]
+        name = "lex_less" if operator == "lt" else "lex_lesseq"
+        self.includes.add(name)
+        return f"{name}([{', '.join(first)}], [{', '.join(second)}])"
+
+    def _sum(self, element) -> None:
+        items = self.list_of(element)
+        weights = self.coefficients(element)
+        if weights and len(weights) != len(items):
+            raise Untranslatable("a sum whose coefficients do not match its list")
+        total = " + ".join(f"{w} * {x}" for w, x in zip(weights, items)) if weights else " + ".join(items)
+        self.post(self.condition(f"({total or 0})", child_text(element, "condition")))
+
+    def _count(self, element) -> None:
+        items = self.list_of(element)
+        counted = self.terms(child_text(element, "values"))
+        marks = ["bool2int(" + " \\/ ".join(f"{x} = {v}" for v in counted) + ")" for x in items]
+        self.post(self.condition(f"({' + '.join(marks) or 0})", child_text(element, "condition")))
+
+    def _nValues(self, element) -> None:  # noqa: N802
+        if element.find("except") is not None:
+            raise Untranslatable("<nValues> with except")
+        self.post(self.condition(self.distinct_values(self.list_of(element)), child_text(element, "condition")))
+
+    def distinct_values(self, items: list[str]) -> str:
+        """The number of distinct values among `items`, through the predicate form of `nvalue` (the function
+        form of Debian's MiniZinc does not compile with its Gecode library)."""
+        self.includes.add("nvalue")
+        return f"let {{ var 0..{len(items)}: n; constraint nvalue(n, [{', '.join(items)}]) }} in n"
+
+    def _cardinality(self, element) -> None:
+        items = self.list_of(element)
+        counted = self.terms(child_text(element, "values"))
+        occurs = self.tokens(child_text(element, "occurs"))
+        if len(occurs) != len(counted):
+            raise Untranslatable("a cardinality whose occurrences do not match its values")
+        for value, occurrence in zip(counted, occurs):
+            total = " + ".join(f"bool2int({x} = {value})" for x in items) or "0"
+            low, dots, high = occurrence.partition("..")
+            self.post(f"({total}) in {low}..{high}" if dots else f"({total}) = {self.term(parse_expression(occurrence))}")
+        if element.find("values").get("closed") == "true":
+            for x in items:
+                self.post("(" + " \\/ ".join(f"{x} = {v}" for v in counted) + ")")
+
+    def _minimum(self, element) -> None:
+        self._extremum(element, "min")
+
+    def _maximum(self, element) -> None:
+        self._extremum(element, "max")
+
+    def _extremum(self, element, function: str) -> None:
+        if element.find("index") is not None:
+            raise Untranslatable(f"<{element.tag}> with an index")
+        items = self.list_of(element)
+        self.post(self.condition(f"{function}([{', '.join(items)}])", child_text(element, "condition")))
+
+    def _element(self, element) -> None:
+        held = element.find("value")
+        if element.find("matrix") is not None:
+            rows = [self.terms(" ".join(row)) for row in self.matrix(child_text(element, "matrix"))]
+            first, second = (self.term(parse_expression(t)) for t in child_text(element, "index").split())
+            matrix = element.find("matrix")
+            starts = [int(matrix.get("startRowIndex", "0")), int(matrix.get("startColIndex", "0"))]
+            cells = ", ".join(", ".join(row) for row in rows)
+            shape = f"{starts[0]}..{starts[0] + len(rows) - 1}, {starts[1]}..{starts[1] + len(rows[0]) - 1}"
+            picked = f"array2d({shape}, [{cells}])[{first}, {second}]"
+        else:
+            listed = element.find("list")
+            items = self.terms(child_text(element, "list"))
+            start = int(listed.get("startIndex", "0"))
+            index = self.term(parse_expression(child_text(element, "index")))
+            picked = f"array1d({start}..{start + len(items) - 1}, [{', '.join(items)}])[{index}]"
+        if held is not None:
+            self.post(f"{picked} = {self.term(parse_expression(held.text or ''))}")
+        else:
+            self.post(self.condition(picked, child_text(element, "condition")))
+
+    def _channel(self, element) -> None:
+        lists = element.findall("list")
+        if not lists:
+            lists = [element]
+        first = self.terms(lists[0].text or "")
+        start = int(lists[0].get("startIndex", "0"))
+        if len(lists) == 1 and element.find("value") is not None:  # a 0/1 list and the index of its 1
+            value = self.term(parse_expression(child_text(element, "value")))
+            self.post("(" + " + ".join(first) + ") = 1")
+            for k, x in enumerate(first):
+                self.post(f"({x} = 1) <-> ({value} = {k + start})")
+        elif len(lists) == 1:
+            for i, x in enumerate(first):
+                for j, y in enumerate(first):
+                    self.post(f"({x} = {j + start}) <-> ({y} = {i + start})")
+        elif len(lists) == 2:
+            second, other = self.terms(lists[1].text or ""), int(lists[1].get("startIndex", "0"))
+            if len(first) > len(second):
+                raise Untranslatable("a channel whose first list is the longer")
+            arrow = "<->" if len(first) == len(second) else "->"
+            for i, x in enumerate(first):
+                self.post(f"{x} in {other}..{other + len(second) - 1}")
+                for j, y in enumerate(second):
+                    self.post(f"({x} = {j + other}) {arrow} ({y} = {i + start})")
+        else:
+            raise Untranslatable("a channel of more than two lists")
+
+    def _circuit(self, element) -> None:
+        if element.find("size") is not None:
+            raise Untranslatable("<circuit> with a size")
+        listed = element.find("list")
+        items = self.list_of(element)
+        start = int(listed.get("startIndex", "0")) if listed is not None else 0
+        self.includes.add("subcircuit")
+        self.post(f"subcircuit(array1d({start}..{start + len(items) - 1}, [{', '.join(items)}]))")
+        # XCSP3's circuit has at least two nodes; MiniZinc's subcircuit may also be empty (every node a loop)
+        self.post("(" + " \\/ ".join(f"{x} != {k + start}" for k, x in enumerate(items)) + ")")
+
+    def _noOverlap(self, element) -> None:  # noqa: N802
+        origins, lengths = child_text(element, "origins"), child_text(element, "lengths")
+        ignore_zero = element.get("zeroIgnored", "true") != "false"
+        if "(" in origins:  # several dimensions: boxes
+            boxes = [self.terms(" ".join(t.split(","))) for t in re.findall(r"\(([^)]*)\)", origins)]
+            sizes = [self.terms(" ".join(t.split(","))) for t in re.findall(r"\(([^)]*)\)", lengths)]
+        else:
+            boxes, sizes = [[t] for t in self.terms(origins)], [[t] for t in self.terms(lengths)]
+        if len(boxes) != len(sizes):
+            raise Untranslatable("a noOverlap whose lengths do not match its origins")
+        for a in range(len(boxes)):
+            for b in range(a + 1, len(boxes)):
+                apart = [f"{boxes[a][d]} + {sizes[a][d]} <= {boxes[b][d]}" for d in range(len(boxes[a]))] + \
+                        [f"{boxes[b][d]} + {sizes[b][d]} <= {boxes[a][d]}" for d in range(len(boxes[a]))]
+                if ignore_zero:
+                    apart += [f"{length} = 0" for length in (*sizes[a], *sizes[b])]
+                self.post("(" + " \\/ ".join(apart) + ")")
+
+    def _cumulative(self, element) -> None:
+        if element.find("ends") is not None or element.find("machines") is not None:
+            raise Untranslatable("<cumulative> with ends or machines")
+        origins, lengths, heights = (self.terms(child_text(element, tag)) for tag in ("origins", "lengths", "heights"))
+        operator, operand = condition(child_text(element, "condition"))
+        if operator != "le":
+            raise Untranslatable(f"<cumulative> with the condition {operator}")
+        self.includes.add("cumulative")
+        self.post(f"cumulative([{', '.join(origins)}], [{', '.join(lengths)}], [{', '.join(heights)}], "
+                  f"{self.term(parse_expression(operand))})")
+
+    def _binPacking(self, element) -> None:  # noqa: N802
+        items = self.list_of(element)
+        weights = self.terms(child_text(element, "sizes"))
+        bins = sorted({v for vid in self.tokens(list_text(element)) for low, high in self.domains.get(vid, ())
+                       for v in range(low, high + 1)})
+        if element.find("condition") is not None:
+            for b in bins:
+                load = " + ".join(f"{w} * bool2int({x} = {b})" for w, x in zip(weights, items))
+                self.post(self.condition(f"({load})", child_text(element, "condition")))
+        else:
+            raise Untranslatable("<binPacking> with limits or loads")
+
+    def _knapsack(self, element) -> None:
+        items = self.list_of(element)
+        weights = self.terms(child_text(element, "weights"))
+        profits = self.terms(child_text(element, "profits"))
+        conditions = element.findall("condition")
+        if len(conditions) != 2 or element.find("limit") is not None:
+            raise Untranslatable("this form of <knapsack>")
+        for factors, held in zip((weights, profits), conditions):
+            self.post(self.condition("(" + " + ".join(f"{f} * {x}" for f, x in zip(factors, items)) + ")",
+                                     held.text or ""))
+
+    def _regular(self, element) -> None:
+        items = self.terms(child_text(element, "list"))
+        arcs = _arcs(child_text(element, "transitions"))
+        start = child_text(element, "start").strip()
+        finals = child_text(element, "final").split()
+        self.automaton(items, arcs, start, finals)
+
+    def _mdd(self, element) -> None:
+        items = self.terms(child_text(element, "list"))
+        arcs = _arcs(child_text(element, "transitions"))
+        tails = {tail for tail, _, _ in arcs}
+        finals = sorted({head for _, _, head in arcs} - tails)
+        self.automaton(items, arcs, arcs[0][0] if arcs else "", finals)
+
+    def automaton(self, items: list[str], arcs: list[tuple[str, int, str]], start: str, finals: list[str]) -> None:
+        """The items read by the automaton: a state variable between each two items, a table per item."""
+        states = {name: k for k, name in enumerate(dict.fromkeys([start, *finals, *(s for a in arcs for s in (a[0], a[2]))]))}
+        if not arcs:
+            self.post("false")
+            return
+        self.includes.add("table")
+        table = " | ".join(f"{states[tail]}, {value}, {states[head]}" for tail, value, head in arcs)
+        last = len(states) - 1
+        chain = [str(states[start])] + [f"q[{k}]" for k in range(1, len(items))]
+        finish = "{" + ",".join(str(states[f]) for f in finals) + "}"
+        steps = [f"table([{chain[k]}, {x}, {chain[k + 1] if k + 1 < len(items) else 'q_end'}], [| {table} |])"
+                 for k, x in enumerate(items)]
+        self.post(f"let {{ array[1..{max(1, len(items) - 1)}] of var 0..{last}: q; var {finish}: q_end }} in "
+                  + " /\\ ".join(steps))
+
+    def _precedence(self, element) -> None:
+        """Each value first appears after the value before it (MiniZinc's `value_precede_chain`) and, when
+        covered, every value appears."""
+        items = self.list_of(element)
+        if element.find("values") is not None:
+            ordered = values(child_text(element, "values"))
+        else:  # every value of the list's domains, in increasing order
+            ordered = sorted({v for vid in self.tokens(list_text(element))
+                              for low, high in self.domains[vid] for v in range(low, high + 1)})
+        self.includes.add("value_precede_chain")
+        self.post(f"value_precede_chain([{', '.join(map(str, ordered))}], [{', '.join(items)}])")
+        listed = element.find("values")
+        if element.get("covered") == "true" or (listed is not None and listed.get("covered") == "true"):
+            for value in ordered:
+                self.post("(" + " \\/ ".join(f"{x} = {value}" for x in items) + ")")
+
+    def _instantiation(self, element) -> None:
+        items = self.list_of(element)
+        fixed = values(child_text(element, "values"))
+        if len(fixed) != len(items):
+            raise Untranslatable("an instantiation whose values do not match its list")
+        self.post(" /\\ ".join(f"{x} = {v}" for x, v in zip(items, fixed)) or "true")
+
+    # objective
+
+    def objective(self, element) -> str:
+        if element.tag not in ("minimize", "maximize"):
+            raise Untranslatable(f"the objective <{element.tag}>")
+        kind = element.get("type", "expression")
+        if kind == "expression":
+            target = self.term(parse_expression(element.text or ""))
+        else:
+            items = self.terms(list_text(element))
+            weights = self.coefficients(element)
+            if kind == "sum":
+                target = " + ".join(f"{w} * {x}" for w, x in zip(weights, items)) if weights else " + ".join(items)
+            elif kind in ("minimum", "maximum") and not weights:
+                target = f"{kind[:3]}([{', '.join(items)}])"
+            elif kind == "nValues" and not weights:
+                target = self.distinct_values(items)
+            else:
+                raise Untranslatable(f"an objective of type {kind}")
+        self.lines.append(f"var int: {OBJECTIVE} = {target or 0};")
+        return element.tag
+
+
+def _divisors(node) -> list:
+    """The divisors of every `div` and `mod` in the expression."""
+    if not isinstance(node, tuple):
+        return []
+    op, args = node
+    found = [args[1]] if op in ("div", "mod") and len(args) == 2 and not isinstance(args[1], int) else []
+    return found + [d for a in args for d in _divisors(a)]
+
+
+def _some_differs(scope: list[str], row: tuple) -> str:
+    parts = [f"{x} != {v}" for x, v in zip(scope, row) if v != "*"]
+    return "(" + " \\/ ".join(parts) + ")" if parts else "false"
+
+
+def _matches(scope: list[str], row: tuple) -> str:
+    parts = [f"{x} = {v}" for x, v in zip(scope, row) if v != "*"]
+    return "(" + " /\\ ".join(parts) + ")" if parts else "true"
+
+
+def _arcs(text: str) -> list[tuple[str, int, str]]:
+    return [(tail, int(value), head) for tail, value, head in
+            re.findall(r"\(\s*([^,()\s]+)\s*,\s*(-?\d+)\s*,\s*([^,()\s]+)\s*\)", text)]
