@@ -22,7 +22,7 @@ from walkthrough import PUZZLES  # noqa: E402
 
 from kernelext.insight import explain
 from kernelext.insight.walkthrough.deduction import _connected_sets  # noqa: E402
-from kernelext.pycsp3_glue import model_state  # noqa: E402
+from kernelext.pycsp3_glue import operators  # noqa: E402
 from kernelext.solver.engine import Solver  # noqa: E402
 from kernelext.steps.session import PuzzleSession  # noqa: E402
 
@@ -40,7 +40,7 @@ def main() -> None:
     for step in PUZZLES[args.puzzle]:
         session.add_step(step, solve=False)
     try:
-        with model_state.plain_operators(), explain._Context(session, timeout=10 ** 6) as context:
+        with operators.plain_operators(), explain._Context(session, timeout=10 ** 6) as context:
             walk = explain._Walk(context)
             for _ in range(args.after):
                 walk._deduction(walk.deducer.next(walk.domains))

@@ -51,7 +51,7 @@ def main() -> None:
     os.chdir(ROOT / "notebooks")
     from pycsp3.parser.xparser import ParserXCSP3
 
-    from kernelext.pycsp3_glue.model_state import plain_operators
+    from kernelext.pycsp3_glue.operators import plain_operators
     from kernelext.solver.cpsat_reader import read
 
     with tempfile.TemporaryDirectory() as folder, plain_operators():

@@ -1,11 +1,40 @@
-"""The picture of one array after a solve: values, free cells, holes and what changed."""
+"""A declared array (its shape and variable ids) and its picture after a solve: values, free cells, holes and
+what changed."""
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from kernelext.pycsp3_glue.model_state import ArrayInfo
+
+@dataclass(frozen=True)
+class ArrayInfo:
+    """A declared variable array (or single variable): its name, shape and variable ids."""
+
+    name: str
+    shape: tuple[int, ...]
+    cells: tuple[tuple[tuple[int, ...], str], ...]  # (index, variable id), row-major, holes left out
+
+    @property
+    def grid_shape(self) -> tuple[int, int]:
+        """Rows and columns when drawn as a grid (a 1-D array is one row, a single variable one cell)."""
+        return (1, self.shape[0]) if len(self.shape) == 1 else (1, 1) if not self.shape else self.shape[:2]
+
+    def positions(self) -> dict[str, tuple[int, int]]:
+        """{variable id: its (row, col) in that grid}, row-major."""
+        return {vid: (0, 0) if not index else (0, index[0]) if len(index) == 1 else tuple(index[:2])
+                for index, vid in self.cells}
+
+    def holes(self) -> frozenset[tuple[int, int]]:
+        """The (row, col) of the grid that no variable fills.
+
+        Sets and frozensets are subtracted here, never searched with `in`: pycsp3 redefines `in` on
+        sets, lists and tuples while a model is built, and its version scans the whole container.
+        """
+        rows, cols = self.grid_shape
+        everywhere = frozenset(itertools.product(range(rows), range(cols)))
+        return everywhere - frozenset(self.positions().values())
 
 
 @dataclass(frozen=True)

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import pytest
+from test_grading import PICROSS, SETUP, picross_cells, read_csv, write_notebook
 
 from kernelext.grading import Outcome, grade
 from kernelext.grading.exercise import Question
 from kernelext.grading.notebook import extract_model, read_submission
 from kernelext.grading.scores import read_scores
-from test_grading import PICROSS, SETUP, picross_cells, read_csv, write_notebook
 
 STEPS = read_submission(PICROSS / "instructor.ipynb").steps
 ONE_VIEWPOINT = dict(step1=STEPS[0].replace("y = VarArray(size=[m, n], dom={0, 1})", ""),

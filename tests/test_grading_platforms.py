@@ -13,9 +13,9 @@ from pathlib import Path
 
 import nbformat
 import pytest
+from test_grading import EXERCISES, NAMES, PICROSS, make_submissions
 
 from kernelext.grading.cli import main as cli
-from test_grading import EXERCISES, NAMES, PICROSS, make_submissions
 
 BIN = Path(sys.executable).parent
 

@@ -14,7 +14,6 @@ import sys
 import nbclient
 import nbformat
 import pytest
-
 from sanitized_html import sanitizer_problems
 
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"

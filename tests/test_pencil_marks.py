@@ -4,18 +4,13 @@ from __future__ import annotations
 
 import pytest
 
-from kernelext.insight.pencil_marks import (
-    compare_domains,
-    pencil_grid,
-    pencil_html,
-    pencil_report,
-    pencil_text,
-)
+from kernelext.grid import ArrayInfo
+from kernelext.insight.pencil_marks import compare_domains, pencil_grid, pencil_report
 from kernelext.pycsp3_glue import model_state
-from kernelext.pycsp3_glue.model_state import ArrayInfo
 from kernelext.solver.engine import Solver
 from kernelext.solver.warm import WarmAce
 from kernelext.steps.session import PuzzleSession
+from kernelext.widgets.pencil_forms import pencil_html, pencil_text
 
 SUDOKU_4 = "x = VarArray(size=[4, 4], dom=range(1, 5))\n"
 CLUES = {(0, 0): 1, (1, 2): 3, (2, 1): 4}

@@ -495,7 +495,7 @@ def test_cells_run_with_pycsp3s_in_and_python_s_own_is_back_between_cells(shell)
     assert not in_operator.pycsp3s_written()
     shell.ip.input_transformers_post.append(watch)
     try:
-        text = shell.ok("from kernelext import in_operator\nprint(in_operator.pycsp3s_written())")
+        text = shell.ok("from kernelext.pycsp3_glue import in_operator\nprint(in_operator.pycsp3s_written())")
     finally:
         shell.ip.input_transformers_post.remove(watch)
     assert seen == [False] and text.strip() == "True" and not in_operator.pycsp3s_written()

@@ -12,14 +12,12 @@ from kernelext.insight.search_tree import (
     compare_trees,
     grid_at,
     record_tree,
-    tree_html,
-    tree_outline,
-    tree_svg,
 )
 from kernelext.kinds.queens import conflicts
 from kernelext.pycsp3_glue import model_state
 from kernelext.solver.warm import WarmAce
 from kernelext.steps.session import PuzzleSession
+from kernelext.widgets.tree_forms import tree_html, tree_outline, tree_svg
 from kernelext.widgets.tree_widget import WIDGET_MIME, TreeWidget
 
 QUEENS = "q = VarArray(size=4, dom=range(4))\n"

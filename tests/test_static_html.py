@@ -11,12 +11,13 @@ import pytest
 from sanitized_html import sanitizer_problems, style_problems
 
 from kernelext.grid import Grid
-from kernelext.insight.pencil_marks import PencilGrid, pencil_html
+from kernelext.insight.pencil_marks import PencilGrid
 from kernelext.kinds import kind_for
 from kernelext.magic.render import report_html
 from kernelext.solver.result import SolveResult, Status
 from kernelext.steps.session import StepReport
 from kernelext.widgets.html_grid import grid_html, legend_html
+from kernelext.widgets.pencil_forms import pencil_html
 
 CAGES = json.loads((Path(__file__).parents[1] / "notebooks" / "data" / "killer_sudoku.json").read_text())
 

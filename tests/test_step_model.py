@@ -9,7 +9,7 @@ import nbformat
 import pytest
 
 from kernelext.pycsp3_glue import model_state
-from kernelext.pycsp3_glue.model_state import plain_operators
+from kernelext.pycsp3_glue.operators import plain_operators
 from kernelext.solver.cpsat_reader import MAX_BYTES, read
 from kernelext.solver.errors import BackendUnsupported
 from kernelext.steps.session import PuzzleSession

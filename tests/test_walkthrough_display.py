@@ -8,9 +8,10 @@ from IPython.utils.capture import capture_output
 from sanitized_html import sanitizer_problems
 
 from kernelext.insight.findings import Culprit, Deduction, Walkthrough
-from kernelext.insight.pencil_marks import PencilGrid, pencil_html, pencil_text
+from kernelext.insight.pencil_marks import PencilGrid
 from kernelext.magic.puzzle import NotebookPuzzle
 from kernelext.steps.session import PuzzleSession
+from kernelext.widgets.pencil_forms import pencil_html, pencil_text
 from kernelext.widgets.static_forms import (
     walkthrough_captions,
     walkthrough_html,

@@ -7,8 +7,11 @@ from __future__ import annotations
 
 import time
 
+from kernelext.errors import KernelextError
 from kernelext.grading.answer_values import add_fixing_step, at, shape_of
 from kernelext.grading.jvm import JVM_START
+from kernelext.insight.explain import conflict
+from kernelext.pycsp3_glue import model_state
 
 MAX_DOMAIN_TEXT = 8  # values listed in a domain before it is shortened
 
@@ -24,8 +27,6 @@ def verify_answers(session, name: str, answers: list, *, deadline: float) -> lis
 
 
 def _verify(session, name: str, answer, deadline: float) -> dict:
-    from kernelext.errors import KernelextError
-
     info = session.array(name)
     if info is None:
         return {"fault": f"the reference model declares no array named {name!r}"}
@@ -49,9 +50,6 @@ def _verify(session, name: str, answer, deadline: float) -> dict:
 
 def _solved(session, deadline: float) -> dict:
     """The verdict on the model with the answer's step last: its status and bound, and what it breaks."""
-    from kernelext.insight.explain import conflict
-    from kernelext.pycsp3_glue import model_state
-
     given = len(session.steps)
     if not model_state.has_objective():  # one search: the constraints the answer breaks, or none
         found = conflict(session, timeout=max(1.0, deadline - time.monotonic()), given_step=given, backend="auto")

@@ -27,6 +27,7 @@ import sys
 import tempfile
 import traceback
 
+from kernelext.grading.instance_run import main as run
 from kernelext.grading.run_cleanup import (
     end_processes,
     own_settings,
@@ -103,7 +104,6 @@ def run_child(output: int, wall: float) -> None:
         cpu = CPU_FACTOR * math.ceil(wall)
         resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu + 1))
         resource.setrlimit(resource.RLIMIT_MSGQUEUE, (0, 0))  # POSIX message queues would outlive the run
-        from kernelext.grading.instance_run import main as run
 
         run()
     except BaseException:

@@ -16,10 +16,16 @@ import sys
 import time
 from pathlib import Path
 
+from kernelext.errors import KernelextError
+from kernelext.grading.answer_in_reference import verify_answers
 from kernelext.grading.answer_values import add_fixing_step, at, nested_values, shape_of
+from kernelext.grading.exercise import bound_data
 from kernelext.grading.jobs import Job, Run
 from kernelext.grading.jvm import JVM_START, jvm_options
+from kernelext.pycsp3_glue import model_state
 from kernelext.solver.engine import Solver
+from kernelext.steps.cell_code import run_source
+from kernelext.steps.session import PuzzleSession
 
 
 def main() -> None:
@@ -59,11 +65,6 @@ def limit_memory(megabytes: int, archive: str = "") -> None:
 
 def run(job: dict, *, deadline: float) -> dict:
     """Run the helpers, bind `data`, add the steps, solve, and read the answer array's values."""
-    from kernelext.errors import KernelextError
-    from kernelext.grading.exercise import bound_data
-    from kernelext.steps.cell_code import run_source
-    from kernelext.steps.session import PuzzleSession
-
     solver = Solver("auto") if job.get("warm_ace") else AutoWithColdAce()
     session = PuzzleSession("grading", solver=solver, strict_indexing=job.get("strict_indexing", False))
     for number, source in enumerate(job["helpers"], start=1):
@@ -81,8 +82,6 @@ def run(job: dict, *, deadline: float) -> dict:
     if job.get("probes"):
         return {"probes": run_probes(session, job["probes"], deadline=deadline)}
     if job.get("kind") == "verify":
-        from kernelext.grading.answer_in_reference import verify_answers
-
         return {"verdicts": verify_answers(session, job["answer"], job["answers"], deadline=deadline)}
     info = session.array(job["answer"])
     if info is None:
@@ -138,9 +137,6 @@ def run_probes(session, probes: list[dict], *, deadline: float) -> list[str]:
     A status is "SAT", "UNSAT", "UNKNOWN" (no answer in time), or "missing NAME" / "shape NAME" when the
     model has no array NAME, or one of another shape than the values.
     """
-    from kernelext.errors import KernelextError
-    from kernelext.pycsp3_glue import model_state
-
     statuses = []
     for number, probe in enumerate(probes):
         infos = {info.name: info for info in model_state.arrays()}

@@ -8,6 +8,9 @@ import subprocess
 import tempfile
 from pathlib import Path
 
+from kernelext.solver.jars import ace_jar
+from kernelext.solver.java import find_java
+
 JVM_START = 1.5  # seconds kept back from a run's time limit for the solver's JVM to start and print its answer
 # The JVM reserves far more address space than it uses; these keep it within a graded run's limit.
 JVM_FLAGS = ("-XX:+UseSerialGC -XX:TieredStopAtLevel=1 -XX:ReservedCodeCacheSize=32m "
@@ -34,9 +37,6 @@ def ace_archive(memory_mb: int) -> str:
 
     A JVM started with it loads ACE's classes from the archive: about a third less start-up time.
     """
-    from kernelext.solver.jars import ace_jar
-    from kernelext.solver.java import find_java
-
     try:
         java, jar = str(find_java().java_executable), str(ace_jar())
     except Exception:

@@ -10,6 +10,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from types import MappingProxyType
 
+from kernelext.publish.handout import KERNELSPEC
+
 BEGIN, END = "### BEGIN SOLUTION", "### END SOLUTION"
 PLACEHOLDER = MappingProxyType({"code": "# YOUR CODE HERE", "markdown": "YOUR ANSWER HERE"})
 QUESTION_TAG = "question"
@@ -135,7 +137,6 @@ def release(*, exercise_dir: str | Path, out_dir: str | Path) -> Path:
     """
     import nbformat
 
-    from kernelext.publish.handout import KERNELSPEC
 
     exercise_dir, out_dir = Path(exercise_dir), Path(out_dir)
     notebook = nbformat.read(exercise_dir / "instructor.ipynb", as_version=4)

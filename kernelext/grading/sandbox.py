@@ -19,6 +19,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
+from kernelext.solver.java import find_java
+
 MODES = ("auto", "bwrap", "process")
 INSIDE = "/sandbox"  # the run's folder, as the student's code sees it under bwrap
 LIBRARY = "/opt/kernelext-lib"  # the kernelext package's parent, as seen under bwrap
@@ -151,8 +153,6 @@ def _library() -> Path:
 
 @lru_cache(maxsize=1)
 def _java_home() -> str:
-    from kernelext.solver.java import find_java
-
     try:
         return str(find_java().home.resolve())
     except Exception:

@@ -35,7 +35,7 @@ from kernelext.insight.walkthrough.propagation import (
 )
 from kernelext.insight.walkthrough.rules import rule_of
 from kernelext.insight.walkthrough.techniques import houses, rating, shape_name
-from kernelext.pycsp3_glue import model_state
+from kernelext.pycsp3_glue import model_state, operators
 from kernelext.scratch import scratch_folder
 from kernelext.solver.minizinc_browser import in_browser
 from kernelext.solver.result import SolveResult, Status
@@ -117,7 +117,7 @@ def walkthrough(session, *, timeout: float = DEFAULT_TIMEOUT, limit: int | None 
     with _Context(session, timeout) as context:
         if context.info is None:
             raise PuzzleUsageError("A walkthrough needs a drawn array (a 1-D or 2-D variable array).")
-        with model_state.plain_operators():  # pycsp3's `in` on sets is slow, and the walk needs none of it
+        with operators.plain_operators():  # pycsp3's `in` on sets is slow, and the walk needs none of it
             return _Walk(context).run(limit)
 
 

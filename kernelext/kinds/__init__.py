@@ -27,8 +27,8 @@ import importlib
 import pkgutil
 import sys
 import warnings
-from importlib.metadata import entry_points
 from collections.abc import Callable, Mapping
+from importlib.metadata import entry_points
 from types import MappingProxyType, ModuleType
 
 from kernelext.errors import PuzzleUsageError

@@ -16,7 +16,14 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from kernelext.grid import Grid
-from kernelext.kinds._cells import base_cells, description, first, is_int, mark, no_data_note
+from kernelext.kinds._cells import (
+    base_cells,
+    description,
+    first,
+    is_int,
+    mark,
+    no_data_note,
+)
 from kernelext.kinds._rules import Cell, Values, duplicates, shape_problem
 
 ALIASES = ("cross_sum", "cross_sums")

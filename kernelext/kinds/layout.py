@@ -11,7 +11,14 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from kernelext.grid import Grid
-from kernelext.kinds._cells import base_cells, colour, description, first, int_matrix, no_data_note
+from kernelext.kinds._cells import (
+    base_cells,
+    colour,
+    description,
+    first,
+    int_matrix,
+    no_data_note,
+)
 from kernelext.kinds._rules import shape_problem
 
 ALIASES = ("polyomino",)

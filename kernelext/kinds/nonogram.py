@@ -12,7 +12,14 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from kernelext.grid import Grid
-from kernelext.kinds._cells import base_cells, description, first, is_int, mark, no_data_note
+from kernelext.kinds._cells import (
+    base_cells,
+    description,
+    first,
+    is_int,
+    mark,
+    no_data_note,
+)
 from kernelext.kinds._rules import Cell, Values, runs, shape_problem, values_problem
 
 ALIASES = ("picross",)

@@ -11,7 +11,15 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from kernelext.grid import Grid
-from kernelext.kinds._cells import base_cells, cell_pairs, colour, description, first, mark, no_data_note
+from kernelext.kinds._cells import (
+    base_cells,
+    cell_pairs,
+    colour,
+    description,
+    first,
+    mark,
+    no_data_note,
+)
 from kernelext.kinds._rules import Cell, Values, shape_problem, values_problem
 
 ALIASES = ("amaze",)

@@ -15,7 +15,16 @@ from collections.abc import Mapping, Sequence
 from itertools import combinations
 
 from kernelext.grid import Grid
-from kernelext.kinds._cells import base_cells, colour, description, first, int_matrix, is_int, mark, no_data_note
+from kernelext.kinds._cells import (
+    base_cells,
+    colour,
+    description,
+    first,
+    int_matrix,
+    is_int,
+    mark,
+    no_data_note,
+)
 from kernelext.kinds._rules import Cell, Values, lines, shape_problem, values_problem
 
 ALIASES = ("star_battle", "two_not_touch")

@@ -8,10 +8,17 @@ from IPython.core.magic_arguments import argument, magic_arguments, parse_argstr
 from traitlets import Bool, Float, TraitError, Unicode, observe, validate
 
 from kernelext.errors import KernelextError, PuzzleUsageError
-from kernelext.kinds import view_choices
+from kernelext.kinds import kind_for, view_choices
 from kernelext.magic.commands import commands_text, run_command, sols
+from kernelext.magic.puzzle import NotebookPuzzle
+from kernelext.pycsp3_glue import model_state
+from kernelext.pycsp3_glue.operators import plain_operators
 from kernelext.solver.backends import BACKENDS, MINIZINC_SOLVERS, backends_help
+from kernelext.solver.engine import Solver
+from kernelext.solver.errors import JavaNotFound
+from kernelext.solver.java import find_java
 from kernelext.solver.minizinc_browser import in_browser
+from kernelext.steps.session import PuzzleSession
 
 
 def _with_commands(func):
@@ -120,11 +127,6 @@ class PuzzleMagics(Magics):
     # -- actions --------------------------------------------------------------------------------
 
     def _start(self, args, cell):
-        from kernelext.kinds import kind_for
-        from kernelext.magic.puzzle import NotebookPuzzle
-        from kernelext.pycsp3_glue import model_state
-        from kernelext.steps.session import PuzzleSession
-
         if self.current is not None:
             self.current.close()  # a %%puzzle cell ends the previous puzzle, whether or not the new one starts
         model_state.reset()
@@ -169,8 +171,6 @@ class PuzzleMagics(Magics):
     def _guarded(self, action, *args):
         """Run `action` with Python's plain operators (faster; a step's own code gets pycsp3's back), its
         errors shown as one-line messages."""
-        from kernelext.pycsp3_glue.model_state import plain_operators
-
         try:
             with plain_operators():
                 return action(*args)
@@ -194,8 +194,6 @@ class PuzzleMagics(Magics):
         """The configured solver; without Java, say so once, and use OR-Tools instead of the default ACE."""
         import importlib.util
 
-        from kernelext.solver.errors import JavaNotFound
-        from kernelext.solver.java import find_java
 
         if self.solver == "ortools" or self._java_checked or in_browser():
             return self._java_fallback or self.solver
@@ -216,8 +214,6 @@ class PuzzleMagics(Magics):
         return self.solver
 
     def _shared_solver(self):
-        from kernelext.solver.engine import Solver
-
         if self._solver is None:
             self._solver = Solver(self.solver, self.minizinc_solver)
         return self._solver

@@ -7,6 +7,20 @@ from typing import TYPE_CHECKING
 from IPython.display import display
 
 from kernelext.errors import PuzzleUsageError
+from kernelext.insight.pencil_marks import pencil_report
+from kernelext.insight.search_tree import record_tree
+from kernelext.kinds import block_size, detect_kind, kind_for, modules, view_data
+from kernelext.kinds.posted_facts import posted_facts
+from kernelext.magic.render import ReportOutput, in_kernel
+from kernelext.widgets.export import save_grid
+from kernelext.widgets.pencil_forms import pencil_html, pencil_text
+from kernelext.widgets.static_forms import (
+    explanation_html,
+    explanation_text,
+    walkthrough_html,
+    walkthrough_text,
+)
+from kernelext.widgets.tree_forms import tree_html
 
 if TYPE_CHECKING:
     from kernelext.grid import Grid
@@ -32,8 +46,6 @@ class NotebookPuzzle:
 
     def kind(self, grid: Grid | None = None) -> str:
         """The view drawing the grid: `--view`, else the kind the puzzle's name or data suggest."""
-        from kernelext.kinds import detect_kind, modules
-
         if self.view:
             return self.view
         if self._kinds is None:
@@ -43,9 +55,6 @@ class NotebookPuzzle:
     def data(self, kind: str) -> dict:
         """The plain data the view `kind` reads from the notebook, and what it reads off the posted model
         (a kind with `READS_POSTED`; see `kernelext.kinds.posted_facts`)."""
-        from kernelext.kinds import kind_for, view_data
-        from kernelext.kinds.posted_facts import posted_facts
-
         found = view_data(kind, self.namespace)
         shown = self.session.shown_array() if getattr(kind_for(kind), "READS_POSTED", False) else None
         return {**found, **posted_facts(shown.name)} if shown is not None else found
@@ -56,8 +65,6 @@ class NotebookPuzzle:
     def show(self, report: StepReport, *, current=lambda: True):
         """Display a report (a grid widget in a kernel, else static HTML and text); returns the ReportOutput.
         `current()` says whether the puzzle is still the notebook's, for the widget's Explain button."""
-        from kernelext.magic.render import ReportOutput
-
         kind = self.kind(report.grid)
         steps = tuple(self.session.steps)
         output = ReportOutput(report, kind=kind, data=self.data(kind),
@@ -70,7 +77,7 @@ class NotebookPuzzle:
 
     def _explain_button(self, steps: tuple, current) -> object:
         """The Explanation behind a widget's Explain button, if the puzzle has not changed since it was shown."""
-        from kernelext.insight.explain import explain
+        from kernelext.insight.explain import explain  # deferred: the explanations add 0.09 s to %load_ext
 
         if not current() or tuple(self.session.steps) != steps:
             raise PuzzleUsageError("The puzzle has changed since this grid was shown: run `%puzzle explain`.")
@@ -79,13 +86,6 @@ class NotebookPuzzle:
     def show_domains(self, output=None, *, fresh: bool = False) -> None:
         """Display the pencil marks of the drawn array, what this step removed struck through (nothing when
         `fresh`); `output`, the step's ReportOutput, gets them too (its widget's pencil-marks toggle)."""
-        from kernelext.insight.pencil_marks import (
-            pencil_html,
-            pencil_report,
-            pencil_text,
-        )
-        from kernelext.kinds import block_size
-
         grid, self.domains = pencil_report(self.session, None if fresh else self.domains, timeout=self.timeout)
         if grid is None:
             print("No 1-D or 2-D array to show pencil marks on.")
@@ -97,9 +97,7 @@ class NotebookPuzzle:
 
     def show_tree(self, nodes: int | None) -> None:
         """Solve while recording the search tree; a tree widget in a kernel, else its outline."""
-        from kernelext.insight.search_tree import record_tree, tree_html
-        from kernelext.magic.render import in_kernel
-        from kernelext.widgets.tree_widget import TreeWidget
+        from kernelext.widgets.tree_widget import TreeWidget  # deferred: anywidget adds 0.17 s to %load_ext
 
         tree = record_tree(self.session, nodes=nodes or 500, timeout=self.timeout)
         if not in_kernel():
@@ -110,8 +108,6 @@ class NotebookPuzzle:
 
     def show_explanation(self, result) -> None:
         """Display an explanation's text and HTML (its grid drawn by the puzzle's view)."""
-        from kernelext.widgets.static_forms import explanation_html, explanation_text
-
         if result is None:
             print("Every cell of the grid is already known.")
             return
@@ -121,10 +117,7 @@ class NotebookPuzzle:
 
     def show_walkthrough(self, walkthrough) -> None:
         """Display a walkthrough: a stepper over its steps in a kernel, else every step as static HTML, and text."""
-        from kernelext.kinds import block_size
-        from kernelext.magic.render import in_kernel
-        from kernelext.widgets.static_forms import walkthrough_html, walkthrough_text
-        from kernelext.widgets.stepper_widget import StepperWidget
+        from kernelext.widgets.stepper_widget import StepperWidget  # deferred: anywidget adds 0.17 s to %load_ext
 
         marks = walkthrough.start or walkthrough.end
         block = (block_size(self.kind(), marks) or None) if marks is not None else None
@@ -136,9 +129,6 @@ class NotebookPuzzle:
 
     def save(self, path: str) -> None:
         """Draw the current grid into a .png, .svg or .pdf file."""
-        from kernelext.kinds import kind_for
-        from kernelext.widgets.export import save_grid
-
         if not path.lower().endswith((".png", ".svg", ".pdf")):
             raise PuzzleUsageError(f"Cannot draw into {path}: use a .png, .svg or .pdf file.")
         grid = self.session.last_grid

@@ -6,12 +6,13 @@ import contextlib
 import copy
 import io
 import itertools
-import sys
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
-from kernelext.pycsp3_glue import in_operator, source_lines
+from kernelext.grid import ArrayInfo
+from kernelext.pycsp3_glue import source_lines
+from kernelext.pycsp3_glue.operators import plain_operators
 
 MAX_LISTED_CONSTRAINTS = 8
 
@@ -23,35 +24,6 @@ class Mark:
     variables: int
     constraints: int
     objectives: int
-
-
-@dataclass(frozen=True)
-class ArrayInfo:
-    """A declared variable array (or single variable): its name, shape and variable ids."""
-
-    name: str
-    shape: tuple[int, ...]
-    cells: tuple[tuple[tuple[int, ...], str], ...]  # (index, variable id), row-major, holes left out
-
-    @property
-    def grid_shape(self) -> tuple[int, int]:
-        """Rows and columns when drawn as a grid (a 1-D array is one row, a single variable one cell)."""
-        return (1, self.shape[0]) if len(self.shape) == 1 else (1, 1) if not self.shape else self.shape[:2]
-
-    def positions(self) -> dict[str, tuple[int, int]]:
-        """{variable id: its (row, col) in that grid}, row-major."""
-        return {vid: (0, 0) if not index else (0, index[0]) if len(index) == 1 else tuple(index[:2])
-                for index, vid in self.cells}
-
-    def holes(self) -> frozenset[tuple[int, int]]:
-        """The (row, col) of the grid that no variable fills.
-
-        Sets and frozensets are subtracted here, never searched with `in`: pycsp3 redefines `in` on
-        sets, lists and tuples while a model is built, and its version scans the whole container.
-        """
-        rows, cols = self.grid_shape
-        everywhere = frozenset(itertools.product(range(rows), range(cols)))
-        return everywhere - frozenset(self.positions().values())
 
 
 def reset() -> None:
@@ -158,62 +130,6 @@ def objective_since(start: Mark, end: Mark | None = None) -> str | None:
     if not items:
         return None
     return str(items[-1].constraint)
-
-
-@contextlib.contextmanager
-def counting_objectives():
-    """Count the objectives set meanwhile (pycsp3 silently keeps only the last of several); yields a list
-    that gets one item per `minimize`/`maximize` call."""
-    import pycsp3.functions
-
-    calls: list[bool] = []
-    optimize = pycsp3.functions._optimize
-
-    def counted(term, minimization):
-        calls.append(minimization)
-        return optimize(term, minimization)
-
-    pycsp3.functions._optimize = counted
-    try:
-        yield calls
-    finally:
-        pycsp3.functions._optimize = optimize
-
-
-@contextlib.contextmanager
-def plain_operators():
-    """Python's own operators while the block runs, pycsp3's again after (if they were on).
-
-    pycsp3 redefines comparisons, arithmetic and `in` on lists, tuples and sets to build constraints;
-    code that reads a model with other tools needs them plain, and runs faster with them plain.
-    """
-    curser = sys.modules.get("pycsp3.tools.curser")  # nothing to switch off before pycsp3 is imported
-    overloading = curser is not None and curser.OpOverrider.activated
-    if overloading:
-        curser.OpOverrider.disable()
-    try:
-        with in_operator.written(pycsp3s=False):
-            yield
-    finally:
-        if overloading:
-            curser.OpOverrider.enable()
-
-
-@contextlib.contextmanager
-def pycsp3_operators():
-    """pycsp3's operators while the block runs (a step's own code builds constraints with them), then as
-    they were before."""
-    from pycsp3.tools.curser import OpOverrider
-
-    overloading = OpOverrider.activated
-    if not overloading:
-        OpOverrider.enable()
-    try:
-        with in_operator.written(pycsp3s=True):
-            yield
-    finally:
-        if not overloading:
-            OpOverrider.disable()
 
 
 def has_objective() -> bool:

@@ -24,11 +24,14 @@ from kernelext.errors import ModelRejected
 from kernelext.solver import ace_output
 from kernelext.solver.cold import run_java
 from kernelext.solver.compiled import CompiledModel
+from kernelext.solver.cpmpy_backend import solve_ortools
+from kernelext.solver.cpsat_backend import solve_cpsat
 from kernelext.solver.errors import BackendUnsupported, SolverError, WorkerCrashed
 from kernelext.solver.jars import ace_jar, choco_jar
 from kernelext.solver.minizinc_browser import in_browser, solve_in_browser
 from kernelext.solver.minizinc_program import solve_minizinc
 from kernelext.solver.result import SolveResult
+from kernelext.solver.warm import WarmAce
 
 ALL = "all"
 MINIZINC_SOLVERS = ("gecode", "chuffed", "highs", "coin-bc")  # those of MiniZinc's WebAssembly
@@ -97,8 +100,6 @@ class AceWarm(Backend):
 
     def worker(self):
         """The warm worker, started on first use."""
-        from kernelext.solver.warm import WarmAce
-
         if self._worker is None:
             self._worker = WarmAce(self.solver.java())
         return self._worker
@@ -158,8 +159,6 @@ class OrTools(Backend):
     desktop_only: ClassVar[str] = "OR-Tools is built for desktops, not for a browser"
 
     def solve(self, model: CompiledModel, cells: ace_output.Cells, *, sols: int | str, timeout: float) -> SolveResult:
-        from kernelext.solver.cpmpy_backend import solve_ortools
-
         return solve_ortools(model.path(), cells, sols=sols, timeout=timeout)
 
 
@@ -171,8 +170,6 @@ class CpSat(Backend):
     desktop_only: ClassVar[str] = "OR-Tools is built for desktops, not for a browser"
 
     def solve(self, model: CompiledModel, cells: ace_output.Cells, *, sols: int | str, timeout: float) -> SolveResult:
-        from kernelext.solver.cpsat_backend import solve_cpsat
-
         return solve_cpsat(model, cells, sols=sols, timeout=timeout)
 
 

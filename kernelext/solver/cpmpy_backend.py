@@ -10,6 +10,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from types import MappingProxyType
 
+from kernelext.pycsp3_glue.operators import plain_operators
 from kernelext.solver import ace_output
 from kernelext.solver.errors import BackendUnsupported
 from kernelext.solver.result import SolveResult, Status
@@ -66,8 +67,6 @@ def _python_keeps_sigint():
 
 def _read(model: Path):
     """The model as CPMpy objects (pycsp3's XCSP3 parser, which CPMpy uses, needs plain operators)."""
-    from kernelext.pycsp3_glue.model_state import plain_operators
-
     with plain_operators():
         try:
             from cpmpy.tools.xcsp3 import read_xcsp3

@@ -12,7 +12,7 @@ import time
 from pathlib import Path
 from types import MappingProxyType
 
-from kernelext.pycsp3_glue.model_state import plain_operators
+from kernelext.pycsp3_glue.operators import plain_operators
 from kernelext.solver import ace_output
 from kernelext.solver.compiled import CompiledModel, compiled
 from kernelext.solver.cpsat_module import cp_model

@@ -14,6 +14,7 @@ from kernelext.solver.backends import (
 )
 from kernelext.solver.compiled import CompiledModel, compiled
 from kernelext.solver.errors import BackendUnsupported, SolverError
+from kernelext.solver.java import find_java
 from kernelext.solver.minizinc_browser import in_browser
 from kernelext.solver.result import SolveResult
 
@@ -91,8 +92,6 @@ class Solver:
 
     def java(self):
         """The Java runtime the JVM backends use, found on first use."""
-        from kernelext.solver.java import find_java
-
         if self._java is None:
             self._java = find_java()
         return self._java

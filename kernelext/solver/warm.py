@@ -19,10 +19,10 @@ import weakref
 from dataclasses import dataclass
 from pathlib import Path
 
+from kernelext.scratch import make_scratch_folder
 from kernelext.solver.errors import JavaNotFound, SolverError, WorkerCrashed
 from kernelext.solver.jars import ace_jar
 from kernelext.solver.java import JavaRuntime, find_java
-from kernelext.scratch import make_scratch_folder
 
 GRACE = 0.7  # seconds a worker gets after a stop request sent on Ctrl-C, before it is killed
 STOP_WAIT = 0.2  # seconds a worker gets to answer the stop request sent at its wall-clock deadline

@@ -16,7 +16,7 @@ from types import MappingProxyType
 
 from kernelext.errors import StepError
 from kernelext.pycsp3_glue import in_operator
-from kernelext.pycsp3_glue.model_state import pycsp3_operators
+from kernelext.pycsp3_glue.operators import pycsp3_operators
 from kernelext.steps.lint import PLAIN_BOOL, TRUTH_TEST, UNPOSTED, Finding
 
 _ANSI = re.compile(r"\x1b\[[0-9;]*m")

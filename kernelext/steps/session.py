@@ -12,9 +12,8 @@ from pathlib import Path
 from time import monotonic
 
 from kernelext.errors import ModelRejected, PuzzleUsageError, StepError
-from kernelext.grid import Grid, build_grid, drawable
-from kernelext.pycsp3_glue import model_state
-from kernelext.pycsp3_glue.model_state import ArrayInfo
+from kernelext.grid import ArrayInfo, Grid, build_grid, drawable
+from kernelext.pycsp3_glue import model_state, operators
 from kernelext.scratch import scratch_folder
 from kernelext.solver.backends import check_backend
 from kernelext.solver.engine import Solver
@@ -224,7 +223,7 @@ class PuzzleSession:
 
     def _run(self, step: Step, echo: bool, guesses: tuple = ()) -> None:
         had_objective = model_state.has_objective()
-        with model_state.counting_objectives() as objectives:
+        with operators.counting_objectives() as objectives:
             run = run_source(step.code, self.namespace, echo=echo, strict_indexing=step.strict_indexing,
                              guesses=guesses)
         self._pycsp3_warnings[step.key] = run.warnings

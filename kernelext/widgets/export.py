@@ -5,8 +5,18 @@ from __future__ import annotations
 from pathlib import Path
 
 from kernelext.errors import PuzzleUsageError
-from kernelext.widgets.style import (CAGE_LINE, CHANGED_LINE, CONFLICT, HOLE, LINE, SIGN_GLYPHS, TEXT, THICK,
-                                     background, text_colour)
+from kernelext.widgets.style import (
+    CAGE_LINE,
+    CHANGED_LINE,
+    CONFLICT,
+    HOLE,
+    LINE,
+    SIGN_GLYPHS,
+    TEXT,
+    THICK,
+    background,
+    text_colour,
+)
 
 UNIT = 0.32  # inches per cell
 

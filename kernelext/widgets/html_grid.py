@@ -14,9 +14,26 @@ from __future__ import annotations
 
 import html
 
-from kernelext.widgets.style import (CAGE_LINE, CHANGED, CHANGED_LINE, CLUE_BG, CONFLICT, CONFLICT_BG, FONT,
-                                     FREE_TEXT, HOLE, LINE, SIGN_GLYPHS, SOLVED_TEXT, TEXT, THICK, WHITE, background,
-                                     cell_size, text_colour)
+from kernelext.widgets.style import (
+    CAGE_LINE,
+    CHANGED,
+    CHANGED_LINE,
+    CLUE_BG,
+    CONFLICT,
+    CONFLICT_BG,
+    FONT,
+    FREE_TEXT,
+    HOLE,
+    LINE,
+    SIGN_GLYPHS,
+    SOLVED_TEXT,
+    TEXT,
+    THICK,
+    WHITE,
+    background,
+    cell_size,
+    text_colour,
+)
 
 SIDES = {"t": "top", "r": "right", "b": "bottom", "l": "left"}
 CLEAR_ROW = "background-color:transparent"  # over JupyterLab's striped and hover rows

@@ -9,9 +9,9 @@ from __future__ import annotations
 import html
 from collections.abc import Mapping
 
-from kernelext.insight.pencil_marks import pencil_html, pencil_text
 from kernelext.kinds import kind_for
 from kernelext.widgets.html_grid import bounds_html, grid_html, legend_html
+from kernelext.widgets.pencil_forms import pencil_html, pencil_text
 from kernelext.widgets.style import FONT
 
 MAX_STATIC_GRIDS = 6

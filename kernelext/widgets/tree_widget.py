@@ -9,8 +9,11 @@ import anywidget
 import traitlets
 from ipywidgets import Layout, widget_serialization
 
-from kernelext.insight.search_tree import SearchTree, grid_at, tree_html, tree_svg
-from kernelext.pycsp3_glue.model_state import ArrayInfo
+from kernelext.grid import ArrayInfo
+from kernelext.insight.search_tree import SearchTree, grid_at
+from kernelext.kinds import kind_for
+from kernelext.widgets.html_grid import grid_html
+from kernelext.widgets.tree_forms import tree_html, tree_svg
 
 WIDGET_MIME = "application/vnd.jupyter.widget-view+json"
 
@@ -62,8 +65,6 @@ class TreeWidget(anywidget.AnyWidget):
     def _grid_picture(self, node_id: int) -> str:
         if self.info is None:
             return ""
-        from kernelext.kinds import kind_for
-        from kernelext.widgets.html_grid import grid_html
 
         return grid_html(kind_for(self.kind).describe(grid_at(self.tree, node_id, self.info), self.data))
 

@@ -11,7 +11,6 @@ import json
 import re
 
 import pytest
-
 from lab_server import ARTIFACTS, jupyter_server, launch, open_notebook, require_browser
 
 MSG_TYPE = re.compile(rb'"msg_type":\s*"(\w+)"')

@@ -18,7 +18,6 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from lab_server import ARTIFACTS, jupyter_server, launch, open_notebook, require_browser
 
 NOTEBOOKS = Path(__file__).resolve().parents[2] / "notebooks"

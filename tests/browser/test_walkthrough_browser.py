@@ -11,11 +11,15 @@ import json
 import pickle
 
 import pytest
-
-from kernelext.widgets.static_forms import walkthrough_captions, walkthrough_html, walkthrough_text
 from lab_server import ARTIFACTS, jupyter_server, launch, open_notebook, require_browser
 from test_grid_browser import Frames, notebook, run_cell, watched_page
 from test_walkthrough_display import walkthrough
+
+from kernelext.widgets.static_forms import (
+    walkthrough_captions,
+    walkthrough_html,
+    walkthrough_text,
+)
 
 SHOW = '''\
 import pickle
