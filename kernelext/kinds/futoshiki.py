@@ -36,7 +36,7 @@ from kernelext.kinds._rules import (
 
 DATA_NAMES = ("less_than", "lt", "less", "givens", "clues", "hints")
 SIGNS = ("less_than", "lt", "less")
-READS_POSTED = True  # the view's data get `posted_less_than` and `posted_givens` (kernelext.kinds.posted_facts)
+READS_POSTED = True  # the view's data get `posted_less_than` and `posted_givens` (kernelext.steps.posted_facts)
 
 
 def conflicts(values: Values, less_than: Iterable[tuple[Cell, Cell]] = ()) -> set[Cell]:

@@ -38,7 +38,7 @@ from kernelext.kinds._rules import (
 DATA_NAMES = ("clues", "givens", "puzzle", "grid", "cages")
 GIVENS = ("clues", "givens", "puzzle", "grid")
 SIDES = (("t", (-1, 0)), ("r", (0, 1)), ("b", (1, 0)), ("l", (0, -1)))
-READS_POSTED = True  # the view's data get `posted_givens` and `posted_sums` (kernelext.kinds.posted_facts)
+READS_POSTED = True  # the view's data get `posted_givens` and `posted_sums` (kernelext.steps.posted_facts)
 
 
 def side(n: int) -> int:

@@ -91,7 +91,9 @@ def _tree(puzzle: NotebookPuzzle, args: Namespace, rest: list[str]) -> None:
 
 
 def _check(puzzle: NotebookPuzzle, args: Namespace, rest: list[str]) -> None:
-    from kernelext.grading import check_public  # deferred: the grader's modules add 0.15 s to %load_ext
+    from kernelext.grading import (
+        check_public,  # deferred: the grader's modules add 0.15 s to %load_ext
+    )
 
     if len(rest) > 1:
         raise PuzzleUsageError("%puzzle check [DIR]: DIR is the exercise folder (default: this one).")
@@ -99,14 +101,18 @@ def _check(puzzle: NotebookPuzzle, args: Namespace, rest: list[str]) -> None:
 
 
 def _explain(puzzle: NotebookPuzzle, args: Namespace, rest: list[str]) -> None:
-    from kernelext.insight.explain import explain  # deferred: the explanations add 0.09 s to %load_ext
+    from kernelext.insight.explain import (
+        explain,  # deferred: the explanations add 0.09 s to %load_ext
+    )
 
     _no_arguments("explain", rest)
     puzzle.show_explanation(explain(puzzle.session, timeout=puzzle.explain_timeout(args.timeout)))
 
 
 def _why(puzzle: NotebookPuzzle, args: Namespace, rest: list[str]) -> None:
-    from kernelext.insight.explain import why  # deferred: the explanations add 0.09 s to %load_ext
+    from kernelext.insight.explain import (
+        why,  # deferred: the explanations add 0.09 s to %load_ext
+    )
 
     if len(rest) != 1:
         raise PuzzleUsageError("Name the cell: %puzzle why x[3][4].")
@@ -130,7 +136,9 @@ def _walkthrough(puzzle: NotebookPuzzle, args: Namespace, rest: list[str]) -> No
 
 
 def _walk(puzzle: NotebookPuzzle, args: Namespace, limit: int | None) -> None:
-    from kernelext.insight.explain import walkthrough  # deferred: the explanations add 0.09 s to %load_ext
+    from kernelext.insight.explain import (
+        walkthrough,  # deferred: the explanations add 0.09 s to %load_ext
+    )
 
     timeout = args.timeout or puzzle.timeout * WALK_TIME_FACTOR
     puzzle.show_walkthrough(walkthrough(puzzle.session, timeout=timeout, limit=limit))

@@ -10,8 +10,8 @@ from kernelext.errors import PuzzleUsageError
 from kernelext.insight.pencil_marks import pencil_report
 from kernelext.insight.search_tree import record_tree
 from kernelext.kinds import block_size, detect_kind, kind_for, modules, view_data
-from kernelext.kinds.posted_facts import posted_facts
 from kernelext.magic.render import ReportOutput, in_kernel
+from kernelext.steps.posted_facts import posted_facts
 from kernelext.widgets.export import save_grid
 from kernelext.widgets.pencil_forms import pencil_html, pencil_text
 from kernelext.widgets.static_forms import (
@@ -54,7 +54,7 @@ class NotebookPuzzle:
 
     def data(self, kind: str) -> dict:
         """The plain data the view `kind` reads from the notebook, and what it reads off the posted model
-        (a kind with `READS_POSTED`; see `kernelext.kinds.posted_facts`)."""
+        (a kind with `READS_POSTED`; see `kernelext.steps.posted_facts`)."""
         found = view_data(kind, self.namespace)
         shown = self.session.shown_array() if getattr(kind_for(kind), "READS_POSTED", False) else None
         return {**found, **posted_facts(shown.name)} if shown is not None else found
@@ -77,7 +77,9 @@ class NotebookPuzzle:
 
     def _explain_button(self, steps: tuple, current) -> object:
         """The Explanation behind a widget's Explain button, if the puzzle has not changed since it was shown."""
-        from kernelext.insight.explain import explain  # deferred: the explanations add 0.09 s to %load_ext
+        from kernelext.insight.explain import (
+            explain,  # deferred: the explanations add 0.09 s to %load_ext
+        )
 
         if not current() or tuple(self.session.steps) != steps:
             raise PuzzleUsageError("The puzzle has changed since this grid was shown: run `%puzzle explain`.")
@@ -97,7 +99,9 @@ class NotebookPuzzle:
 
     def show_tree(self, nodes: int | None) -> None:
         """Solve while recording the search tree; a tree widget in a kernel, else its outline."""
-        from kernelext.widgets.tree_widget import TreeWidget  # deferred: anywidget adds 0.17 s to %load_ext
+        from kernelext.widgets.tree_widget import (
+            TreeWidget,  # deferred: anywidget adds 0.17 s to %load_ext
+        )
 
         tree = record_tree(self.session, nodes=nodes or 500, timeout=self.timeout)
         if not in_kernel():
@@ -117,7 +121,9 @@ class NotebookPuzzle:
 
     def show_walkthrough(self, walkthrough) -> None:
         """Display a walkthrough: a stepper over its steps in a kernel, else every step as static HTML, and text."""
-        from kernelext.widgets.stepper_widget import StepperWidget  # deferred: anywidget adds 0.17 s to %load_ext
+        from kernelext.widgets.stepper_widget import (
+            StepperWidget,  # deferred: anywidget adds 0.17 s to %load_ext
+        )
 
         marks = walkthrough.start or walkthrough.end
         block = (block_size(self.kind(), marks) or None) if marks is not None else None

@@ -150,7 +150,9 @@ class ReportOutput:
         if not in_kernel():
             return {"text/plain": static_forms.state_text(state), "text/html": static_forms.state_html(state)}
         if self.widget is None:
-            from kernelext.widgets.grid_widget import GridWidget  # deferred: anywidget adds 0.17 s to %load_ext
+            from kernelext.widgets.grid_widget import (
+                GridWidget,  # deferred: anywidget adds 0.17 s to %load_ext
+            )
 
             self.widget = GridWidget(description=state, pencil=self._pencil,
                                      on_explain=self.explanation if self.on_explain else None)
