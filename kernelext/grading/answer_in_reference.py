@@ -1,6 +1,6 @@
 """Inside a reference run: fix a student's answer in the instructor's model, solve, and say what it breaks.
 
-Runs in a reference run (see `run_instance`): the teacher's code, never the student's.
+Runs in a reference run (see `instance_run`): the teacher's code, never the student's.
 """
 
 from __future__ import annotations

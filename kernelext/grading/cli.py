@@ -8,7 +8,10 @@ import contextlib
 import json
 import sys
 import tempfile
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
+from types import MappingProxyType
 
 from kernelext.grading.author import new_exercise
 from kernelext.grading.grade import grade
@@ -19,62 +22,92 @@ from kernelext.grading.preflight import validate
 from kernelext.grading.sandbox import MODES
 
 
+@dataclass(frozen=True)
+class Subcommand:
+    """A `kernelext-grade` command: its name and help, the arguments it adds to its parser, and what runs it
+    (with the parsed arguments; it returns the exit code)."""
+
+    name: str
+    help: str
+    arguments: Callable[[argparse.ArgumentParser], None]
+    run: Callable[[argparse.Namespace], int]
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="kernelext-grade",
                                      description="Release an exercise to students, or grade their submissions.")
-    commands = parser.add_subparsers(dest="command", required=True)
-    make = commands.add_parser("new", help="make an exercise folder from a notebook whose %%%%puzzle cells hold the "
-                                           "solution and whose first cell binds data")
-    make.add_argument("exercise_dir")
-    make.add_argument("--from", dest="notebook", required=True, metavar="NOTEBOOK")
-    make.add_argument("--answer", metavar="ARRAY", help="the array graded (default: the first one declared)")
-    make.add_argument("--sols", choices=["1", "all"], default="1", help="grade one solution, or all of them")
-    make.add_argument("--public", nargs="*", default=[], metavar="JSON", help="more public instance files")
-    make.add_argument("--hidden", nargs="*", default=[], metavar="JSON", help="hidden instance files")
-    make.add_argument("--checker", default="reference", metavar="CHECK",
-                      help="reference (the notebook's model, the default), FILE.py:FUNCTION (copied in), or a kind's")
-    fill = commands.add_parser("instances", help="fill each instance's expected facts from the instructor's model")
-    fill.add_argument("exercise_dir")
-    check = commands.add_parser("validate", help="grade the instructor and the student notebooks before release")
-    check.add_argument("exercise_dir")
-    check.add_argument("--sandbox", choices=MODES, default="auto")
-    out = commands.add_parser("release", help="write the student notebook (no solutions) and the public instances")
-    out.add_argument("exercise_dir")
-    out.add_argument("out_dir")
-    marks = commands.add_parser("grade", help="grade a folder of submitted notebooks (or nbgrader's submitted/)")
-    marks.add_argument("exercise_dir")
-    marks.add_argument("submissions_dir")
-    marks.add_argument("out_dir")
-    _options(marks)
-    marks.add_argument("--scores", metavar="CSV", help="the written questions' points: student,Q1,Q2...")
-    marks.add_argument("--assignment", metavar="NAME", help="nbgrader's assignment name (default: the exercise's)")
-    marks.add_argument("--dask", metavar="SCHEDULER", help="run on a Dask cluster, e.g. tcp://127.0.0.1:8786")
-    marks.add_argument("--quiet", action="store_true", help="no progress line per submission")
-    one = commands.add_parser("results", help="grade one notebook and write a platform's results.json")
-    one.add_argument("exercise_dir")
-    one.add_argument("notebook")
-    one.add_argument("results_json")
-    one.add_argument("--platform", choices=PLATFORMS, default="gradescope")
-    _options(one)
+    subparsers = parser.add_subparsers(dest="command", required=True)
+    for command in SUBCOMMANDS.values():
+        command.arguments(subparsers.add_parser(command.name, help=command.help))
     args = parser.parse_args(argv)
     try:
-        if args.command == "new":
-            sols = "all" if args.sols == "all" else 1
-            return _say(new_exercise(args.exercise_dir, args.notebook, answer=args.answer, sols=sols,
-                                     public=tuple(args.public), hidden=tuple(args.hidden), checker=args.checker), [])
-        if args.command == "instances":
-            return _say(*fill_instances(args.exercise_dir), done=f"Next: kernelext-grade validate {args.exercise_dir}")
-        if args.command == "validate":
-            return _say(*validate(args.exercise_dir, sandbox=args.sandbox),
-                        done=f"Ready: kernelext-grade release {args.exercise_dir} OUT_DIR")
-        if args.command == "release":
-            print(f"Wrote {release(exercise_dir=args.exercise_dir, out_dir=args.out_dir)}")
-            return 0
-        if args.command == "results":
-            return _results(args)
-        return _grade(args)
+        return SUBCOMMANDS[args.command].run(args)
     except (OSError, ValueError) as error:
         parser.error(str(error))
+
+
+def _new_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("exercise_dir")
+    parser.add_argument("--from", dest="notebook", required=True, metavar="NOTEBOOK")
+    parser.add_argument("--answer", metavar="ARRAY", help="the array graded (default: the first one declared)")
+    parser.add_argument("--sols", choices=["1", "all"], default="1", help="grade one solution, or all of them")
+    parser.add_argument("--public", nargs="*", default=[], metavar="JSON", help="more public instance files")
+    parser.add_argument("--hidden", nargs="*", default=[], metavar="JSON", help="hidden instance files")
+    parser.add_argument("--checker", default="reference", metavar="CHECK",
+                        help="reference (the notebook's model, the default), FILE.py:FUNCTION (copied in), or a kind's")
+
+
+def _new(args) -> int:
+    sols = "all" if args.sols == "all" else 1
+    return _say(new_exercise(args.exercise_dir, args.notebook, answer=args.answer, sols=sols,
+                             public=tuple(args.public), hidden=tuple(args.hidden), checker=args.checker), [])
+
+
+def _exercise_argument(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("exercise_dir")
+
+
+def _instances(args) -> int:
+    return _say(*fill_instances(args.exercise_dir), done=f"Next: kernelext-grade validate {args.exercise_dir}")
+
+
+def _validate_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("exercise_dir")
+    parser.add_argument("--sandbox", choices=MODES, default="auto")
+
+
+def _validate(args) -> int:
+    return _say(*validate(args.exercise_dir, sandbox=args.sandbox),
+                done=f"Ready: kernelext-grade release {args.exercise_dir} OUT_DIR")
+
+
+def _release_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("exercise_dir")
+    parser.add_argument("out_dir")
+
+
+def _release(args) -> int:
+    print(f"Wrote {release(exercise_dir=args.exercise_dir, out_dir=args.out_dir)}")
+    return 0
+
+
+def _grade_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("exercise_dir")
+    parser.add_argument("submissions_dir")
+    parser.add_argument("out_dir")
+    _options(parser)
+    parser.add_argument("--scores", metavar="CSV", help="the written questions' points: student,Q1,Q2...")
+    parser.add_argument("--assignment", metavar="NAME", help="nbgrader's assignment name (default: the exercise's)")
+    parser.add_argument("--dask", metavar="SCHEDULER", help="run on a Dask cluster, e.g. tcp://127.0.0.1:8786")
+    parser.add_argument("--quiet", action="store_true", help="no progress line per submission")
+
+
+def _results_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("exercise_dir")
+    parser.add_argument("notebook")
+    parser.add_argument("results_json")
+    parser.add_argument("--platform", choices=PLATFORMS, default="gradescope")
+    _options(parser)
 
 
 def _say(told: list[str], problems: list[str], done: str = "") -> int:
@@ -157,6 +190,20 @@ def _dask(address: str | None):
             raise ValueError(f"No Dask worker joined the scheduler at {address} within 60 s: start one with "
                              f"`dask worker {address}`.") from None
         yield client
+
+
+SUBCOMMANDS = MappingProxyType({command.name: command for command in (
+    Subcommand("new", "make an exercise folder from a notebook whose %%%%puzzle cells hold the solution and whose "
+                      "first cell binds data", _new_arguments, _new),
+    Subcommand("instances", "fill each instance's expected facts from the instructor's model", _exercise_argument,
+               _instances),
+    Subcommand("validate", "grade the instructor and the student notebooks before release", _validate_arguments,
+               _validate),
+    Subcommand("release", "write the student notebook (no solutions) and the public instances", _release_arguments,
+               _release),
+    Subcommand("grade", "grade a folder of submitted notebooks (or nbgrader's submitted/)", _grade_arguments, _grade),
+    Subcommand("results", "grade one notebook and write a platform's results.json", _results_arguments, _results),
+)})
 
 
 if __name__ == "__main__":

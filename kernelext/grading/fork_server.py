@@ -1,7 +1,7 @@
 """The warm process of a sandbox, started by the grader: `python -m kernelext.grading.fork_server MODE [--preload]`.
 
 With --preload it imports pycsp3, the kit and OR-Tools once (without, for a single run, the child imports
-what it uses). For each run it forks a fresh child that runs `run_instance.main` in the run's folder, its
+what it uses). For each run it forks a fresh child that runs `instance_run.main` in the run's folder, its
 working folder, where the grader wrote `job.json`. The child gets a session of its own, its limits and its
 output pipe; this process kills the child at the wall-clock limit, then every process the run left, and
 answers with the child's exit code. It never runs student code, so every child starts from the same state.

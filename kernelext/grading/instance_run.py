@@ -1,4 +1,4 @@
-"""Run one model on one instance, in a process of its own (a child the warm process forks: see `warm_runs`), or,
+"""Run one model on one instance, in a process of its own (a child the warm process forks: see `fork_server`), or,
 in a browser, which has no processes, in the kernel's own (`run_here`).
 
 Reads `job.json` from the working directory and writes `result.json` beside it: the solver's status

@@ -1,6 +1,6 @@
 """What a run leaves behind, removed before the next run: its processes, IPC objects and files.
 
-Inside the sandbox, the warm process (`warm_runs`) ends the processes and removes the IPC objects; outside,
+Inside the sandbox, the warm process (`fork_server`) ends the processes and removes the IPC objects; outside,
 the grader (`warm_pool`) empties the folders the sandbox can write to. The warm process never reads a file
 the run wrote: whatever enters its memory would be copied into the next run's child.
 """

@@ -97,7 +97,7 @@ def run_jobs(jobs: list[Job], check, *, pool: WarmPool, executor=None, workers: 
              limits: Limits = Limits(),
              on_submission: Callable[[str, list[InstanceResult]], None] | None = None) -> list[InstanceResult]:
     """Run `jobs` in parallel on `pool`'s warm processes (or as tasks of `executor`) and judge each here with
-    `check` (see `reference.answer_check`); the results come back in the jobs' order."""
+    `check` (see `by_reference.answer_check`); the results come back in the jobs' order."""
     if not jobs:
         return []
     archive = ace_archive(jobs[0].memory_mb)

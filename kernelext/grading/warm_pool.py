@@ -1,5 +1,5 @@
 """Warm processes, on the grader's side: each waits in a sandbox of its own with the kit imported and forks
-a child per run (see `warm_runs`); a pool lends them to the threads that run jobs.
+a child per run (see `fork_server`); a pool lends them to the threads that run jobs.
 
 For each run the grader writes `job.json` into the sandbox's run folder, reads the run's output from a
 pipe and its `result.json` from that folder, then empties every folder the sandbox can write to.

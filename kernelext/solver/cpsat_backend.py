@@ -1,4 +1,4 @@
-"""OR-Tools CP-SAT in the kernel's own process, on the compiled model read directly (see xcsp3_to_cpsat).
+"""OR-Tools CP-SAT in the kernel's own process, on the compiled model read directly (see cpsat_reader).
 
 One search worker and CP-SAT's fixed seed, so that the same model gives the same solutions in every run.
 The search runs on a thread of its own: the kernel's Stop (KeyboardInterrupt) and the wall-clock limit

@@ -104,51 +104,18 @@ class PuzzleSession:
         `first_line`: the editor's number of the source's first line (messages name lines that way).
         Raises StepError (model unchanged) when the source fails.
         """
-        if not source.strip():
-            raise StepError("This step is empty: write variables, constraints or an objective below the magic line.")
-        if backend is not None:
-            check_backend(backend)  # a wrong option must not leave the step half-added
-        key = key or "source:" + hashlib.sha1(source.encode()).hexdigest()
-        step = Step(key, source, first_line, self.strict_indexing)
-        findings = check_source(step.code, self.namespace)
-        refused = [f for f in findings if f.error and not f.kind]  # guesses (a kind) wait for the run to confirm them
-        if refused:
-            raise StepError(_finding_message(step.code, refused[0]))
-        warnings = tuple(str(f) for f in findings if not f.kind)
-        guesses = tuple(f for f in findings if f.kind)
-        position = next((i for i, s in enumerate(self.steps) if s.key == key), None)
+        step, warnings, guesses = self._checked_step(source, key, first_line, backend)
         self._use_model()
-        old_steps = list(self.steps)
+        old_steps, last_grid = list(self.steps), self.last_grid
         was_unsat = self.last_result is not None and self.last_result.status is Status.UNSAT
-        last_grid = self.last_grid
-        if position is not None:
-            self.last_grid = None  # an edited step makes another model: nothing to mark as changed since the last
         try:
-            if position is None:
-                before = model_state.mark()
-                self._run(step, echo=True, guesses=guesses)
-                self.steps = old_steps + [step]
-                report = self._report(len(self.steps), before, replaced=False)
-            else:
-                new_steps = old_steps[:position] + [step] + old_steps[position + 1:]
-                marks = self.replay(new_steps, guesses={key: guesses})
-                self.steps = new_steps
-                report = self._report(position + 1, marks[position], replaced=True, end=marks[position + 1])
-            report = replace(report, warnings=warnings + self._pycsp3_warnings.get(key, ()))
+            report = replace(self._post(step, guesses), warnings=warnings + self._pycsp3_warnings.get(step.key, ()))
             if self.steps != old_steps:
                 self._history.append(old_steps)
             if show is not None:
                 self.set_show(show)
-            if not solve:
-                return replace(report, grid=self._remember(self.grid(None)), note="Not solved (--no-solve).")
-            if not self.anything_to_solve():
-                return replace(report, grid=self._remember(self.grid(None)), note="No constraints yet: nothing to solve.")
-            deadline = monotonic() + (timeout or self.timeout)  # for the solve and the search of the UNSAT step
-            report = self._solved(report, sols, timeout, backend)
-            if report.result.status is Status.UNSAT:
-                first = report.number if report.replaced or not was_unsat else 1
-                report = replace(report, unsat_since=self._first_unsat_step(first, deadline, backend))
-            return report
+            return self._solve_step(report, solve=solve, sols=sols, timeout=timeout, backend=backend,
+                                    was_unsat=was_unsat)
         except (StepError, PuzzleUsageError, ModelRejected, KeyboardInterrupt) as error:
             # the step is at fault: roll it back (a solver that fails for its own reasons keeps the step)
             self.steps, self.last_grid = old_steps, last_grid
@@ -156,6 +123,51 @@ class PuzzleSession:
             if isinstance(error, KeyboardInterrupt):
                 raise StepError("Interrupted: the step was not added (the model is as it was before this cell).") from None
             raise
+
+    def _checked_step(self, source: str, key: str | None, first_line: int, backend: str | None
+                      ) -> tuple[Step, tuple[str, ...], tuple]:
+        """The step to add, its lint warnings and its guesses (which wait for the run to confirm them);
+        StepError or PuzzleUsageError, before anything changes, for an empty step, a refused mistake or a
+        wrong backend."""
+        if not source.strip():
+            raise StepError("This step is empty: write variables, constraints or an objective below the magic line.")
+        if backend is not None:
+            check_backend(backend)  # a wrong option must not leave the step half-added
+        key = key or "source:" + hashlib.sha1(source.encode()).hexdigest()
+        step = Step(key, source, first_line, self.strict_indexing)
+        findings = check_source(step.code, self.namespace)
+        refused = [f for f in findings if f.error and not f.kind]
+        if refused:
+            raise StepError(_finding_message(step.code, refused[0]))
+        return step, tuple(str(f) for f in findings if not f.kind), tuple(f for f in findings if f.kind)
+
+    def _post(self, step: Step, guesses: tuple) -> StepReport:
+        """Run a new step after the others, or replay the model with an edited step in its place."""
+        position = next((i for i, s in enumerate(self.steps) if s.key == step.key), None)
+        if position is None:
+            before = model_state.mark()
+            self._run(step, echo=True, guesses=guesses)
+            self.steps = [*self.steps, step]
+            return self._report(len(self.steps), before, replaced=False)
+        self.last_grid = None  # an edited step makes another model: nothing to mark as changed since the last
+        new_steps = self.steps[:position] + [step] + self.steps[position + 1:]
+        marks = self.replay(new_steps, guesses={step.key: guesses})
+        self.steps = new_steps
+        return self._report(position + 1, marks[position], replaced=True, end=marks[position + 1])
+
+    def _solve_step(self, report: StepReport, *, solve: bool, sols: int | str, timeout: float | None,
+                    backend: str | None, was_unsat: bool) -> StepReport:
+        """The step's report once solved; for an UNSAT model, with the first step since which it has no solution."""
+        if not solve:
+            return replace(report, grid=self._remember(self.grid(None)), note="Not solved (--no-solve).")
+        if not self.anything_to_solve():
+            return replace(report, grid=self._remember(self.grid(None)), note="No constraints yet: nothing to solve.")
+        deadline = monotonic() + (timeout or self.timeout)  # for the solve and the search of the UNSAT step
+        report = self._solved(report, sols, timeout, backend)
+        if report.result.status is Status.UNSAT:
+            first = report.number if report.replaced or not was_unsat else 1
+            report = replace(report, unsat_since=self._first_unsat_step(first, deadline, backend))
+        return report
 
     def undo(self) -> str:
         """Undo the last change: drop the step just added, or put back the previous version of the step
