@@ -21,7 +21,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from walkthrough import PUZZLES  # noqa: E402
 
 from kernelext.insight import explain
-from kernelext.insight.walkthrough.deduction import _connected_sets  # noqa: E402
+from kernelext.insight.walkthrough.deduction import connected_sets  # noqa: E402
 from kernelext.pycsp3_glue import operators  # noqa: E402
 from kernelext.solver.engine import Solver  # noqa: E402
 from kernelext.steps.session import PuzzleSession  # noqa: E402
@@ -47,7 +47,7 @@ def main() -> None:
             domains, deducer = walk.domains, walk.deducer
             active = [i for i, rule in enumerate(deducer.reasoner.rules)
                       if any(len(domains[v]) > 1 for v in rule.scope)]
-            sets = list(_connected_sets(deducer.reasoner, active, args.size))
+            sets = list(connected_sets(deducer.reasoner, active, args.size))
             mine = sets[len(sets) * (part - 1) // parts:len(sets) * part // parts]
             print(f"{args.puzzle}, after {args.after} deduction(s): {len(active)} constraints still open, "
                   f"{len(sets)} connected sets of {args.size}; checking {len(mine)} (part {args.part})", flush=True)

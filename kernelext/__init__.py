@@ -47,7 +47,7 @@ def _jupyter_server_extension_points():
 
 def unload_ipython_extension(ipython):
     """Remove the magics and stop the solver worker (`%unload_ext kernelext`)."""
-    import atexit
+    import atexit  # deferred, as in load_ipython_extension
 
     from kernelext.magic.magics import PuzzleMagics
     from kernelext.pycsp3_glue import in_operator

@@ -138,7 +138,7 @@ class Deducer:
         """The first connected set of 2..EXHAUSTIVE rules that forces something, placements first."""
         for size in range(2, EXHAUSTIVE + 1):
             best = None
-            for ids in _connected_sets(self.reasoner, active, size):
+            for ids in connected_sets(self.reasoner, active, size):
                 changed = self._set_consequences(ids, domains)
                 if not changed:
                     continue
@@ -278,7 +278,7 @@ class Deducer:
         return {i: distance.get(i, len(rules)) for i in range(len(rules))}
 
 
-def _connected_sets(reasoner: Reasoner, active: list[int], size: int) -> Iterator[tuple[int, ...]]:
+def connected_sets(reasoner: Reasoner, active: list[int], size: int) -> Iterator[tuple[int, ...]]:
     """Sets of `size` rules among `active` linked by shared variables, each once, in a deterministic order."""
     scopes = {i: frozenset(reasoner.rules[i].scope) for i in active}
     seen: dict[tuple[int, ...], None] = {}  # dicts and frozensets: pycsp3 slows `in` on sets and tuples down

@@ -7,14 +7,14 @@ import argparse
 import sys
 from pathlib import Path
 
-import kernelext
 from kernelext.publish.lite.parts import FetchError, default_cache, fetch
 from kernelext.publish.lite.site import BuildError, build_site
+from kernelext.publish.lite.wheels import PACKAGE
 
 
 def classroom_notebooks() -> Path | None:
     """The classroom notebooks: `notebooks/` here (the repository's root), or beside the kit's source."""
-    for folder in (Path("notebooks"), Path(kernelext.__file__).parent.parent / "notebooks"):
+    for folder in (Path("notebooks"), PACKAGE.parent / "notebooks"):
         if folder.is_dir():
             return folder
     return None

@@ -9,20 +9,18 @@ import zipfile
 from importlib import metadata
 from pathlib import Path
 
-import kernelext
-
 STANDINS = Path(__file__).parent / "standins"
+PACKAGE = Path(__file__).resolve().parents[2]  # the kit's own folder, kernelext/
 STANDINS_VERSION = "1.0"
 
 
 def kit_wheel(folder: Path) -> Path:
     """The installed kit as a wheel in `folder`: its Python files and the widgets' scripts and styles, without
     the site builder (kernelext.publish.lite), which runs on the desktop."""
-    package = Path(kernelext.__file__).parent
-    files = {f"kernelext/{path.relative_to(package).as_posix()}": path.read_bytes()
-             for path in sorted(package.rglob("*"))
+    files = {f"kernelext/{path.relative_to(PACKAGE).as_posix()}": path.read_bytes()
+             for path in sorted(PACKAGE.rglob("*"))
              if path.is_file() and "__pycache__" not in path.parts and path.suffix in (".py", ".js", ".css")
-             and path.relative_to(package).parts[:2] != ("publish", "lite")}
+             and path.relative_to(PACKAGE).parts[:2] != ("publish", "lite")}
     return write_wheel(folder, "kernelext", metadata.version("kernelext"), files)
 
 

@@ -1,1 +1,2 @@
-"""Modules that pycsp3 imports and a browser lacks, written for the browser's Python (see kernelext.publish.lite.wheels)."""
+"""Modules that pycsp3 imports and a browser lacks, written for the browser's Python
+(see kernelext.publish.lite.wheels)."""

@@ -1,0 +1,121 @@
+"""The package's layout, read from its source: one folder per part, parts that import each other one way only,
+imports at the top of modules, and tests that mirror the folders."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+PACKAGE = ROOT / "kernelext"
+MOST_TOP_LEVEL_MODULES = 6
+
+
+def module_name(path: Path) -> str:
+    parts = path.relative_to(ROOT).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def modules() -> dict[str, Path]:
+    return {module_name(path): path for path in sorted(PACKAGE.rglob("*.py"))}
+
+
+def part(module: str) -> str:
+    """The part a module belongs to: its top-level folder, or itself for a top-level module."""
+    return module.split(".")[1] if module.count(".") else module
+
+
+def imports(path: Path, known: dict[str, Path]) -> list[tuple[ast.stmt, str, bool]]:
+    """(statement, kit module imported, at the module's top level) for each import of the kit's own modules."""
+    tree = ast.parse(path.read_text())
+    top = {id(node) for node in tree.body}
+    found = []
+    for node in ast.walk(tree):
+        names = []
+        if isinstance(node, ast.ImportFrom) and node.module and not node.level:
+            names = [f"{node.module}.{alias.name}" for alias in node.names] + [node.module]
+        elif isinstance(node, ast.Import):
+            names = [alias.name for alias in node.names]
+        for name in names:
+            while name and name not in known:
+                name = name.rpartition(".")[0]
+            if name.startswith("kernelext") and name != module_name(path):
+                found.append((node, name, id(node) in top))
+                break
+    return found
+
+
+def graph() -> dict[str, set[str]]:
+    known = modules()
+    return {name: {target for _, target, _ in imports(path, known)} for name, path in known.items()}
+
+
+def test_the_top_level_holds_few_modules_and_the_rest_sits_in_folders():
+    top_level = sorted(path.name for path in PACKAGE.glob("*.py"))
+    assert len(top_level) <= MOST_TOP_LEVEL_MODULES, top_level
+
+
+def test_no_part_imports_a_part_that_imports_it_back():
+    arrows = {(part(a), part(b)) for a, targets in graph().items() for b in targets if part(a) != part(b)}
+    reach = {p: {b for a, b in arrows if a == p} for p, _ in arrows}
+    for start in reach:  # depth-first: a part reached again from itself is a loop
+        seen, stack = set(), list(reach[start])
+        while stack:
+            current = stack.pop()
+            assert current != start, f"the parts {start} and {current} import each other (through {seen or 'nothing'})"
+            if current not in seen:
+                seen.add(current)
+                stack.extend(reach.get(current, ()))
+
+
+def test_each_module_imports_the_kit_at_its_top_or_says_why_not():
+    known = modules()
+    deferred = []
+    for path in known.values():
+        text = path.read_text()
+        lines = text.splitlines()
+        tree = ast.parse(text)
+        typing_only = {line for block in tree.body
+                       if isinstance(block, ast.If) and "TYPE_CHECKING" in ast.unparse(block.test)
+                       for line in range(block.lineno, block.end_lineno + 1)}
+        # each line's enclosing function (an inner function comes later in the walk, and wins)
+        starts = {line: function.lineno for function in ast.walk(tree)
+                  if isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef))
+                  for line in range(function.lineno, function.end_lineno + 1)}
+        for node, target, at_top in imports(path, known):
+            start = starts.get(node.lineno, node.lineno)
+            said = any("deferred" in line.lower() for line in lines[start - 1:node.end_lineno])
+            if not at_top and not said and node.lineno not in typing_only:
+                deferred.append(f"{path.relative_to(ROOT)}:{node.lineno} imports {target}")
+    assert not deferred, "imports inside functions without a comment saying why:\n" + "\n".join(deferred)
+
+
+@pytest.mark.parametrize(("who", "never"), [
+    ("kernelext.insight", ("kernelext.widgets", "kernelext.magic", "IPython")),  # algorithms draw nothing
+    ("kernelext.steps", ("IPython", "kernelext.magic", "kernelext.widgets")),  # a session runs without a notebook
+    ("kernelext.kinds", ("kernelext.solver",)),  # kinds describe, never solve
+    ("kernelext.xcsp", ("kernelext.solver", "kernelext.steps")),  # reading XCSP3 is a leaf
+])
+def test_the_parts_keep_to_their_jobs(who, never):
+    for name, path in modules().items():
+        if name == who or name.startswith(who + "."):
+            text = path.read_text()
+            for node in ast.walk(ast.parse(text)):
+                target = node.module if isinstance(node, ast.ImportFrom) else \
+                    node.names[0].name if isinstance(node, ast.Import) else None
+                assert not (target and target.startswith(never)), f"{name} imports {target}"
+
+
+def test_algorithms_write_no_markup():
+    for path in (PACKAGE / "insight").rglob("*.py"):
+        text = path.read_text()
+        assert not any(tag in text for tag in ("<svg", "<table", "<div", "<span", "style=\"")), path
+
+
+def test_every_package_has_a_test_folder_with_tests():
+    missing = [folder.name for folder in sorted(PACKAGE.iterdir())
+               if (folder / "__init__.py").is_file()
+               and not list((ROOT / "tests" / folder.name).rglob("test_*.py"))]
+    assert not missing, f"packages without tests/NAME/: {missing}"
