@@ -4,17 +4,17 @@ needs no network: `python tests/fetch_wheels.py` (the README's test command runs
 They are ipywidgets 7.7.1, as Colab ships it, and ipython_genutils, which it imports, for
 tests/test_ipywidgets7.py; that test installs them without their dependencies (the environment's own serve)
 from this folder alone. They go into kernelext-lite's cache (`~/.cache/kernelext-lite`, or
-`$KERNELEXT_LITE_CACHE`), in a folder of their own.
+`$KERNELEXT_LITE_CACHE`), in a folder of their own; the cache's place is found as the kit finds it, without
+importing the kit.
 """
 
 from __future__ import annotations
 
+import os
 import re
 import subprocess
 import sys
 from pathlib import Path
-
-from kernelext.lite.parts import default_cache
 
 IPYWIDGETS7 = ("ipywidgets==7.7.1", "ipython_genutils==0.2.0")
 COMMAND = "python tests/fetch_wheels.py"
@@ -22,7 +22,8 @@ TIMEOUT = 600  # seconds for the download
 
 
 def wheels_folder() -> Path:
-    return default_cache() / "test-wheels"
+    cache = os.environ.get("KERNELEXT_LITE_CACHE") or Path.home() / ".cache" / "kernelext-lite"
+    return Path(cache) / "test-wheels"
 
 
 def _normalized(name: str) -> str:
