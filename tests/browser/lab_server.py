@@ -78,6 +78,7 @@ def jupyter_server(tmp_path: Path, root: Path, settings: dict | None = None):
             [sys.executable, "-m", "jupyter", "lab", "--no-browser", "--allow-root", "--ServerApp.ip=127.0.0.1",
              f"--ServerApp.port={port}", f"--IdentityProvider.token={token}", f"--ServerApp.root_dir={root}",
              "--ServerApp.terminals_enabled=False", "--LabApp.expose_app_in_browser=True",
+             "--JupyterNotebookApp.expose_app_in_browser=True",  # Notebook 7 pages: window.jupyterapp too
              "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate"],
             cwd=root, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
         server = Server(f"http://127.0.0.1:{port}", token, env)

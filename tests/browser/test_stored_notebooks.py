@@ -72,14 +72,19 @@ def measure(page, name: str, surface: str, expected: int) -> dict:
 
 
 def trusted_cells(page) -> list[bool]:
-    return page.evaluate("""() => {
-        const panel = window.jupyterapp && window.jupyterapp.shell.currentWidget;
+    """Whether each code cell of the notebook open on `page` is trusted, from the front end's model: JupyterLab and
+    Notebook 7 each expose their app as window.jupyterapp (lab_server turns that on for both). Fails if unreadable."""
+    states = page.evaluate("""() => {
+        if (!window.jupyterapp) return "window.jupyterapp is not set";
+        const panel = window.jupyterapp.shell.currentWidget;
         const cells = panel && panel.content && panel.content.model && panel.content.model.cells;
-        if (!cells) return null;
+        if (!cells) return "the app's current widget has no notebook model";
         const out = [];
         for (let i = 0; i < cells.length; i++) if (cells.get(i).type === "code") out.push(cells.get(i).trusted);
         return out;
     }""")
+    assert isinstance(states, list), f"cannot read which cells are trusted on {page.url.split('?')[0]}: {states}"
+    return states
 
 
 def copy_notebooks(folder: Path, mark: str = "") -> None:
@@ -135,9 +140,8 @@ def measure_open(page, path: Path, surface: str, trust: str) -> dict:
     """Measure the notebook `path` just opened on `page`, and whether its cells are trusted as they should be."""
     page.locator(".jp-Notebook .jp-Cell").first.wait_for(timeout=60_000)
     found = measure(page, path.stem, surface, expected_grids(path))
-    states = trusted_cells(page)
-    if states is not None:  # cells without outputs are trusted anyway: untrusted means some are not
-        found["trust_as_expected"] = all(states) == (trust == "trusted")
+    # cells without outputs are trusted anyway: untrusted means some are not
+    found["trust_as_expected"] = all(trusted_cells(page)) == (trust == "trusted")
     return found
 
 
