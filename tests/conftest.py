@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 
 import pytest
 from IPython.core.interactiveshell import InteractiveShell
 from IPython.utils.capture import capture_output
+
+ROOT = Path(__file__).resolve().parent.parent  # the repository
 
 AMAZE_BOARD = """%%puzzle amaze
 n, m = 5, 5

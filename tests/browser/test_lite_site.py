@@ -50,7 +50,7 @@ def compile_and_solve(declare, models, backend=None):
 
 
 def _minizinc_tests():
-    spec = importlib.util.spec_from_file_location("minizinc_models", ROOT / "tests" / "test_minizinc.py")
+    spec = importlib.util.spec_from_file_location("minizinc_models", ROOT / "tests" / "solver" / "test_minizinc.py")
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module

@@ -12,8 +12,8 @@ import pickle
 
 import pytest
 from lab_server import ARTIFACTS, jupyter_server, launch, open_notebook, require_browser
+from sample_walkthrough import walkthrough
 from test_grid_browser import Frames, notebook, run_cell, watched_page
-from test_walkthrough_display import walkthrough
 
 from kernelext.widgets.static_forms import (
     walkthrough_captions,

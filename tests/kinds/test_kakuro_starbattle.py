@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import json
 import re
-from pathlib import Path
 
 import nbformat
 import pytest
+from conftest import ROOT
 from sanitized_html import sanitizer_problems
 
 from kernelext.grading import grade
@@ -29,7 +29,7 @@ from kernelext.widgets.static_forms import grid_text
 
 CHECKERS = answer_checks()
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = ROOT
 BOARD = [[None, [4, 0], [6, 0]],
          [[0, 3], 0, 0],
          [[0, 7], 0, 0]]  # rows 1 + 2 = 3 and 3 + 4 = 7, columns 1 + 3 = 4 and 2 + 4 = 6

@@ -3,10 +3,9 @@ very one a reading of the whole XCSP3 file builds, step after step, after an edi
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import nbformat
 import pytest
+from conftest import ROOT
 
 from kernelext.pycsp3_glue import model_state
 from kernelext.pycsp3_glue.operators import plain_operators
@@ -15,7 +14,7 @@ from kernelext.solver.errors import BackendUnsupported
 from kernelext.steps.session import PuzzleSession
 from kernelext.steps.step_model import StepModel
 
-NOTEBOOKS = Path(__file__).resolve().parent.parent / "notebooks"
+NOTEBOOKS = ROOT / "notebooks"
 
 SLIDES_AND_GROUPS = [
     "x = VarArray(size=[4, 4], dom=range(1, 5))\ny = VarArray(size=6, dom={0, 1})\n",

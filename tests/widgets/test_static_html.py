@@ -5,9 +5,9 @@ from __future__ import annotations
 import json
 import re
 from html.parser import HTMLParser
-from pathlib import Path
 
 import pytest
+from conftest import ROOT
 from sanitized_html import sanitizer_problems, style_problems
 
 from kernelext.grid import Grid
@@ -19,7 +19,7 @@ from kernelext.steps.session import StepReport
 from kernelext.widgets.html_grid import grid_html, legend_html
 from kernelext.widgets.pencil_forms import pencil_html
 
-CAGES = json.loads((Path(__file__).parents[1] / "notebooks" / "data" / "killer_sudoku.json").read_text())
+CAGES = json.loads((ROOT / "notebooks" / "data" / "killer_sudoku.json").read_text())
 
 
 def grid(values, holes=(), changed=()):

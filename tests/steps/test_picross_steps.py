@@ -8,14 +8,14 @@ from __future__ import annotations
 
 import json
 import re
-from pathlib import Path
 
 import nbformat
 import pytest
+from conftest import ROOT
 
 from kernelext.steps.session import PuzzleSession
 
-NOTEBOOKS = Path(__file__).resolve().parent.parent / "notebooks"
+NOTEBOOKS = ROOT / "notebooks"
 PUZZLES = json.loads((NOTEBOOKS / "data" / "picross.json").read_text())
 
 

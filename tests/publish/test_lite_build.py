@@ -9,14 +9,14 @@ import subprocess
 import sys
 import textwrap
 import zipfile
-from pathlib import Path
 
 import pytest
+from conftest import ROOT
 
 from kernelext.publish.lite.cli import main
 from kernelext.publish.lite.parts import MINIZINC, PYODIDE, default_cache
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = ROOT
 STANDINS = ROOT / "kernelext" / "publish" / "lite" / "standins"
 MODEL = textwrap.dedent("""
     import sys

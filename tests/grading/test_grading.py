@@ -10,6 +10,7 @@ from pathlib import Path
 
 import nbformat
 import pytest
+from conftest import ROOT
 from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook
 
 from kernelext.grading import Outcome, check_public, grade, release
@@ -20,7 +21,7 @@ from kernelext.kinds import answer_checks
 
 CHECKERS = answer_checks()
 
-EXERCISES = Path(__file__).resolve().parent.parent / "exercises"
+EXERCISES = ROOT / "exercises"
 NAMES = sorted(p.name for p in EXERCISES.iterdir() if (p / "exercise.json").is_file())
 PICROSS = EXERCISES / "picross"
 SETUP = ('%load_ext kernelext\nfrom pycsp3 import *\nfrom kernelext.grading import load_instance\n'

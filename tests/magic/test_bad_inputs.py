@@ -1,4 +1,4 @@
-"""Bad inputs and faults (catalogued in tests/bad_inputs.md): each gives a short message saying what to fix,
+"""Bad inputs and faults (catalogued in tests/magic/bad_inputs.md): each gives a short message saying what to fix,
 no traceback into kernelext, a live kernel, the model as it was, and a next step that works."""
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ import time
 from contextlib import contextmanager
 
 import pytest
-from conftest import AMAZE_BOARD, AMAZE_CLUES, model_text
+from conftest import AMAZE_BOARD, AMAZE_CLUES, ROOT, model_text
 
 NEXT = "%%puzzle+\nsatisfy(x[1][1] == 0)\n"
 PIGEONS = """%%puzzle+ --timeout {timeout}
@@ -349,11 +349,10 @@ def test_malformed_exercise_folder_is_refused_in_one_line(tmp_path):
 
 
 def test_notebook_that_is_not_json_is_graded_zero_with_a_reason(tmp_path):
-    from pathlib import Path
 
     from kernelext.grading.notebook import read_submission
 
-    exercise = Path(__file__).parent.parent / "exercises" / "amaze"
+    exercise = ROOT / "exercises" / "amaze"
     submissions = tmp_path / "submissions"
     submissions.mkdir()
     (submissions / "bob.ipynb").write_text("this is not JSON {")

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import copy
 import json
-from pathlib import Path
+
+from conftest import ROOT
 
 from kernelext.publish.handout import (
     KERNELSPEC,
@@ -17,7 +18,7 @@ from kernelext.publish.handout import (
 )
 from kernelext.publish.server import drop_dead_widget_views_before_save
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = ROOT
 
 
 def output(model_id: str, html: bool = True) -> dict:

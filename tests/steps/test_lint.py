@@ -3,17 +3,16 @@
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
-from conftest import model_text
+from conftest import ROOT, model_text
 
 from kernelext.errors import StepError
 from kernelext.magic.render import report_text
 from kernelext.steps.lint import check_source
 from kernelext.steps.session import PuzzleSession
 
-NOTEBOOKS = sorted((Path(__file__).parent.parent / "notebooks").glob("*.ipynb"))
+NOTEBOOKS = sorted((ROOT / "notebooks").glob("*.ipynb"))
 # cells that show a mistake on purpose, to let the class see what goes wrong
 DEMONSTRATIONS = {"satisfy(k[A] == (k[B] == 0 and k[C] == 0))"}
 

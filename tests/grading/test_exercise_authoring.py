@@ -12,6 +12,7 @@ from pathlib import Path
 
 import nbformat
 import pytest
+from conftest import ROOT
 from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook
 
 from kernelext.grading import check_public, grade, release
@@ -23,7 +24,7 @@ from kernelext.grading.notebook import read_submission
 from kernelext.grading.preflight import validate
 from kernelext.grading.results import Outcome
 
-EXERCISES = Path(__file__).resolve().parent.parent / "exercises"
+EXERCISES = ROOT / "exercises"
 TAKUZU = {"tiny": ["0...", ".1..", "0..0", "...."],
           "six": ["......", "....1.", "..00..", "...0..", ".00.0.", "......"],
           "hidden8": ["..1...11", ".......1", ".1.0.1..", "..0.....", "....1...", ".....0..", ".0....11", "..1....."]}

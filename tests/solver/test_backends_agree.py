@@ -7,10 +7,10 @@ import signal
 import sys
 import threading
 import time
-from pathlib import Path
 
 import nbformat
 import pytest
+from conftest import ROOT
 from instances import AMAZE, FUTOSHIKI, INSTANCES, Instance
 
 from kernelext.pycsp3_glue import model_state
@@ -87,7 +87,7 @@ def test_every_backend_of_the_registry_solves_a_walkthrough(solver):
     session.close()
 
 
-NOTEBOOKS = sorted((Path(__file__).resolve().parent.parent / "notebooks").glob("*.ipynb"))
+NOTEBOOKS = sorted((ROOT / "notebooks").glob("*.ipynb"))
 
 
 @pytest.mark.parametrize("notebook", NOTEBOOKS, ids=lambda path: path.stem)

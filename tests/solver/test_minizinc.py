@@ -12,6 +12,7 @@ import time
 from pathlib import Path
 
 import pytest
+from conftest import ROOT
 
 from kernelext.errors import Untranslatable
 from kernelext.solver.errors import BackendUnsupported
@@ -259,7 +260,7 @@ PURE = {"__future__", "dataclasses", "itertools", "re", "xml.etree.ElementTree"}
 
 def test_the_translation_imports_only_the_standard_library_the_browser_has():
     """The browser imports the translation: no lxml, numpy or subprocess, nothing of the solvers."""
-    package = Path(__file__).resolve().parent.parent / "kernelext"
+    package = ROOT / "kernelext"
     seen, todo = set(), ["kernelext.xcsp.to_minizinc"]
     while todo:
         module = todo.pop()

@@ -121,7 +121,7 @@ def test_boolean_cells_are_filled_empty_or_unknown():
 
 
 def test_heap_stays_flat_over_many_propagations(tmp_path):
-    session = session_with(Solver(), SUDOKU_4, CLUE_STEP, ALL_DIFFERENT_STEP)
+    session_with(Solver(), SUDOKU_4, CLUE_STEP, ALL_DIFFERENT_STEP)
     path = tmp_path / "sudoku.xml"
     model_state.compile_to(path)
     with WarmAce() as ace:
