@@ -4,6 +4,12 @@ from __future__ import annotations
 
 import pytest
 from sanitized_html import sanitizer_problems
+from sessions import (
+    LATIN,
+    SUDOKU_BOARD,
+    SUDOKU_STEPS,
+    session_with,
+)
 
 from kernelext.errors import PuzzleUsageError
 from kernelext.insight.explain import explain, why
@@ -14,22 +20,11 @@ from kernelext.widgets.static_forms import explanation_html, explanation_text
 from kernelext.xcsp.subsets import read_model
 
 FUTOSHIKI_BOARD = "n = 4\nx = VarArray(size=[n, n], dom=range(1, n + 1))\n"
-LATIN = "satisfy(AllDifferent(x[i]) for i in range(n))\nsatisfy(AllDifferent(x[:, j]) for j in range(n))\n"
+
 # x[0][0] < x[0][1] < x[1][1] < x[1][0]: around the top-left square, x[1][0] must be 4
 SIGNS = "satisfy(x[0][0] < x[0][1], x[0][1] < x[1][1], x[1][1] < x[1][0], x[2][2] < x[2][3], x[3][1] < x[2][1])\n"
 WRONG_HINTS = "satisfy(x[1][0] == 3, x[3][3] == 1)\n"
 
-SUDOKU_BOARD = """clues = [[int(d) for d in row] for row in [
-    "530070000", "600195000", "098000060", "800060003", "400803001",
-    "700020006", "060000280", "000419005", "000080079"]]
-x = VarArray(size=[9, 9], dom=range(1, 10))
-"""
-SUDOKU_STEPS = (
-    "satisfy(x[i][j] == clues[i][j] for i in range(9) for j in range(9) if clues[i][j] > 0)",
-    "satisfy(AllDifferent(x[i]) for i in range(9))",
-    "satisfy(AllDifferent(x[:, j]) for j in range(9))",
-    "satisfy(AllDifferent(x[3 * p:3 * p + 3, 3 * q:3 * q + 3]) for p in range(3) for q in range(3))",
-)
 
 PICROSS_BOARD = """from itertools import product
 rows = [[2], [2], [1, 2], [5], [3]]
@@ -45,16 +40,6 @@ satisfy(x[i] in patterns(rows[i], m) for i in range(n))
 satisfy(x[:, j] in patterns(cols[j], n) for j in range(m))
 """
 
-FUTOSHIKI_PUZZLE = """n = 4
-givens = [[2, 0, 0, 0], [0, 2, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0]]
-less_than = [((0, 0), (1, 0)), ((3, 1), (2, 1)), ((2, 2), (2, 3)), ((2, 3), (3, 3))]
-x = VarArray(size=[n, n], dom=range(1, n + 1))
-"""
-FUTOSHIKI_RULES = (
-    "satisfy(x[i][j] == givens[i][j] for i in range(n) for j in range(n) if givens[i][j])",
-    LATIN,
-    "satisfy(x[a] < x[b] for a, b in less_than)",
-)
 
 
 @pytest.fixture(scope="module")
@@ -62,13 +47,6 @@ def solver():
     shared = Solver()
     yield shared
     shared.close()
-
-
-def session_with(solver: Solver, name: str, *steps: str) -> PuzzleSession:
-    session = PuzzleSession(name, solver=solver)
-    for step in steps:
-        session.add_step(step, solve=False)
-    return session
 
 
 def assert_minimal_conflict(session: PuzzleSession, culprits, tmp_path, extra: tuple[str, ...] = ()) -> None:

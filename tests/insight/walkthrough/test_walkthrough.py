@@ -1,4 +1,4 @@
-"""Walkthroughs: the rules filter exactly what brute force keeps, every deduction's facts are forced by its
+"""Walkthroughs: every deduction's facts are forced by its
 constraints (checked with real ACE), steps are named by their shape, and bad requests get clear messages."""
 
 from __future__ import annotations
@@ -7,9 +7,8 @@ import itertools
 import re
 
 import pytest
-from hypothesis import given, settings
 from hypothesis import strategies as st
-from test_explain import (
+from sessions import (
     FUTOSHIKI_PUZZLE,
     FUTOSHIKI_RULES,
     SUDOKU_BOARD,
@@ -19,11 +18,9 @@ from test_explain import (
 
 from kernelext.errors import PuzzleUsageError
 from kernelext.insight.explain import walkthrough
-from kernelext.insight.walkthrough.propagation import Reasoner
-from kernelext.insight.walkthrough.rules import AllDifferent, Regular, Sum, rule_of
-from kernelext.insight.walkthrough.techniques import houses, rating, shape_name
+from kernelext.insight.walkthrough.techniques import rating
 from kernelext.solver.result import Status
-from kernelext.xcsp.subsets import XmlConstraint, read_model
+from kernelext.xcsp.subsets import read_model
 
 FAR = 10 ** 9  # a deadline nobody reaches
 domains_strategy = st.lists(st.frozensets(st.integers(1, 6), min_size=1, max_size=4), min_size=1, max_size=5)
@@ -37,105 +34,6 @@ def projection(domains, allows):
             for slot, value in zip(kept, values):
                 slot.add(value)
     return tuple(map(frozenset, kept)) if kept[0] else None
-
-
-# -- the rules, each against brute force -------------------------------------------------------------------
-
-@settings(max_examples=300, deadline=None)
-@given(domains_strategy)
-def test_all_different_keeps_exactly_the_values_of_some_solution(domains):
-    rule = AllDifferent(tuple(f"v{i}" for i in range(len(domains))))
-    assert rule.filter(tuple(domains)) == projection(domains, lambda t: len(set(t)) == len(t))
-
-
-@settings(max_examples=300, deadline=None)
-@given(domains_strategy, st.lists(st.sampled_from([1, 2, -1, 3]), min_size=5, max_size=5),
-       st.sampled_from(["eq", "le", "ge", "ne", "lt", "gt"]), st.integers(-5, 20))
-def test_sum_keeps_exactly_the_values_of_some_solution(domains, coeffs, op, limit):
-    scope = tuple(f"v{i}" for i in range(len(domains)))
-    weights = " ".join(map(str, coeffs[:len(domains)]))
-    xml = f"<sum><list> {' '.join(scope)} </list><coeffs> {weights} </coeffs><condition> ({op},{limit}) </condition></sum>"
-    rule = rule_of(XmlConstraint(xml, "sum", scope))
-    assert isinstance(rule, Sum)
-    test = {"eq": limit.__eq__, "le": limit.__ge__, "ge": limit.__le__, "ne": limit.__ne__, "lt": limit.__gt__,
-            "gt": limit.__lt__}[op]
-    expected = projection(domains, lambda t: test(sum(c * v for c, v in zip(coeffs, t))))
-    assert rule.filter(tuple(domains)) == expected
-
-
-@settings(max_examples=200, deadline=None)
-@given(domains_strategy, st.lists(st.tuples(st.sampled_from("abc"), st.integers(1, 6), st.sampled_from("abc")),
-                                  min_size=1, max_size=12))
-def test_regular_keeps_exactly_the_values_of_some_accepted_word(domains, moves):
-    rule = Regular(tuple(f"v{i}" for i in range(len(domains))), "a", frozenset("c"), tuple(moves))
-
-    def accepted(word):
-        states = {"a"}
-        for value in word:
-            states = {b for a, v, b in moves if a in states and v == value}
-        return "c" in states
-
-    assert rule.filter(tuple(domains)) == projection(domains, accepted)
-
-
-@pytest.mark.parametrize("xml, scope, allows", [
-    ("<intension> lt(add(x,4),y) </intension>", ("x", "y"), lambda t: t[0] + 4 < t[1]),
-    ("<intension> or(eq(x,y),iff(ne(x,2),gt(y,3))) </intension>", ("x", "y"),
-     lambda t: t[0] == t[1] or ((t[0] != 2) == (t[1] > 3))),
-    ("<intension> in(dist(x,y),set(1,3)) </intension>", ("x", "y"), lambda t: abs(t[0] - t[1]) in (1, 3)),
-    ("<intension> eq(div(x,sub(y,2)),1) </intension>", ("x", "y"), lambda t: t[1] != 2 and int(t[0] / (t[1] - 2)) == 1),
-    ("<extension><list> x y z </list><conflicts> (1,1,1)(2,2,2) </conflicts></extension>", ("x", "y", "z"),
-     lambda t: t not in ((1, 1, 1), (2, 2, 2))),
-    ("<sum><list> and(le(x,2),ge(y,2)) z </list><condition> (eq,w) </condition></sum>", ("x", "y", "z", "w"),
-     lambda t: (t[0] <= 2 and t[1] >= 2) + t[2] == t[3]),
-])
-def test_intension_extension_and_sums_of_expressions_filter_exactly(xml, scope, allows):
-    rule = rule_of(XmlConstraint(xml, xml, scope))
-    domains = tuple(frozenset(range(1, 5)) for _ in scope)
-    assert rule.filter(domains) == projection(domains, allows)
-
-
-@settings(max_examples=200, deadline=None)
-@given(domains_strategy, st.frozensets(st.integers(1, 6), min_size=1, max_size=3), st.integers(0, 4),
-       st.sampled_from(["eq", "le", "ge", "ne"]))
-def test_count_keeps_exactly_the_values_of_some_solution(domains, values, limit, op):
-    scope = tuple(f"v{i}" for i in range(len(domains)))
-    xml = (f"<count><list> {' '.join(scope)} </list><values> {' '.join(map(str, sorted(values)))} </values>"
-           f"<condition> ({op},{limit}) </condition></count>")
-    test = {"eq": limit.__eq__, "le": limit.__ge__, "ge": limit.__le__, "ne": limit.__ne__}[op]
-    expected = projection(domains, lambda t: test(sum(v in values for v in t)))
-    assert rule_of(XmlConstraint(xml, "count", scope)).filter(tuple(domains)) == expected
-
-
-@pytest.mark.parametrize("table", ["supports", "conflicts"])
-def test_tables_with_stars_match_any_value(table):
-    xml = f"<extension><list> x y z </list><{table}> (0,*,*)(1,2,*)(2,*,3) </{table}></extension>"
-    listed = lambda t: t[0] == 0 or (t[0] == 1 and t[1] == 2) or (t[0] == 2 and t[2] == 3)  # noqa: E731
-    allows = listed if table == "supports" else (lambda t: not listed(t))
-    domains = tuple(frozenset(range(0, 4)) for _ in range(3))
-    rule = rule_of(XmlConstraint(xml, xml, ("x", "y", "z")))
-    assert rule.filter(domains) == projection(domains, allows)
-    narrow = (frozenset({1, 2}), frozenset({0, 1}), frozenset({0, 1, 2, 3}))
-    assert rule.filter(narrow) == projection(narrow, allows)
-
-
-def test_a_constraint_it_cannot_read_is_none():
-    assert rule_of(XmlConstraint("<allDifferent> sub(q[1],1) q[0] </allDifferent>", "", ("q[1]", "q[0]"))) is None
-    assert rule_of(XmlConstraint("<circuit> x y z </circuit>", "", ("x", "y", "z"))) is None
-    assert rule_of(XmlConstraint("<extension><supports> (1,2) </supports></extension>", "", ("x", "y"))) is None
-
-
-@settings(max_examples=100, deadline=None)
-@given(st.lists(st.frozensets(st.integers(1, 4), min_size=1, max_size=4), min_size=5, max_size=5),
-       st.integers(4, 12))
-def test_consequences_of_rules_together_are_exact(domains, total):
-    names = [f"v{i}" for i in range(5)]
-    rules = [AllDifferent(tuple(names[:3])), AllDifferent(tuple(names[2:])),
-             Sum((names[0], names[4]), (1, 1), total.__eq__, total)]
-    reasoner = Reasoner(rules, FAR)
-    found = reasoner.consequences([0, 1, 2], dict(zip(names, domains)))
-    expected = projection(domains, lambda t: len(set(t[:3])) == 3 and len(set(t[2:])) == 3 and t[0] + t[4] == total)
-    assert (None if found is None else tuple(found[v] for v in names)) == expected
 
 
 # -- walkthroughs of sessions ---------------------------------------------------------------------------------
@@ -253,60 +151,6 @@ def test_a_walkthrough_needs_a_drawn_array(solver):
     session = session_with(solver, "cube", "x = VarArray(size=[2, 2, 2], dom=range(2))", "satisfy(Sum(x) == 3)")
     with pytest.raises(PuzzleUsageError, match="drawn array"):
         walkthrough(session)
-
-
-# -- names and rating ------------------------------------------------------------------------------------------
-
-def sudoku_houses():
-    positions = {f"x[{r}][{c}]": (r, c) for r in range(9) for c in range(9)}
-    rules = [AllDifferent(tuple(f"x[{r}][{c}]" for c in range(9))) for r in range(9)]
-    rules += [AllDifferent(tuple(f"x[{r}][{c}]" for r in range(9))) for c in range(9)]
-    rules += [AllDifferent(tuple(f"x[{3 * p + i}][{3 * q + j}]" for i in range(3) for j in range(3)))
-              for p in range(3) for q in range(3)]
-    return houses(rules, positions), positions
-
-
-def test_houses_are_rows_columns_and_blocks():
-    house_of, _ = sudoku_houses()
-    assert [house_of[i][0] for i in (0, 9, 18)] == ["row", "column", "block"] and len(house_of) == 27
-
-
-def test_steps_are_named_by_their_shape_only_when_the_pattern_holds():
-    house_of, positions = sudoku_houses()
-    full = {v: frozenset(range(1, 10)) for v in positions}
-
-    def without(cells, value, domains=full):
-        return {**domains, **{v: domains[v] - {value} for v in cells}}
-
-    def name(ids, before, removed_cells, value):
-        after = {v: before[v] - {value} for v in removed_cells}
-        return shape_name(house_of, positions, ids, before, after)
-
-    # 5 of block 0 only in row 0: removed from row 0 outside the block (pointing)
-    pointing = without([f"x[{r}][{c}]" for r in (1, 2) for c in range(3)], 5)
-    assert name((0, 18), pointing, ["x[0][5]", "x[0][7]"], 5) == "locked candidates (pointing)"
-    assert name((0, 18), full, ["x[0][5]", "x[0][7]"], 5) == ""  # 5 can go elsewhere in the block
-    # 5 of row 0 only in block 0: removed from the block outside row 0 (claiming)
-    claiming = without([f"x[0][{c}]" for c in range(3, 9)], 5)
-    assert name((0, 18), claiming, ["x[1][1]", "x[2][0]"], 5) == "locked candidates (claiming)"
-    # 3 of rows 1 and 4 only in columns 2 and 6: removed from those columns elsewhere (X-wing)
-    xwing = without([f"x[{r}][{c}]" for r in (1, 4) for c in range(9) if c not in (2, 6)], 3)
-    assert name((1, 4, 11, 15), xwing, ["x[7][2]", "x[0][6]"], 3) == "X-wing"
-    assert name((1, 4, 11, 15), full, ["x[7][2]", "x[0][6]"], 3) == ""
-    swordfish = without([f"x[{r}][{c}]" for r in (1, 4, 7) for c in range(3, 9)], 3)
-    assert name((1, 4, 7, 9, 10, 11), swordfish, ["x[8][0]"], 3) == "swordfish"
-    two_values = {"x[0][5]": full["x[0][5]"] - {5}, "x[0][6]": full["x[0][6]"] - {4}}
-    assert shape_name(house_of, positions, (0, 18), pointing, two_values) == ""
-    assert name((0, 1), full, ["x[0][5]"], 5) == ""
-
-
-def test_rating_is_the_hardest_step():
-    assert rating([("singles", 1, True), ("hidden single", 1, True)]) == "easy (singles)"
-    assert rating([("singles", 1, True), ("X-wing", 4, True), ("naked pair", 1, True)]) == "hard (X-wing)"
-    assert rating([("", 5, True)]) == "extreme (a step of 5 houses with no name)"
-    assert rating([("", 2, True), ("naked pair", 1, True)]) == "medium (a step of 2 houses with no name)"
-    assert rating([("", 2, False), ("", 1, False)]) == "medium (a step of 2 constraints)"
-    assert rating([]) == ""
 
 
 # -- the commands ------------------------------------------------------------------------------------------------
