@@ -127,7 +127,7 @@ def test_feedback_never_repeats_student_text_for_hidden_instances(tmp_path):
 
 def _dead_pid() -> int:
     process = subprocess.Popen(["true"])
-    process.wait()
+    process.wait(timeout=60)
     return process.pid
 
 
@@ -338,7 +338,7 @@ def test_emptying_a_sandbox_folder_removes_locked_folders_keeps_mount_points_and
     os.chmod(folder / "locked", 0o500)
     powerless = ["setpriv", "--inh-caps=-all", "--bounding-set=-all"] if os.geteuid() == 0 else []  # as a grader
     empty = f"from kernelext.grading.run_cleanup import empty_folder\nassert empty_folder({str(folder)!r}, ('venv/lib',))"
-    done = subprocess.run([*powerless, sys.executable, "-c", empty], capture_output=True, text=True)
+    done = subprocess.run([*powerless, sys.executable, "-c", empty], capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     assert sorted(p.relative_to(folder).as_posix() for p in folder.rglob("*")) == ["venv", "venv/lib"]
     assert outside.read_text() == "kept"

@@ -29,7 +29,7 @@ CELLS = [
 def ipywidgets7(tmp_path_factory):
     folder = tmp_path_factory.mktemp("ipywidgets7")
     install = subprocess.run([sys.executable, "-m", "pip", "install", "--quiet", "--no-deps", "--target", str(folder),
-                              "ipywidgets==7.7.1", "ipython_genutils"], capture_output=True, text=True)
+                              "ipywidgets==7.7.1", "ipython_genutils"], capture_output=True, text=True, timeout=600)
     assert install.returncode == 0, f"could not install ipywidgets 7.7.1:\n{install.stderr[-2000:]}"
     return folder
 
