@@ -14,7 +14,7 @@ from kernelext.scratch import reap_stale_folders, scratch_folder
 
 def dead_pid() -> int:
     process = subprocess.Popen([sys.executable, "-c", "pass"])
-    process.wait()
+    process.wait(timeout=120)
     return process.pid
 
 

@@ -128,7 +128,8 @@ def _options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--only", action="append", metavar="NAME", help="grade just this instance or part (repeatable)")
     parser.add_argument("--time-limit", type=float, metavar="S", help="seconds per run (overrides exercise.json)")
     parser.add_argument("--memory", type=int, metavar="MB", help="memory per run (overrides exercise.json)")
-    parser.add_argument("--workers", type=int, metavar="N", help="runs at once (default: one per core)")
+    parser.add_argument("--workers", type=int, metavar="N",
+                        help="runs at once (default: one per core this process may use)")
     parser.add_argument("--sandbox", choices=MODES, default="auto",
                         help="where student code runs: bwrap (sealed), process, or auto (bwrap when it works)")
     parser.add_argument("--max-timeouts", type=int, metavar="N",

@@ -9,13 +9,13 @@ also store their solutions, so that `%puzzle check` can judge answers where the 
 from __future__ import annotations
 
 import json
-import os
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from kernelext.grading.answer_checks import REFERENCE, ExerciseFault
 from kernelext.grading.by_reference import ReferenceCheck
 from kernelext.grading.exercise import Instance, load_exercise
+from kernelext.grading.schedule import usable_cores
 from kernelext.grading.warm_pool import WarmPool
 
 
@@ -24,7 +24,7 @@ def fill_instances(exercise_dir: str | Path) -> tuple[list[str], list[str]]:
     exercise = load_exercise(exercise_dir)
     if not (exercise.folder / "instructor.ipynb").is_file():
         raise ValueError(f"No instructor.ipynb in {exercise.folder}: the instructor's model fills the instances.")
-    with WarmPool() as runs, ThreadPoolExecutor(max_workers=os.cpu_count() or 1) as pool:
+    with WarmPool() as runs, ThreadPoolExecutor(max_workers=usable_cores()) as pool:
         reference = ReferenceCheck(exercise, run=runs.run)  # each instance solves in a process of its own
         settled = list(pool.map(lambda instance: _settled(exercise, reference, instance), exercise.instances))
     told, problems = [], []

@@ -14,6 +14,7 @@ import subprocess
 from pathlib import Path
 
 ROUNDS = 100  # rounds of killing before processes that keep forking are given up on
+IPCRM_TIMEOUT = 30.0  # seconds for `ipcrm --all`, which takes milliseconds
 
 
 def end_processes(sealed: bool) -> bool:
@@ -47,8 +48,11 @@ def _children() -> list[int]:
 def remove_ipc_objects() -> bool:
     """Remove every System V shared memory segment, semaphore set and message queue (all the run's: the sandbox
     has an IPC namespace of its own); whether none is left."""
-    subprocess.run(["ipcrm", "--all"], stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                   stderr=subprocess.DEVNULL, check=False)
+    try:
+        subprocess.run(["ipcrm", "--all"], stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                       stderr=subprocess.DEVNULL, check=False, timeout=IPCRM_TIMEOUT)
+    except subprocess.TimeoutExpired:
+        return False  # ipcrm is stuck: the warm process is not used again
     return all(len(Path("/proc/sysvipc", kind).read_text().splitlines()) <= 1 for kind in ("shm", "sem", "msg"))
 
 

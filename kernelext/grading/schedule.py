@@ -64,7 +64,7 @@ def grade_submissions(exercise: Exercise, submissions: list[Submission], *, exec
     Arguments:
         executor: any object with `submit(fn, *args)` returning a future with `result()` (a
             `concurrent.futures` executor, a Dask `distributed.Client`...); runs go to a local pool when None.
-        workers: runs at once (default: one per core, or the Dask cluster's thread count).
+        workers: runs at once (default: one per core this process may use, or the Dask cluster's thread count).
         sandbox: "auto", "bwrap" or "process" (see `kernelext.grading.sandbox`).
         progress: called with each submission's result as soon as all its runs are done.
     """
@@ -138,8 +138,15 @@ def _stop_reason(tally: _Tally, limits: Limits) -> str:
 
 
 def _capacity(executor) -> int:
-    """Runs at once: the Dask cluster's threads when it says, else one per core."""
+    """Runs at once: the Dask cluster's threads when it says, else one per core this process may use."""
     try:
         return max(1, sum(executor.nthreads().values()))
     except Exception:
-        return os.cpu_count() or 1
+        return usable_cores()
+
+
+def usable_cores() -> int:
+    """The cores this process may run on (a container's or a batch job's share, not the host's count)."""
+    if hasattr(os, "sched_getaffinity"):
+        return len(os.sched_getaffinity(0))
+    return os.cpu_count() or 1  # macOS and Windows: no affinity to ask about

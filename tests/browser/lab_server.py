@@ -83,7 +83,7 @@ def jupyter_server(tmp_path: Path, root: Path, settings: dict | None = None):
             cwd=root, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
         server = Server(f"http://127.0.0.1:{port}", token, env)
         try:
-            deadline = time.monotonic() + 30
+            deadline = time.monotonic() + 180  # a busy machine may take long to start JupyterLab
             while True:
                 try:
                     server.api("api/status")
@@ -100,7 +100,7 @@ def jupyter_server(tmp_path: Path, root: Path, settings: dict | None = None):
             except (OSError, subprocess.TimeoutExpired):
                 if process.poll() is None:
                     os.killpg(process.pid, signal.SIGKILL)
-                    process.wait()
+                    process.wait(timeout=60)
 
 
 def require_browser():

@@ -107,7 +107,7 @@ def test_stored_notebooks_show_every_grid_in_jupyterlab_and_notebook_7(tmp_path)
     with jupyter_server(tmp_path, root, NO_WINDOWING) as server:
         trusted = [str(path) for path in sorted((root / "trusted").glob("*.ipynb"))]
         subprocess.run([sys.executable, "-m", "jupyter", "trust", *trusted], env=server.env, check=True,
-                       capture_output=True)
+                       capture_output=True, timeout=300)
         with sync_playwright() as p:
             browser = launch(p)
             try:
@@ -149,7 +149,7 @@ def test_exported_notebooks_show_every_grid_offline(tmp_path):
     sync_playwright = require_browser()
     out = tmp_path / "html"
     subprocess.run([sys.executable, "-m", "jupyter", "nbconvert", "--to", "html", "--output-dir", str(out),
-                    *map(str, stored())], check=True, capture_output=True)
+                    *map(str, stored())], check=True, capture_output=True, timeout=600)
     figures: dict[str, dict] = {"nbconvert-offline": {}}
     refused: list[str] = []
     with sync_playwright() as p:

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import os
+
 import pytest
 from test_grading import PICROSS, SETUP, picross_cells, read_csv, write_notebook
 
 from kernelext.grading import Outcome, grade
 from kernelext.grading.exercise import Question
 from kernelext.grading.notebook import extract_model, read_submission
+from kernelext.grading.schedule import usable_cores
 from kernelext.grading.scores import read_scores
 
 STEPS = read_submission(PICROSS / "instructor.ipynb").steps
@@ -105,3 +108,16 @@ def test_runs_stop_after_repeated_time_outs_or_past_the_budget(tmp_path):
     budget = _grade(tmp_path / "b", {"slow": slow}, only=four[:3], workers=1, budget=0.5)
     assert _outcomes(budget["slow"], "instance") == [Outcome.PASSED, Outcome.NOT_RUN, Outcome.NOT_RUN]
     assert "used up its time budget (0.5 s)" in budget["slow"].feedback()
+
+
+def test_runs_at_once_default_to_the_cores_this_process_may_use(monkeypatch):
+    allowed = os.sched_getaffinity(0)
+    os.sched_setaffinity(0, {min(allowed)})  # one core of the host's, as a container or a batch job may get
+    try:
+        assert usable_cores() == 1
+    finally:
+        os.sched_setaffinity(0, allowed)
+    assert usable_cores() == len(allowed)
+    monkeypatch.delattr(os, "sched_getaffinity")  # as on macOS
+    monkeypatch.setattr(os, "cpu_count", lambda: None)
+    assert usable_cores() == 1

@@ -102,7 +102,7 @@ def dask_cluster(tmp_path):
                 process.wait(timeout=20)
             except subprocess.TimeoutExpired:
                 os.killpg(process.pid, signal.SIGKILL)
-                process.wait()
+                process.wait(timeout=60)
 
 
 def test_dask_option_grades_on_a_real_scheduler_and_worker_like_the_local_pool(dask_cluster, tmp_path, monkeypatch):

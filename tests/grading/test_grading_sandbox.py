@@ -1,4 +1,5 @@
-"""Student code cannot reach hidden instances, the grader's environment or the teacher's files; nothing is left behind.
+"""Student code cannot reach hidden instances, the grader's environment or the teacher's files; nothing is left behind;
+a run that crashes, loops or allocates without bound loses only itself, within its limits.
 
 Each submission here is a real notebook graded with the real solver; bwrap tests need bubblewrap
 (`apt-get install bubblewrap`) and fail without it.
@@ -7,8 +8,10 @@ Each submission here is a real notebook graded with the real solver; bwrap tests
 from __future__ import annotations
 
 import json
+import math
 import os
 import secrets
+import signal
 import subprocess
 import sys
 import tempfile
@@ -20,12 +23,14 @@ from test_grading import EXERCISES, PICROSS, picross_cells, write_notebook
 
 from kernelext.grading import Outcome, grade
 from kernelext.grading.exercise import Instance, load_exercise
+from kernelext.grading.fork_server import CPU_FACTOR
 from kernelext.grading.jobs import GRACE, Job
 from kernelext.grading.notebook import read_submission
 from kernelext.grading.sandbox import exposed, mount_points
 from kernelext.grading.warm_pool import ANSWER_MARGIN, WarmPool
 
 STEP2 = read_submission(PICROSS / "instructor.ipynb").steps[1]  # the rows of x follow their clues
+LATE = 30  # seconds past a limit that a run may take here: a limit that never fires fails, a busy machine does not
 HIDDEN_ROWS = [json.dumps(i.data["rows"]) for i in load_exercise(PICROSS).instances if i.hidden]
 
 SNOOP = f"""import glob, os
@@ -127,7 +132,7 @@ def test_feedback_never_repeats_student_text_for_hidden_instances(tmp_path):
 
 def _dead_pid() -> int:
     process = subprocess.Popen(["true"])
-    process.wait()
+    process.wait(timeout=60)
     return process.pid
 
 
@@ -338,7 +343,43 @@ def test_emptying_a_sandbox_folder_removes_locked_folders_keeps_mount_points_and
     os.chmod(folder / "locked", 0o500)
     powerless = ["setpriv", "--inh-caps=-all", "--bounding-set=-all"] if os.geteuid() == 0 else []  # as a grader
     empty = f"from kernelext.grading.run_cleanup import empty_folder\nassert empty_folder({str(folder)!r}, ('venv/lib',))"
-    done = subprocess.run([*powerless, sys.executable, "-c", empty], capture_output=True, text=True)
+    done = subprocess.run([*powerless, sys.executable, "-c", empty], capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     assert sorted(p.relative_to(folder).as_posix() for p in folder.rglob("*")) == ["venv", "venv/lib"]
     assert outside.read_text() == "kept"
+
+
+# -- graded runs: each a child forked by a warm process in its sandbox ---------------------------------
+
+CRASHING = {"exits": "import os\nos._exit(3)", "segfaults": "import ctypes\nctypes.string_at(0)",
+            "loops": "while True:\n    pass", "allocates": "hog = []\nwhile True:\n    hog.append(bytearray(10 ** 7))"}
+LIMITS_SEEN = """import json, os, resource
+seen = {"memory": resource.getrlimit(resource.RLIMIT_AS)[0] // 2 ** 20, "cpu": resource.getrlimit(resource.RLIMIT_CPU),
+        "queues": resource.getrlimit(resource.RLIMIT_MSGQUEUE), "session": os.getsid(0) == os.getpid()}
+""" + REPORT
+
+
+@pytest.mark.parametrize("mode", ["bwrap", "process"])
+def test_a_graded_run_that_crashes_loops_or_allocates_without_bound_loses_only_itself(mode):
+    said = "import json, os\nseen = {}\n" + WARM_IDENTITY + "\n" + REPORT + "\n"  # who forked it, said before it fails
+    runs, took = {}, {}
+    with WarmPool() as pool:
+        for name, code in CRASHING.items():
+            start = time.monotonic()
+            limit = 5 if name == "allocates" else 0.5  # reaching 1 GB takes a busy machine more than 0.5 s
+            runs[name] = pool.run(tiny_job(said + code, sandbox=mode, time_limit=limit, memory_mb=1024))
+            took[name] = time.monotonic() - start
+        after = pool.run(tiny_job(said, sandbox=mode, time_limit=0.5, memory_mb=1024))
+    assert (runs["exits"].code, runs["segfaults"].code, runs["loops"].code) == (3, -signal.SIGSEGV, None), runs
+    assert "MemoryError" in runs["allocates"].reply["error"], runs["allocates"]
+    assert 0.5 + GRACE <= took["loops"] < 0.5 + GRACE + LATE, took  # killed at its wall-clock limit, not before
+    assert after.reply["status"] == "SAT", after
+    assert len({seen(run)["warm"] for run in [*runs.values(), after]}) == 1  # one warm process outlived them all
+
+
+@pytest.mark.parametrize("mode", ["bwrap", "process"])
+def test_a_graded_run_has_its_limits_and_a_session_of_its_own(mode):
+    with WarmPool() as pool:
+        run = pool.run(tiny_job(LIMITS_SEEN, sandbox=mode, time_limit=2, memory_mb=1500))
+    cpu = CPU_FACTOR * math.ceil(2 + GRACE)
+    assert seen(run) == {"memory": 1500, "cpu": [cpu, cpu + 1], "queues": [0, 0], "session": True}

@@ -78,7 +78,7 @@ def wheel(folder: Path, entry_points: str = "tiles = tiles_kind\n") -> Path:
 def test_an_installed_package_adds_a_kind_that_views_detection_and_grading_use(tmp_path):
     target = tmp_path / "site"
     subprocess.run([sys.executable, "-m", "pip", "install", "-q", "--no-index", "--no-deps", "--target", str(target),
-                    str(wheel(tmp_path))], check=True)
+                    str(wheel(tmp_path))], check=True, timeout=300)
     exercise = tmp_path / "tiles"
     exercise.mkdir()
     (exercise / "exercise.json").write_text(json.dumps({"answer": "x", "checker": "tiles"}))
@@ -96,7 +96,7 @@ def test_a_broken_installed_kind_is_left_out_with_a_warning(tmp_path):
     broken.mkdir()
     path = wheel(broken, "tiles = tiles_kind\nghost = tiles_kind.ghost\n")  # a module that is not there
     subprocess.run([sys.executable, "-m", "pip", "install", "-q", "--no-index", "--no-deps", "--target", str(target),
-                    str(path)], check=True, capture_output=True)
+                    str(path)], check=True, capture_output=True, timeout=300)
     code = ("import warnings\nwarnings.simplefilter('always')\nfrom kernelext.kinds import kinds, kind_for\n"
             "print(sorted(kinds()))\nprint(kind_for('sudoku').__name__)\nprint(kind_for('tiles').__name__)")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120,

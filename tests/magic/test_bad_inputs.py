@@ -208,9 +208,15 @@ def test_time_out_keeps_the_step_and_says_the_search_stopped(amaze, backend):
     assert_kept(amaze, run, "UNKNOWN [search stopped: timeout]")
 
 
+def ctrl_c() -> None:
+    """SIGINT to the main thread, as the kernel's interrupt sends it."""
+    signal.pthread_kill(threading.main_thread().ident, signal.SIGINT)
+
+
 @contextmanager
-def ctrl_c_after(seconds: float):
-    """Send SIGINT to this process after `seconds`, as the kernel's interrupt does; ignored once the block ends."""
+def ctrl_c_after(seconds: float | None):
+    """Send SIGINT to this process after `seconds` (None: only when the block calls `ctrl_c`), as the kernel's
+    interrupt does; it raises KeyboardInterrupt in the block, and is ignored once the block ends."""
     armed = threading.Event()
     armed.set()
 
@@ -219,14 +225,16 @@ def ctrl_c_after(seconds: float):
             raise KeyboardInterrupt
 
     previous = signal.signal(signal.SIGINT, handler)
-    timer = threading.Timer(seconds, signal.pthread_kill, (threading.main_thread().ident, signal.SIGINT))
-    timer.start()
+    timer = threading.Timer(seconds or 0, ctrl_c)
+    if seconds is not None:
+        timer.start()
     try:
         yield timer
     finally:
         armed.clear()
         timer.cancel()
-        timer.join()
+        if seconds is not None:
+            timer.join()
         signal.signal(signal.SIGINT, previous)
 
 
@@ -239,13 +247,25 @@ def test_ctrl_c_during_the_search_stops_it_and_keeps_the_step(amaze, backend):
     assert_kept(amaze, run, "[search stopped: interrupted]")
 
 
-def test_ctrl_c_while_the_java_vm_starts(shell):
+def test_ctrl_c_while_the_java_vm_starts(shell, monkeypatch):
+    from kernelext.solver import warm
+
     shell.ok(AMAZE_BOARD)
     shell.ok("%%puzzle+ --no-solve\n" + AMAZE_CLUES.split("\n", 1)[1])
-    with ctrl_c_after(0.3):
+    wait_until_ready, starting = warm._Worker.wait_until_ready, []
+
+    def interrupted_while_starting(worker, deadline):
+        if not starting:  # the step waits for the worker it has just started: the interrupt comes now
+            starting.append(worker.ready)
+            ctrl_c()
+        return wait_until_ready(worker, deadline)
+
+    monkeypatch.setattr(warm._Worker, "wait_until_ready", interrupted_while_starting)
+    with ctrl_c_after(None):
         run = shell.run(NEXT.replace("%%puzzle+", "%%puzzle+ --solver ace"))
+    assert starting == [False]  # the worker's JVM was still starting
     assert run.error is None and "[search stopped: interrupted]" in run.text, run.text
-    assert "status: SAT" in shell.ok("%%puzzle+\nsatisfy(x[1][2] == 0)\n")
+    assert "status: SAT" in shell.ok("%%puzzle+ --solver ace\nsatisfy(x[1][2] == 0)\n")  # the worker started since
 
 
 def test_ctrl_c_while_compiling_rolls_the_step_back(amaze, monkeypatch):

@@ -280,13 +280,14 @@ def test_timeout_option_and_config_default_reach_the_solver(shell, monkeypatch):
         return solve(self, *args, **kwargs)
 
     monkeypatch.setattr(Solver, "solve", recording)
-    shell.ok("%config PuzzleMagics.timeout = 3")
+    shell.ok("%config PuzzleMagics.timeout = 30")
     shell.ok(AMAZE_BOARD)
     assert "status: SAT" in shell.ok(AMAZE_CLUES)
-    assert "status: SAT" in shell.ok("%%puzzle+ --timeout 5\nsatisfy(x[1][1] == 0)\n")
-    assert "status: SAT" in shell.ok("%puzzle solve --timeout 7")
-    assert len(limits) == 3  # what is left of each limit once the model is compiled
-    assert all(limit - 0.5 < left <= limit for left, limit in zip(limits, (3, 5, 7))), limits
+    assert "status: SAT" in shell.ok("%%puzzle+ --timeout 60\nsatisfy(x[1][1] == 0)\n")
+    assert "status: SAT" in shell.ok("%puzzle solve --timeout 90")
+    assert len(limits) == 3  # what is left of each limit once the model is compiled: less than it (compiling
+    # counts), more than the limit before it (how long compiling takes is measured by benchmarks/step_phases.py)
+    assert all(below < left < limit for left, below, limit in zip(limits, (0, 30, 60), (30, 60, 90))), limits
     shell.ok("%config PuzzleMagics.timeout = 10")
 
 

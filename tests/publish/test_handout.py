@@ -6,8 +6,11 @@ from __future__ import annotations
 import copy
 import json
 
+import nbformat
 from conftest import ROOT
+from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook
 
+from kernelext.publish import handout
 from kernelext.publish.handout import (
     KERNELSPEC,
     WIDGET_STATE,
@@ -49,11 +52,15 @@ def test_views_without_saved_state_fall_back_to_their_static_form():
 
 
 def test_the_pre_save_hook_cleans_what_the_front_end_saves():
-    model = {"type": "notebook", "content": notebook(output("lost"))}
+    model = {"type": "notebook", "content": notebook(output("lost"), output("kept"), saved=["kept"])}
     drop_dead_widget_views_before_save(model=model, path="a.ipynb", contents_manager=None)
-    assert views(model["content"]) == []
-    text = {"type": "file", "content": "not a notebook"}
-    drop_dead_widget_views_before_save(model=copy.deepcopy(text), path="a.txt")
+    assert views(model["content"]) == ["kept"]  # a view whose state is saved still draws when reopened
+    assert model["content"]["cells"][0]["outputs"][0]["data"] == {"text/plain": "grid", "text/html": "<table></table>"}
+    assert model["content"]["metadata"]["widgets"][WIDGET_STATE]["state"] == {"kept": {}}
+    for other in ({"type": "file", "content": "not a notebook"}, {"type": "notebook", "content": None}):
+        saved = copy.deepcopy(other)
+        drop_dead_widget_views_before_save(model=saved, path="a.txt")
+        assert saved == other  # what is not a notebook's content is saved as it came
 
 
 def test_prepare_removes_every_view_and_the_widget_state_and_sets_the_kernelspec():
@@ -66,13 +73,67 @@ def test_prepare_removes_every_view_and_the_widget_state_and_sets_the_kernelspec
 
 def test_handout_command_writes_in_place_and_check_tells_what_is_not_ready(tmp_path, capsys):
     path = tmp_path / "step.ipynb"
-    path.write_text(json.dumps(notebook(output("a"), saved=["a"])))
+    original = notebook(output("a"), output("b", html=False), saved=["a", "b"])
+    original["cells"][0]["source"] = "%%puzzle+\nsatisfy(x[0] == 1)"
+    path.write_text(json.dumps(original))
     assert main(["--check", str(path)]) == 1
     assert "kernelext-handout" in capsys.readouterr().err
+    assert json.loads(path.read_text()) == original  # --check changes nothing
     assert main([str(path)]) == 0
-    assert views(json.loads(path.read_text())) == []
+    text = path.read_text()
+    written = nbformat.reads(text, as_version=4)  # multi-line text joined again
+    nbformat.validate(written)
+    assert text == nbformat.writes(written) + "\n"  # as JupyterLab writes it: opening it there leaves it unmodified
+    assert written["metadata"] == {"kernelspec": KERNELSPEC}  # the widget state gone
+    [cell] = written["cells"]
+    assert (cell["id"], cell["source"], cell["execution_count"]) == ("a", original["cells"][0]["source"], 1)
+    assert cell["outputs"] == [  # each output keeps its static forms, in order, and nothing else changes
+        {"output_type": "display_data", "data": {"text/plain": "grid", "text/html": "<table></table>"}, "metadata": {}},
+        {"output_type": "display_data", "data": {"text/plain": "grid"}, "metadata": {}}]
     before = path.read_text()
     assert main(["--check", str(path)]) == 0 and main([str(path)]) == 0 and path.read_text() == before
+
+
+def test_another_kernels_notebook_keeps_its_kernelspec(tmp_path):
+    path = tmp_path / "other.ipynb"
+    other = notebook(output("a"))
+    other["metadata"]["kernelspec"] = {"display_name": "Julia 1.10", "language": "julia", "name": "julia-1.10"}
+    path.write_text(json.dumps(other))
+    assert main([str(path)]) == 0
+    assert json.loads(path.read_text())["metadata"] == {"kernelspec": other["metadata"]["kernelspec"]}
+
+
+def test_execute_runs_the_notebook_then_keeps_only_what_shows_without_a_kernel(tmp_path, monkeypatch):
+    path = tmp_path / "pairs.ipynb"
+    (tmp_path / "size.txt").write_text("3")  # read from the notebook's folder
+    nbformat.write(new_notebook(cells=[
+        new_markdown_cell("Three values, all different."),
+        new_code_cell("%load_ext kernelext\nfrom pycsp3 import *\nsize = int(open('size.txt').read())"),
+        new_code_cell("print('size', size)"),
+        new_code_cell("%%puzzle pairs\nq = VarArray(size=size, dom=range(size))"),
+        new_code_cell("%%puzzle+\nsatisfy(AllDifferent(q))"),
+    ]), path)
+    executed, execute = [], handout.execute
+
+    def recorded(*args):
+        executed.append(execute(*args))
+        return copy.deepcopy(executed[-1])
+
+    monkeypatch.setattr(handout, "execute", recorded)
+    assert main(["--execute", "--timeout", "120", str(path)]) == 0
+    ran = [o for cell in executed[0]["cells"] for o in cell.get("outputs", ())]
+    assert any(WIDGET_VIEW in o.get("data", {}) for o in ran)  # the kernel drew live grids, saved their state...
+    assert WIDGET_STATE in executed[0]["metadata"]["widgets"]
+    written = nbformat.read(path, as_version=4)
+    assert written["metadata"]["kernelspec"] == KERNELSPEC and "widgets" not in written["metadata"]
+    markdown, setup, printed, board, step = written["cells"]
+    assert markdown["source"] == "Three values, all different." and setup["outputs"] == []
+    assert [(o["output_type"], o["text"]) for o in printed["outputs"]] == [("stream", "size 3\n")]
+    for cell in (board, step):  # ...the handout keeps their static forms only
+        [grid] = [o for o in cell["outputs"] if o["output_type"] == "display_data"]
+        assert set(grid["data"]) == {"text/html", "text/plain"} and "<table" in grid["data"]["text/html"]
+    assert "status: SAT" in step["outputs"][-1]["data"]["text/plain"]
+    assert main(["--check", str(path)]) == 0
 
 
 def test_stored_notebooks_are_ready_to_hand_out():

@@ -1,4 +1,8 @@
-"""WarmAce and find_java, against the real ACE jar and a real JVM."""
+"""WarmAce and find_java, against the real ACE jar and a real JVM.
+
+Time limits and Stop are checked by what they leave (an UNKNOWN status, the run marked out of time or
+interrupted, the same worker), within bounds a busy machine cannot miss; how soon they give control back
+is measured by benchmarks/time_limits.py."""
 
 from __future__ import annotations
 
@@ -12,7 +16,7 @@ import pytest
 
 from kernelext.solver.errors import JavaNotFound, WorkerCrashed
 from kernelext.solver.java import find_java
-from kernelext.solver.warm import GRACE, STOP_WAIT, WarmAce
+from kernelext.solver.warm import WarmAce
 
 ALL_DIFFERENT = """<instance format="XCSP3" type="CSP">
   <variables> <array id="x" size="[3]"> 0..2 </array> </variables>
@@ -31,6 +35,9 @@ MINIMISE = """<instance format="XCSP3" type="COP">
 UNSATISFIABLE = ALL_DIFFERENT.replace("0..2", "0..1")
 
 MALFORMED = '<instance format="XCSP3" type="CSP"><variables><var id="x"> 0..2 </var></variables>'
+
+
+LATE = 30  # seconds past a limit or Stop that a run may take here: one that never fires fails, a busy machine does not
 
 
 def pigeonhole(pigeons: int = 12, holes: int = 11) -> str:
@@ -134,8 +141,8 @@ def test_heap_stays_flat_over_many_solves(ace, models):
 def test_time_limit_stops_a_hard_search_and_the_worker_carries_on(ace, models):
     start = time.perf_counter()
     run = ace.run([models["hard"]], timeout=1)
-    assert time.perf_counter() - start < 1 + GRACE
-    assert lines(run.output, "s ") == ["s UNKNOWN"]
+    assert time.perf_counter() - start < 1 + LATE  # the search alone takes over 20 s
+    assert lines(run.output, "s ") == ["s UNKNOWN"]  # stopped before it could prove there is no solution
     pid = ace.pid
     assert lines(ace.run([models["csp"]], timeout=10).output, "s ") == ["s SATISFIABLE"]
     assert ace.pid == pid
@@ -165,8 +172,8 @@ def test_keyboard_interrupt_stops_the_search_without_killing_the_worker(models):
                           capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     result = json.loads(done.stdout.strip().splitlines()[-1])
-    assert result["seconds"] < 1 + GRACE
-    assert result["interrupted"] and not result["restarted"]
+    assert result["interrupted"] and not result["restarted"]  # Ctrl-C stopped it, not the 30 s limit
+    assert result["seconds"] < 1 + LATE
     assert lines(result["output"], "s ") == ["s UNKNOWN"]
     assert result["same_worker"]
     assert lines(result["after"], "s ") == ["s SATISFIABLE"]
@@ -178,8 +185,8 @@ def test_the_wall_clock_deadline_stops_a_search_that_aces_own_limit_would_let_ru
         pid = ace.pid
         start = time.perf_counter()
         run = ace.run([models["hard"], "-t=60s"], timeout=0.5)  # ACE's own limit is too late
-        assert time.perf_counter() - start < 0.5 + STOP_WAIT + 0.5
-        assert run.out_of_time and not run.interrupted
+        assert run.out_of_time and not run.interrupted  # the deadline stopped it, not ACE
+        assert time.perf_counter() - start < 0.5 + LATE
         assert lines(run.output, "s ") == ["s UNKNOWN"]
         assert ace.pid == pid  # ACE stopped when asked: the worker carries on
         assert lines(ace.run([models["csp"]], timeout=10).output, "s ") == ["s SATISFIABLE"]

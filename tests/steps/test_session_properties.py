@@ -1,5 +1,8 @@
 """Random sequences of adds, edits, re-runs, undos, failing steps and restarts: after each action the
-session's model is the one rebuilt from scratch from the cells as they now stand, and solves the same."""
+session's model is the one rebuilt from scratch from the cells as they now stand, and solves the same.
+
+The steps to pick from are valid on their own; a step is refused only when it would give the model a second
+objective or declare `y` twice, and each test counts the steps that were accepted (it fails with none)."""
 
 from __future__ import annotations
 
@@ -59,6 +62,20 @@ FAILING = [
 ]
 
 
+ONCE = {"minimize(": "A model has one objective", "y = VarArray(": "The identifier y is used twice"}
+PROPERTY_SETTINGS = dict(deadline=None, derandomize=True, database=None,  # the same examples on every run
+                         suppress_health_check=[HealthCheck.too_slow])  # each step runs pycsp3
+
+
+def refusal(sources: list[str]) -> str | None:
+    """What the session must say when its cells become `sources` (a second objective, `y` declared twice), or
+    None when it must accept them."""
+    for marker, message in ONCE.items():
+        if sum(marker in source for source in sources) > 1:
+            return message
+    return None
+
+
 def source_key(source: str) -> str:
     return "source:" + hashlib.sha1(source.encode()).hexdigest()
 
@@ -82,6 +99,7 @@ class SessionMachine(RuleBasedStateMachine):
     """The session under test, and the cells of the notebook as they stand (key, source)."""
 
     solver: Solver  # set by the test
+    counts: dict  # set by the test: steps accepted and refused over all its examples
 
     def __init__(self):
         super().__init__()
@@ -133,16 +151,23 @@ class SessionMachine(RuleBasedStateMachine):
         self.cells = self.history.pop() if self.history else self.cells[:-1]
 
     def run(self, key: str, source: str) -> None:
-        """Run a cell as the notebook would; mirror its effect on the cells when it is accepted."""
-        try:
-            self.session.add_step(source, key, solve=False)
-        except StepError:
-            return
+        """Run a cell as the notebook would; mirror its effect on the cells when it is accepted (it must be,
+        unless the cells would then set two objectives or declare `y` twice)."""
         keys, before = [k for k, _ in self.cells], list(self.cells)
+        after = list(before)
         if key in keys:
-            self.cells[keys.index(key)] = (key, source)
+            after[keys.index(key)] = (key, source)
         else:
-            self.cells.append((key, source))
+            after.append((key, source))
+        refused = refusal([s for _, s in after])
+        if refused:
+            with pytest.raises(StepError, match=refused):
+                self.session.add_step(source, key, solve=False)
+            self.counts["refused"] += 1
+            return
+        self.session.add_step(source, key, solve=False)
+        self.counts["accepted"] += 1
+        self.cells = after
         if self.cells != before:
             self.history.append(before)
 
@@ -177,15 +202,17 @@ def solver():
 
 
 def test_every_sequence_leaves_the_model_that_a_rebuild_gives(solver):
-    machine = type("Machine", (SessionMachine,), {"solver": solver})
-    run_state_machine_as_test(machine, settings=settings(max_examples=200, stateful_step_count=6, deadline=None,
-                                                         suppress_health_check=[HealthCheck.too_slow]))  # each step runs pycsp3
+    counts = {"accepted": 0, "refused": 0}
+    machine = type("Machine", (SessionMachine,), {"solver": solver, "counts": counts})
+    run_state_machine_as_test(machine, settings=settings(max_examples=200, stateful_step_count=6, **PROPERTY_SETTINGS))
+    assert counts["accepted"] >= 100, counts  # the sequences added, edited and re-ran steps, not only failed
 
 
 class WarmColdMachine(RuleBasedStateMachine):
     """Steps added one by one, each solved by warm and by cold ACE."""
 
     solver: Solver
+    counts: dict  # set by the test: steps compared over all its examples
 
     def __init__(self):
         super().__init__()
@@ -202,11 +229,14 @@ class WarmColdMachine(RuleBasedStateMachine):
     @rule(data=st.data())
     def add_and_compare(self, data):
         source = data.draw(st.sampled_from(PUZZLES[self.session.name][1]))
-        try:
-            self.session.add_step(source, solve=False)
-        except StepError:
+        refused = refusal([step.source for step in self.session.steps] + [source])
+        if refused:
+            with pytest.raises(StepError, match=refused):
+                self.session.add_step(source, solve=False)
             return
+        self.session.add_step(source, solve=False)
         assert status(self.session, "ace") == status(self.session, "ace-cold")
+        self.counts["compared"] += 1
 
     def teardown(self):
         if self.session is not None:
@@ -214,6 +244,7 @@ class WarmColdMachine(RuleBasedStateMachine):
 
 
 def test_warm_and_cold_ace_agree_on_every_step(solver):
-    machine = type("WarmCold", (WarmColdMachine,), {"solver": solver})
-    run_state_machine_as_test(machine, settings=settings(max_examples=20, stateful_step_count=3, deadline=None,
-                                                         suppress_health_check=[HealthCheck.too_slow]))  # each step runs pycsp3
+    counts = {"compared": 0}
+    machine = type("WarmCold", (WarmColdMachine,), {"solver": solver, "counts": counts})
+    run_state_machine_as_test(machine, settings=settings(max_examples=20, stateful_step_count=3, **PROPERTY_SETTINGS))
+    assert counts["compared"] >= 5, counts  # steps were added and solved both ways, not only refused
