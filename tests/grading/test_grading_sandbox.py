@@ -353,7 +353,7 @@ def test_emptying_a_sandbox_folder_removes_locked_folders_keeps_mount_points_and
 
 CRASHING = {"exits": "import os\nos._exit(3)", "segfaults": "import ctypes\nctypes.string_at(0)",
             "loops": "while True:\n    pass", "allocates": "hog = []\nwhile True:\n    hog.append(bytearray(10 ** 7))"}
-LIMITS_SEEN = """import json, os, resource
+RUN_LIMITS_SEEN = """import json, os, resource
 seen = {"memory": resource.getrlimit(resource.RLIMIT_AS)[0] // 2 ** 20, "cpu": resource.getrlimit(resource.RLIMIT_CPU),
         "queues": resource.getrlimit(resource.RLIMIT_MSGQUEUE), "session": os.getsid(0) == os.getpid()}
 """ + REPORT
@@ -380,6 +380,6 @@ def test_a_graded_run_that_crashes_loops_or_allocates_without_bound_loses_only_i
 @pytest.mark.parametrize("mode", ["bwrap", "process"])
 def test_a_graded_run_has_its_limits_and_a_session_of_its_own(mode):
     with WarmPool() as pool:
-        run = pool.run(tiny_job(LIMITS_SEEN, sandbox=mode, time_limit=2, memory_mb=1500))
+        run = pool.run(tiny_job(RUN_LIMITS_SEEN, sandbox=mode, time_limit=2, memory_mb=1500))
     cpu = CPU_FACTOR * math.ceil(2 + GRACE)
     assert seen(run) == {"memory": 1500, "cpu": [cpu, cpu + 1], "queues": [0, 0], "session": True}
