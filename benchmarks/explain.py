@@ -16,6 +16,7 @@ import os
 import statistics
 import time
 
+from kernelext.grading.schedule import usable_cores
 from kernelext.insight.explain import explain, walkthrough
 from kernelext.solver.engine import Solver
 from kernelext.steps.session import PuzzleSession
@@ -62,7 +63,7 @@ def main(rounds: int) -> None:
         session.solve()
         solves.append(time.perf_counter() - start)
     print("\n".join(explanation.words()))
-    print(f"load average: {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
+    print(f"load average: {os.getloadavg()[0]:.1f} on {usable_cores()} usable cores")
     print(f"explain, median of {rounds}: {statistics.median(times):.2f} s "
           f"({statistics.median(calls):.0f} solver calls; target <= 0.5 s)")
     print(f"one warm solve of the whole model, median: {statistics.median(solves):.3f} s")

@@ -25,6 +25,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from kernelext.grading import grade
+from kernelext.grading.schedule import usable_cores
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from kernels import worktree  # noqa: E402
@@ -47,7 +48,7 @@ def main() -> None:
         for number in range(args.submissions):
             shutil.copyfile(EXERCISE / "instructor.ipynb", submissions / f"student{number:02d}.ipynb")
         options = dict(exercise_dir=EXERCISE, submissions_dir=submissions, sandbox=args.sandbox)
-        slots = args.workers or os.cpu_count() or 1
+        slots = args.workers or usable_cores()
         with ThreadPoolExecutor(slots) as executor:
             cold = _timed("a process per run", lambda: grade(**options, out_dir=Path(work, "cold"), executor=executor))
         if args.base:

@@ -26,6 +26,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from kernels import worktree  # noqa: E402
 
+from kernelext.grading.schedule import usable_cores  # noqa: E402
+
 ROOT = Path(__file__).resolve().parents[1]
 TIMEOUT = 600.0
 SUDOKU_RULES = ("satisfy(x[i][j] == clues[i][j] for i in range(9) for j in range(9) if clues[i][j] > 0)",
@@ -114,7 +116,7 @@ def main() -> None:
     parser.add_argument("--only", nargs="*", default=(), help="puzzle names (default: all)")
     args = parser.parse_args()
     chosen = {name: steps for name, steps in PUZZLES.items() if not args.only or name in args.only}
-    print(f"{os.cpu_count()} cores; each walkthrough in a fresh process, time limit {TIMEOUT:g} s")
+    print(f"{usable_cores()} usable cores; each walkthrough in a fresh process, time limit {TIMEOUT:g} s")
     with ExitStack() as stack:
         tree = stack.enter_context(worktree(args.base)) if args.base else None
         for name, steps in chosen.items():
