@@ -31,7 +31,7 @@ STATUS = re.compile(r"^status: .*$", re.M)
 # What needs the desktop kit: pencil marks and search trees (from ACE), pictures (matplotlib), the Java and
 # OR-Tools solvers; as commands, options or the kit's Python functions.
 DESKTOP_ONLY = re.compile(r"%puzzle (domains|tree|save)\b|--domains\b|--solver (ace|ace-cold|choco|ortools|cp-sat)\b"
-                          r"|kernelext\.(pencil|search_tree)\b")
+                          r"|kernelext\.insight\.(pencil_marks|search_tree)\b")
 # Compiles each model as a step after the declarations, and solves it: all solutions, or the optimum.
 COMPILE_AND_SOLVE = '''
 def compile_and_solve(declare, models, backend=None):

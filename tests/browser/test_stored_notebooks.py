@@ -71,18 +71,26 @@ def measure(page, name: str, surface: str, expected: int) -> dict:
             "broken": [g for g in grids if not g["ok"]][:3], "widget_error": "Error displaying widget" in text}
 
 
+READ_TRUST = """() => {
+    if (!window.jupyterapp) return "window.jupyterapp is not set";
+    const panel = window.jupyterapp.shell.currentWidget;
+    const cells = panel && panel.content && panel.content.model && panel.content.model.cells;
+    if (!cells || !panel.context || !panel.context.isReady) return "the app's current widget has no notebook model";
+    const out = [];
+    for (let i = 0; i < cells.length; i++) if (cells.get(i).type === "code") out.push(cells.get(i).trusted);
+    return out;
+}"""
+
+
 def trusted_cells(page) -> list[bool]:
     """Whether each code cell of the notebook open on `page` is trusted, from the front end's model: JupyterLab and
-    Notebook 7 each expose their app as window.jupyterapp (lab_server turns that on for both). Fails if unreadable."""
-    states = page.evaluate("""() => {
-        if (!window.jupyterapp) return "window.jupyterapp is not set";
-        const panel = window.jupyterapp.shell.currentWidget;
-        const cells = panel && panel.content && panel.content.model && panel.content.model.cells;
-        if (!cells) return "the app's current widget has no notebook model";
-        const out = [];
-        for (let i = 0; i < cells.length; i++) if (cells.get(i).type === "code") out.push(cells.get(i).trusted);
-        return out;
-    }""")
+    Notebook 7 each expose their app as window.jupyterapp (lab_server turns that on for both). Waits up to a minute
+    for the notebook to become the app's current widget (a busy machine is slow to switch), then fails if unreadable."""
+    try:
+        page.wait_for_function(f"() => Array.isArray(({READ_TRUST})())", timeout=60_000)
+    except Exception:  # Playwright's TimeoutError: the reason is read and reported below
+        pass
+    states = page.evaluate(READ_TRUST)
     assert isinstance(states, list), f"cannot read which cells are trusted on {page.url.split('?')[0]}: {states}"
     return states
 
