@@ -33,7 +33,7 @@ from kernelext.insight.walkthrough.propagation import (
     TimeUp,
     quickxplain,
 )
-from kernelext.insight.walkthrough.rules import rule_of
+from kernelext.insight.walkthrough.reading import rule_of
 from kernelext.insight.walkthrough.techniques import houses, rating, shape_name
 from kernelext.pycsp3_glue import model_state, operators
 from kernelext.scratch import scratch_folder
