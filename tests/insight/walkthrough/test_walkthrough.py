@@ -148,6 +148,16 @@ def test_queens_are_read_whole_and_deduced_to_where_their_solutions_branch(solve
     assert [d.line() for d in found.deductions][:1] and not found.solved  # q[0] = 0 leaves two solutions
 
 
+def test_an_optimisation_is_walked_through_with_its_optimum_posted(solver):
+    session = session_with(solver, "cheap", "x = VarArray(size=[1, 4], dom=range(1, 5))",
+                           "satisfy(AllDifferent(x[0]))", "minimize(x[0][0] + 2 * x[0][1])")
+    found = walkthrough(session)
+    assert found.header().endswith("; its optimum posted as the constraint eq(add(x[0][0],mul(2,x[0][1])),4).")
+    assert [d.placed for d in found.deductions[:2]] == [(("x[0][0]", 2),), (("x[0][1]", 1),)]
+    assert found.deductions[0].constraints[0].text.endswith("(the optimum)")
+    assert found.stopped == "the constraints allow several solutions from here"  # x[0][2] and x[0][3] swap
+
+
 def test_time_running_out_shows_the_state_reached(solver):
     session = session_with(solver, "sudoku", SUDOKU_BOARD.replace('"530070000"', '"000000000"'), *SUDOKU_STEPS)
     found = walkthrough(session, timeout=0.05)
