@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 import time
+import xml.etree.ElementTree as ET
 from collections import Counter, defaultdict
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
@@ -33,13 +34,13 @@ from kernelext.insight.walkthrough.propagation import (
     TimeUp,
     quickxplain,
 )
-from kernelext.insight.walkthrough.rules import rule_of
+from kernelext.insight.walkthrough.reading import rule_of
 from kernelext.insight.walkthrough.techniques import houses, rating, shape_name
 from kernelext.pycsp3_glue import model_state, operators
 from kernelext.scratch import scratch_folder
 from kernelext.solver.minizinc_browser import in_browser
 from kernelext.solver.result import SolveResult, Status
-from kernelext.xcsp.subsets import XcspModel, read_model
+from kernelext.xcsp.subsets import XcspModel, objective_constraint, read_model
 
 DEFAULT_TIMEOUT = 30.0
 
@@ -117,8 +118,9 @@ def walkthrough(session, *, timeout: float = DEFAULT_TIMEOUT, limit: int | None 
     with _Context(session, timeout) as context:
         if context.info is None:
             raise PuzzleUsageError("A walkthrough needs a drawn array (a 1-D or 2-D variable array).")
+        optimum = context.post_optimum()
         with operators.plain_operators():  # pycsp3's `in` on sets is slow, and the walk needs none of it
-            return _Walk(context).run(limit)
+            return replace(_Walk(context).run(limit), optimum=optimum)
 
 
 # -- the model, its constraints' steps, and the solver ------------------------------------------------
@@ -136,7 +138,7 @@ class _Context:
         self.expired = False
         self._folder = scratch_folder("explain")
         self.folder = Path(self._folder.name)
-        self.model, self.owners = _rebuild(session, self.folder / "step.xml")
+        self.model, self.owners, self.objective_step = _rebuild(session, self.folder / "step.xml")
         self.pool = [c.xml for c in self.model.constraints]
         self.cells = model_state.solution_cells()
         self.info = session.shown_array()
@@ -150,6 +152,23 @@ class _Context:
 
     def remaining(self) -> float:
         return self.deadline - time.monotonic()
+
+    def post_optimum(self) -> str:
+        """For an optimisation model, solve it and add `objective = optimum` to its constraints (a walkthrough
+        then deduces the optimal solutions); what became of the objective, in words ("" without one)."""
+        if self.objective_step is None:
+            return ""
+        result = self.session.solve(timeout=max(1.0, self.remaining() / 2))
+        if result.status is not Status.OPTIMUM:
+            return "its optimum was not proven in time: deduced without it"
+        root = ET.parse(self.folder / "step.xml").getroot()
+        constraint = objective_constraint(root, result.bound)
+        if constraint is None:
+            return f"its optimum {result.bound} is of a form the walkthrough does not post: deduced without it"
+        self.model = replace(self.model, constraints=(*self.model.constraints, constraint))
+        self.owners = (*self.owners, self.objective_step)
+        self.pool.append(constraint.xml)
+        return f"its optimum posted as the constraint {constraint.text.removesuffix(' (the optimum)')}"
 
     def add(self, xml: str) -> int:
         """Add a constraint (an XCSP3 element) to the pool; its index."""
@@ -198,15 +217,18 @@ class _Context:
         return replace(grid, changed=frozenset(cell for c in culprits for cell in c.cells))
 
 
-def _rebuild(session, path: Path) -> tuple[XcspModel, tuple[int, ...]]:
-    """Replay the session's steps, compiling the model after each; return the final model and, for each of
-    its constraints, the number of the step that posted it."""
+def _rebuild(session, path: Path) -> tuple[XcspModel, tuple[int, ...], int | None]:
+    """Replay the session's steps, compiling the model after each; return the final model, for each of its
+    constraints the number of the step that posted it, and the number of the step that set the objective."""
     seen: Counter = Counter()
     origins: dict[str, list[int]] = defaultdict(list)
     models: list[XcspModel] = []
+    objective: list[int] = []
 
     def compiled(number: int) -> None:
         nonlocal seen
+        if model_state.has_objective() and not objective:
+            objective.append(number)
         if not session.anything_to_solve():
             return
         models.append(read_model(session.compile(path)))
@@ -225,7 +247,7 @@ def _rebuild(session, path: Path) -> tuple[XcspModel, tuple[int, ...]]:
         steps = origins[constraint.xml]
         owners.append(steps[min(taken[constraint.xml], len(steps) - 1)])
         taken[constraint.xml] += 1
-    return model, tuple(owners)
+    return model, tuple(owners), objective[-1] if objective else None
 
 
 def _require(result: SolveResult | None, status: Status, message: str) -> SolveResult:

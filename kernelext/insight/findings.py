@@ -161,6 +161,8 @@ class Walkthrough:
         stopped: why the walkthrough ended before the grid was solved ("" when solved, or when it stopped
             after the deductions asked for).
         start: the candidates from the givens; end: the candidates at the end.
+        optimum: for an optimisation model, what became of its objective (`its optimum, sum(x[][]) = 20,
+            posted as a constraint`); "" otherwise.
     """
 
     puzzle: str
@@ -170,6 +172,7 @@ class Walkthrough:
     stopped: str
     start: PencilGrid | None
     end: PencilGrid | None
+    optimum: str = ""
 
     def header(self) -> str:
         sizes = Counter(d.size for d in self.deductions)
@@ -184,7 +187,8 @@ class Walkthrough:
             head = f"the first {count} of the solve"
         listed = f" (constraints per fact: {listed})" if listed else ""
         rating = f"; difficulty: {self.rating}" if self.rating else ""
-        return f"{self.puzzle}: {head}{listed}{rating}."
+        optimum = f"; {self.optimum}" if self.optimum else ""
+        return f"{self.puzzle}: {head}{listed}{rating}{optimum}."
 
     def words(self) -> list[str]:
         return [self.header()] + [f"{n:>3}. {d.line()}" for n, d in enumerate(self.deductions, start=1)]

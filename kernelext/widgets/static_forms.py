@@ -8,13 +8,16 @@ from __future__ import annotations
 
 import html
 from collections.abc import Mapping
+from dataclasses import replace
 
+from kernelext.insight.pencil_marks import PencilGrid
 from kernelext.kinds import kind_for
 from kernelext.widgets.html_grid import bounds_html, grid_html, legend_html
 from kernelext.widgets.pencil_forms import pencil_html, pencil_text
 from kernelext.widgets.style import FONT
 
 MAX_STATIC_GRIDS = 6
+MOST_PAGES = 6  # a walkthrough's static form: at most this many cards after the start
 
 
 def cell_char(cell: dict) -> str:
@@ -113,16 +116,41 @@ def walkthrough_pages(w, block: int | None = None) -> list[str]:
 
 
 def walkthrough_html(w, block: int | None = None) -> str:
-    """A walkthrough as static HTML: its header, then every step as a card (its caption over its pencil marks)
-    that wraps beside the others. `block` draws thicker lines every `block` cells (3 for a 9x9 Sudoku)."""
-    cards = "".join(map(_card, walkthrough_captions(w), walkthrough_pages(w, block)))
+    """A walkthrough as static HTML: its header, then cards (a caption over pencil marks) that wrap beside each
+    other: the start, then the steps. A long walkthrough gathers its steps into at most MOST_PAGES cards, each
+    showing the candidates after its last step and what all of its steps removed (struck through), so that a
+    saved notebook stays light. `block` draws thicker lines every `block` cells (3 for a 9x9 Sudoku)."""
+    captions = [walkthrough_captions(w)[0]]
+    pages = [pencil_html(w.start, block) if w.start is not None else ""]
+    for first, last in page_spans(len(w.deductions)):
+        steps = w.deductions[first:last]
+        captions.append("\n".join(f"{n}. {d.line()}" for n, d in enumerate(steps, first + 1)))
+        grid = steps[-1].marks if len(steps) == 1 else _gathered(steps)
+        pages.append(pencil_html(grid, block) if grid is not None else "")
     return (f'<div style="font-family:{FONT};font-size:13px"><div><b>{html.escape(w.header())}</b></div>'
-            f"{cards}</div>")
+            f'{"".join(map(_card, captions, pages))}</div>')
+
+
+def page_spans(steps: int, most: int = MOST_PAGES) -> list[tuple[int, int]]:
+    """[first, last) step indexes of each card: one step a card, or as few equal runs as fit in `most` cards."""
+    per_page = max(1, -(-steps // most))
+    return [(first, min(first + per_page, steps)) for first in range(0, steps, per_page)]
+
+
+def _gathered(steps) -> PencilGrid | None:
+    """The candidates after the last of `steps`, with every value they removed struck through (nothing highlighted:
+    each step's own cells are for the live stepper)."""
+    last, first = steps[-1].marks, steps[0].marks
+    if last is None or first is None:
+        return None
+    removed = tuple(tuple(tuple(sorted({v for d in steps for v in d.marks.removed[r][c]})) for c in range(len(row)))
+                    for r, row in enumerate(last.values))
+    return replace(last, removed=removed, highlighted=frozenset())
 
 
 def _card(caption: str, page: str) -> str:
     """An inline block: `caption` wrapped to the width of the table `page` below it."""
     return ('<div style="display:inline-block;vertical-align:top;margin:4px 12px 4px 0">'
             '<table style="border-collapse:collapse"><caption style="caption-side:top;text-align:left">'
-            f'{html.escape(caption)}</caption><tr style="background-color:transparent"><td style="padding:0">'
-            f"{page}</td></tr></table></div>")
+            f'{"<br>".join(map(html.escape, caption.splitlines()))}</caption>'
+            f'<tr style="background-color:transparent"><td style="padding:0">{page}</td></tr></table></div>')

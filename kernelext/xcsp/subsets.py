@@ -11,7 +11,7 @@ from __future__ import annotations
 import itertools
 import re
 import xml.etree.ElementTree as ET
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 _REFERENCE = re.compile(r"[A-Za-z_]\w*(?:\[[^\]\s]*\])*(?!\w|\()")
@@ -59,6 +59,29 @@ def read_model(path: Path) -> XcspModel:
     for element in root.find("constraints") if root.find("constraints") is not None else ():
         _collect(element, expand, found)
     return XcspModel(_clean(ET.tostring(variables, encoding="unicode")), tuple(found))
+
+
+def objective_constraint(root: ET.Element, bound: int) -> XmlConstraint | None:
+    """The model's one objective held at `bound`, as a constraint: a sum (`<minimize type="sum">`) or an
+    expression equal to it; None for another form, or for several objectives."""
+    objectives = root.find("objectives")
+    if objectives is None or len(objectives) != 1:
+        return None
+    goal = objectives[0]
+    kind = goal.get("type", "expression")
+    if kind == "sum":
+        listed = goal.find("list")
+        terms = listed.text if listed is not None else goal.text
+        coeffs = goal.findtext("coeffs")
+        element = ET.fromstring(f"<sum><list> {terms} </list>" + (f"<coeffs> {coeffs} </coeffs>" if coeffs else "")
+                                + f"<condition> (eq,{bound}) </condition></sum>")
+    elif kind == "expression" and len(goal) == 0:
+        element = ET.fromstring(f"<intension> eq({' '.join((goal.text or '').split())},{bound}) </intension>")
+    else:
+        return None
+    expand = _Expander(root.find("variables"))
+    constraint = _constraint(element, ET.fromstring(ET.tostring(element)), expand)
+    return replace(constraint, text=f"{constraint.text} (the optimum)")
 
 
 def variable_element(name: str, values: tuple[int, ...]) -> str:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import html
+from dataclasses import replace
 
 from IPython.utils.capture import capture_output
 from sample_walkthrough import walkthrough
@@ -13,6 +14,8 @@ from kernelext.magic.puzzle import NotebookPuzzle
 from kernelext.steps.session import PuzzleSession
 from kernelext.widgets.pencil_forms import pencil_html, pencil_text
 from kernelext.widgets.static_forms import (
+    MOST_PAGES,
+    page_spans,
     walkthrough_captions,
     walkthrough_html,
     walkthrough_text,
@@ -62,6 +65,21 @@ def test_static_html_shows_every_step_survives_the_sanitizer_and_is_the_same_byt
     assert markup.count("display:inline-block") == 3 and "border-top:2px solid" in markup
     assert markup.count("#dbeafe") == 4 + 3  # highlighted cells of the two steps (placed cells ringed)
     assert "border-top:2px solid" not in walkthrough_html(w, block=None)
+
+
+def test_a_long_walkthrough_s_static_form_gathers_its_steps_into_a_few_cards():
+    w = walkthrough()
+    steps = w.deductions * 15  # 30 steps
+    long = replace(w, deductions=steps)
+    markup = walkthrough_html(long, block=2)
+    assert page_spans(30) == [(0, 5), (5, 10), (10, 15), (15, 20), (20, 25), (25, 30)]
+    assert markup.count("display:inline-block") == 1 + MOST_PAGES  # the start, then the pages
+    assert all(f"{n}. {html.escape(d.line())}" in markup for n, d in enumerate(steps, 1))  # every step named
+    assert markup.count("#dbeafe") == 0  # a page of several steps highlights none: it marks what they changed
+    changed = markup.count("background:#fff3b0") + markup.count('<s style="color:#d62728">')  # placed, or struck out
+    assert changed == MOST_PAGES * 2  # on each page, both cells its steps changed
+    assert sanitizer_problems(markup) == [] and len(markup) < len(walkthrough_html(w, block=2)) * 6
+    assert page_spans(2) == [(0, 1), (1, 2)] and page_spans(0) == []
 
 
 def test_stepper_widget_sends_every_page_once_and_falls_back_to_static_forms():

@@ -1,22 +1,15 @@
-"""The model's constraints as rules a walkthrough reasons with in the kernel: each one, alone, says exactly
-which candidates of its variables it still allows (the values of its variables in some solution of it).
-
-`rule_of(constraint)` reads one constraint of `kernelext.xcsp.subsets` (allDifferent, sum, count,
-extension, intension, regular); None for a kind it does not read, which a walkthrough then leaves out (what it deduces
-stays true, it may only deduce less).
+"""The model's constraints as rules a walkthrough reasons with in the kernel: each one, alone, says which
+candidates of its variables it still allows. Most say exactly (the values of its variables in some solution
+of it); a few global ones (AllDifferentList, Channel, and a Table too large to enumerate) keep some values
+no solution uses, but never drop one that a solution uses, and refuse every assignment they forbid, so
+that a walkthrough's search over them stays exact. `kernelext.insight.walkthrough.reading` reads them.
 """
 
 from __future__ import annotations
 
 import itertools
-import re
-import xml.etree.ElementTree as ET
 from collections.abc import Callable
 from dataclasses import dataclass
-
-from kernelext.errors import Untranslatable
-from kernelext.xcsp.expressions import parse_expression
-from kernelext.xcsp.subsets import XmlConstraint
 
 Domains = tuple[frozenset[int], ...]
 MAX_TUPLES = 200_000  # an intension or a table of conflicts is enumerated over at most this many tuples
@@ -225,176 +218,185 @@ class Regular:
         return tuple(map(frozenset, kept))
 
 
-Rule = AllDifferent | Sum | Count | Table | Regular
+
+@dataclass(frozen=True)
+class AllDifferentOf:
+    """The values of expressions, each of its own variable (`q[r] - r`), all differ: an allDifferent on the
+    values they can take, filtered by matching, then read back through each expression."""
+
+    scope: tuple[str, ...]
+    functions: tuple[Callable[[int], int], ...]
+    kind = "allDifferent"
+
+    def filter(self, domains: Domains) -> Domains | None:
+        images = tuple(frozenset(_defined(f, d).values()) for f, d in zip(self.functions, domains))
+        kept = AllDifferent(self.scope).filter(images)
+        if kept is None:
+            return None
+        return tuple(frozenset(v for v, image in _defined(f, d).items() if image in k)
+                     for f, d, k in zip(self.functions, domains, kept))
 
 
-def rule_of(constraint: XmlConstraint) -> Rule | None:
-    """The rule for one constraint, or None when its kind is not read here."""
-    try:
-        element = ET.fromstring(constraint.xml)
-        reader = _READERS.get(element.tag)
-        return reader(element, constraint.scope) if reader else None
-    except (Untranslatable, ValueError, KeyError, ZeroDivisionError, SyntaxError, TypeError, AttributeError,
-            IndexError):  # a form not read here: the constraint is left out
-        return None
+def _defined(function: Callable[[int], int], domain: frozenset[int]) -> dict[int, int]:
+    """{value: its image} for the values where `function` is defined (a division by zero is not)."""
+    images = {}
+    for value in domain:
+        try:
+            images[value] = function(value)
+        except ZeroDivisionError:
+            pass
+    return images
 
 
-def _all_different(element, scope) -> Rule | None:
-    if element.find("list") is not None or element.find("except") is not None or "(" in element.text:
-        return None
-    return AllDifferent(tuple(element.text.split()))
+@dataclass(frozen=True)
+class AllDifferentList:
+    """No two lists equal (the scope holds the lists one after another, `width` each): a list equal to a placed
+    one everywhere but one cell loses that cell's value there; two equal placed lists fail."""
+
+    scope: tuple[str, ...]
+    width: int
+    kind = "allDifferentList"
+
+    def filter(self, domains: Domains) -> Domains | None:
+        lists = [list(domains[k:k + self.width]) for k in range(0, len(domains), self.width)]
+        for values in _placed(lists):
+            for row in lists:
+                apart = _only_difference(row, values)
+                if apart is not None:
+                    row[apart] = row[apart] - {values[apart]}
+        placed = _placed(lists)
+        if len(set(placed)) < len(placed):
+            return None  # two lists placed alike
+        return tuple(d for row in lists for d in row)
 
 
-def _sum(element, scope) -> Rule | None:
-    terms = _terms(element.findtext("list", element.text or ""))
-    coeffs = element.findtext("coeffs")
-    weights = _integers(coeffs) if coeffs else [1] * len(terms)
-    if len(weights) == 1 < len(terms):
-        weights *= len(terms)
-    condition = element.findtext("condition")
-    test = _condition(condition)
-    if test is None or any("(" in t for t in terms):  # expressions, or a limit that is a variable
-        return _sum_as_table(terms, weights, condition, scope)
-    equal = re.fullmatch(r"\s*\(\s*eq\s*,\s*(-?\d+)\s*\)\s*", condition)
-    return Sum(tuple(terms), tuple(weights), test, int(equal.group(1)) if equal else None)
+def _placed(lists: list[list[frozenset[int]]]) -> list[tuple[int, ...]]:
+    """The values of the lists whose every cell is placed."""
+    return [tuple(min(d) for d in row) for row in lists if all(len(d) == 1 for d in row)]
 
 
-def _sum_as_table(terms: list[str], weights: list[int], condition: str, scope) -> Rule | None:
-    """A sum of expressions, or compared with a variable, as a predicate over its variables."""
-    match = re.fullmatch(r"\s*\(\s*(eq|ne|lt|le|gt|ge)\s*,\s*(.+?)\s*\)\s*", condition or "")
-    if match is None:
-        return None
-    op, limit = match.groups()
-    names = {v: f"v[{i}]" for i, v in enumerate(scope)}
-    total = " + ".join(f"{w} * {_python(parse_expression(t), names)}" for t, w in zip(terms, weights))
-    source = f"({total}) {_OPERATORS[op]} {_python(parse_expression(limit), names)}"
-    return Table(tuple(scope), eval(f"lambda v: bool({source})", {"abs": abs, "min": min, "max": max}), "sum")
+def _only_difference(row: list[frozenset[int]], values: tuple[int, ...]) -> int | None:
+    """The one cell where `row` can still differ from `values`, every other being placed at its value; None when
+    it differs already, can differ in two cells, or is placed alike."""
+    apart = None
+    for p, (cell, value) in enumerate(zip(row, values)):
+        if value not in cell:
+            return None
+        if len(cell) > 1:
+            if apart is not None:
+                return None
+            apart = p
+    return apart
 
 
-def _terms(text: str) -> list[str]:
-    """The terms of a list: variable ids, or expressions (with spaces only outside their brackets)."""
-    terms, depth, current = [], 0, ""
-    for char in text:
-        depth += (char == "(") - (char == ")")
-        if char.isspace() and depth == 0:
-            terms += [current] if current else []
-            current = ""
-        else:
-            current += char
-    return terms + ([current] if current else [])
+@dataclass(frozen=True)
+class Element:
+    """`list[index] = value` (or `list[index]` OP a number), filtered exactly: an index stays where its cell can
+    hold an allowed value, a cell keeps every value unless the index is placed on it."""
+
+    scope: tuple[str, ...]  # the list, then the index, then the value (when it is a variable)
+    size: int
+    start: int
+    test: Callable[[int], bool] | None = None  # the condition, when the value is not a variable
+    kind = "element"
+
+    def filter(self, domains: Domains) -> Domains | None:
+        cells, index = list(domains[:self.size]), domains[self.size]
+        value = domains[self.size + 1] if self.test is None else None
+
+        def allowed(v: int) -> bool:
+            return v in value if value is not None else self.test(v)
+
+        index = frozenset(i for i in index if 0 <= i - self.start < self.size
+                          and any(allowed(v) for v in cells[i - self.start]))
+        if not index:
+            return None
+        reachable = frozenset(v for i in index for v in cells[i - self.start] if allowed(v))
+        if len(index) == 1:
+            only = next(iter(index)) - self.start
+            cells[only] = frozenset(v for v in cells[only] if allowed(v))
+        kept = (*cells, index)
+        return kept + ((value & reachable,) if value is not None else ())
 
 
-def _extension(element, scope) -> Rule | None:
-    variables = element.findtext("list").split()
-    supports, conflicts = element.findtext("supports"), element.findtext("conflicts")
-    rows = _tuples(supports if supports is not None else conflicts, len(variables))
-    if rows is None:
-        return None
-    plain = frozenset(row for row in rows if None not in row)
-    starred = tuple(row for row in rows if None in row)  # `*` matches any value
+@dataclass(frozen=True)
+class Ordered:
+    """The list in order (`lt`, `le`, `ge` or `gt` between each two neighbours), filtered exactly by the
+    smallest value each cell's left side allows and the largest its right side allows."""
 
-    def listed(values: tuple[int, ...]) -> bool:
-        return values in plain or any(all(p is None or p == v for p, v in zip(row, values)) for row in starred)
+    scope: tuple[str, ...]
+    operator: str
+    kind = "ordered"
 
-    if supports is not None:
-        return Table(tuple(variables), listed, "extension")
-    return Table(tuple(variables), lambda values: not listed(values), "extension")
-
-
-def _count(element, scope) -> Rule | None:
-    variables = element.findtext("list", "").split()
-    test = _condition(element.findtext("condition"))
-    if test is None or any("(" in v for v in variables) or element.find("values") is None:
-        return None
-    return Count(tuple(variables), frozenset(_integers(element.findtext("values"))), test)
-
-
-def _intension(element, scope) -> Rule | None:
-    text = element.findtext("function") if element.find("function") is not None else element.text
-    source = _python(parse_expression(text or ""), {v: f"v[{i}]" for i, v in enumerate(scope)})
-    function = eval(f"lambda v: bool({source})", {"abs": abs, "min": min, "max": max})  # noqa: S307 (our own text)
-    return Table(tuple(scope), function, "intension")
+    def filter(self, domains: Domains) -> Domains | None:
+        if self.operator in ("ge", "gt"):
+            kept = Ordered(self.scope, {"ge": "le", "gt": "lt"}[self.operator]).filter(tuple(reversed(domains)))
+            return None if kept is None else tuple(reversed(kept))
+        strict = self.operator == "lt"
+        kept = list(domains)
+        for i in range(1, len(kept)):  # each cell above the smallest value left of it
+            low = min(kept[i - 1])
+            kept[i] = frozenset(v for v in kept[i] if v > low or (not strict and v == low))
+            if not kept[i]:
+                return None
+        for i in range(len(kept) - 2, -1, -1):  # and below the largest value right of it
+            high = max(kept[i + 1])
+            kept[i] = frozenset(v for v in kept[i] if v < high or (not strict and v == high))
+            if not kept[i]:
+                return None
+        return tuple(kept)
 
 
-def _regular(element, scope) -> Rule | None:
-    moves = tuple((a, int(v), b) for a, v, b in re.findall(r"\(\s*(\w+)\s*,\s*(-?\d+)\s*,\s*(\w+)\s*\)",
-                                                             element.findtext("transitions")))
-    return Regular(tuple(element.findtext("list").split()), element.findtext("start").strip(),
-                   frozenset(element.findtext("final").split()), moves)
+@dataclass(frozen=True)
+class Channel:
+    """`x[i] = j` exactly when `y[j] = i` (the scope holds x, then y; one list alone is its own inverse)."""
+
+    scope: tuple[str, ...]
+    size: int  # the length of x; y is the rest of the scope (x again when there is no second list)
+    start: tuple[int, int] = (0, 0)
+    kind = "channel"
+
+    def filter(self, domains: Domains) -> Domains | None:
+        xs = list(domains[:self.size])
+        ys = list(domains[self.size:]) if len(domains) > self.size else xs  # one list: its own inverse
+        (sx, sy), changed = self.start, True
+        while changed:
+            changed = False
+            for a, b, start_a, start_b in ((xs, ys, sx, sy), (ys, xs, sy, sx)):
+                for i, d in enumerate(a):
+                    kept = frozenset(j for j in d if 0 <= j - start_b < len(b) and i + start_a in b[j - start_b])
+                    if not kept:
+                        return None
+                    if kept != d:
+                        a[i], changed = kept, True
+        return tuple(xs + ys) if ys is not xs else tuple(xs)
 
 
-_READERS = {"allDifferent": _all_different, "sum": _sum, "count": _count, "extension": _extension,
-            "intension": _intension, "regular": _regular}
+@dataclass(frozen=True)
+class Conjunction:
+    """Several rules over some of the same variables (a slide's windows, a cardinality's counts), filtered
+    together to a fixpoint: what each of them filters, no more."""
 
-_OPERATORS = {"eq": "==", "ne": "!=", "lt": "<", "le": "<=", "gt": ">", "ge": ">=", "add": "+", "sub": "-",
-              "mul": "*", "mod": "%", "and": " and ", "or": " or ", "xor": " ^ "}
+    scope: tuple[str, ...]
+    parts: tuple
+    kind: str = "conjunction"
 
-
-def _python(node, names: dict[str, str]) -> str:
-    """An XCSP3 expression (parsed) as Python source over `v[i]`."""
-    if isinstance(node, int):
-        return str(node)
-    if isinstance(node, str):
-        return names[node]
-    op, args = node
-    if op in ("in", "notin") and len(args) == 2 and isinstance(args[1], tuple) and args[1][0] == "set":
-        members = ", ".join(_python(a, names) for a in args[1][1])
-        return f"({_python(args[0], names)} {'in' if op == 'in' else 'not in'} {{{members}}})"
-    parts = [_python(a, names) for a in args]
-    if op in ("eq", "ne", "lt", "le", "gt", "ge") and len(parts) == 2:
-        return f"({parts[0]} {_OPERATORS[op]} {parts[1]})"
-    if op == "eq":
-        return f"(len({{{', '.join(parts)}}}) == 1)"
-    if op in ("add", "mul", "and", "or"):
-        return "(" + _OPERATORS[op].join(parts) + ")"
-    if op in ("sub", "mod") and len(parts) == 2:
-        return f"({parts[0]} {_OPERATORS[op]} {parts[1]})"
-    if op == "xor":
-        return "(" + " ^ ".join(f"bool({p})" for p in parts) + ")"
-    if op == "div" and len(parts) == 2:
-        return f"int({parts[0]} / {parts[1]})"
-    simple = {"neg": "(-{0})", "abs": "abs({0})", "not": "(not {0})", "dist": "abs({0} - {1})",
-              "imp": "((not {0}) or {1})", "iff": "(bool({0}) == bool({1}))", "if": "({1} if {0} else {2})"}
-    if op in simple:
-        return simple[op].format(*parts)
-    if op in ("min", "max"):
-        return f"{op}({', '.join(parts)})"
-    raise Untranslatable(f"the operator {op}")
+    def filter(self, domains: Domains) -> Domains | None:
+        current = dict(zip(self.scope, domains))
+        changed = True
+        while changed:
+            changed = False
+            for part in self.parts:
+                before = tuple(current[v] for v in part.scope)
+                after = part.filter(before)
+                if after is None or not all(after):
+                    return None
+                for variable, kept in zip(part.scope, after):
+                    narrowed = current[variable] & kept  # a variable twice in a scope keeps what both allow
+                    if narrowed != current[variable]:
+                        current[variable], changed = narrowed, True
+        return tuple(current[v] for v in self.scope)
 
 
-def _condition(text: str | None) -> Callable[[int], bool] | None:
-    """`(eq,13)` or `(in,1..3)` as a test of a sum; None for a condition on a variable."""
-    match = re.fullmatch(r"\s*\(\s*(\w+)\s*,\s*(.+?)\s*\)\s*", text or "")
-    if match is None:
-        return None
-    op, operand = match.groups()
-    if re.fullmatch(r"-?\d+", operand):
-        k = int(operand)
-        tests = {"eq": k.__eq__, "ne": k.__ne__, "lt": k.__gt__, "le": k.__ge__, "gt": k.__lt__, "ge": k.__le__}
-        return tests.get(op)
-    interval = re.fullmatch(r"(-?\d+)\.\.(-?\d+)", operand)
-    if interval and op in ("in", "notin"):
-        low, high = map(int, interval.groups())
-        return (lambda s: low <= s <= high) if op == "in" else (lambda s: not low <= s <= high)
-    return None
-
-
-def _integers(text: str) -> list[int]:
-    values = []
-    for token in text.split():
-        if "x" in token:
-            value, times = token.split("x")
-            values += [int(value)] * int(times)
-        else:
-            values.append(int(token))
-    return values
-
-
-def _tuples(text: str | None, width: int) -> tuple[tuple[int | None, ...], ...] | None:
-    """The tuples of a table (`(0,1)(1,*)`, or `0 1` for one variable), None for `*`; None for no table."""
-    if text is None:
-        return None
-    if width == 1:
-        return tuple((v,) for v in _integers(text.replace(",", " ")))
-    rows = re.findall(r"\(([^)]*)\)", text)
-    return tuple(tuple(None if v.strip() == "*" else int(v) for v in row.split(",")) for row in rows)
+Rule = AllDifferent | Sum | Count | Table | Regular | AllDifferentOf | AllDifferentList | Element | Ordered | Channel | \
+    Conjunction

@@ -10,7 +10,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from kernelext.insight.walkthrough.propagation import Reasoner
-from kernelext.insight.walkthrough.rules import AllDifferent, Regular, Sum, rule_of
+from kernelext.insight.walkthrough.reading import rule_of
+from kernelext.insight.walkthrough.rules import AllDifferent, Regular, Sum
 from kernelext.xcsp.subsets import XmlConstraint
 
 FAR = 10 ** 9  # a deadline nobody reaches
@@ -108,9 +109,107 @@ def test_tables_with_stars_match_any_value(table):
 
 
 def test_a_constraint_it_cannot_read_is_none():
-    assert rule_of(XmlConstraint("<allDifferent> sub(q[1],1) q[0] </allDifferent>", "", ("q[1]", "q[0]"))) is None
-    assert rule_of(XmlConstraint("<circuit> x y z </circuit>", "", ("x", "y", "z"))) is None
+    assert rule_of(XmlConstraint("<binPacking><list> x y </list><sizes> 2 3 </sizes></binPacking>", "", ("x", "y"))) \
+        is None
+    assert rule_of(XmlConstraint("<allDifferent><list> x y </list><except> 0 </except></allDifferent>", "", ("x", "y"))) \
+        is None
     assert rule_of(XmlConstraint("<extension><supports> (1,2) </supports></extension>", "", ("x", "y"))) is None
+
+
+def exact(xml: str, scope: tuple[str, ...], allows, domains) -> None:
+    """The rule read from `xml` keeps exactly what brute force keeps (None: no solution)."""
+    assert rule_of(XmlConstraint(xml, xml, scope)).filter(tuple(domains)) == projection(domains, allows)
+
+
+def sound(xml: str, scope: tuple[str, ...], allows, domains) -> None:
+    """The rule keeps every value some solution uses, and refuses every placed assignment it forbids."""
+    kept = rule_of(XmlConstraint(xml, xml, scope)).filter(tuple(domains))
+    wanted = projection(domains, allows)
+    if wanted is None:
+        assert kept is None or not all(len(d) == 1 for d in kept) or not allows(tuple(min(d) for d in kept))
+    else:
+        assert kept is not None and all(w <= k for w, k in zip(wanted, kept))
+    for values in itertools.product(*(sorted(d) for d in domains)):
+        placed = rule_of(XmlConstraint(xml, xml, scope)).filter(tuple(frozenset((v,)) for v in values))
+        assert (placed is not None) == allows(values), values
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.frozensets(st.integers(0, 5), min_size=1, max_size=4), min_size=4, max_size=4))
+def test_all_different_over_expressions_of_one_variable_each_filters_exactly(domains):
+    xml = "<allDifferent> q[0] sub(q[1],1) add(q[2],2) mul(q[3],2) </allDifferent>"
+    scope = ("q[0]", "q[1]", "q[2]", "q[3]")
+    exact(xml, scope, lambda v: len({v[0], v[1] - 1, v[2] + 2, v[3] * 2}) == 4, domains)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.frozensets(st.integers(0, 1), min_size=1, max_size=2), min_size=6, max_size=6))
+def test_all_different_list_keeps_every_solution_s_values_and_refuses_equal_lists(domains):
+    xml = "<allDifferent><list> a b </list><list> c d </list><list> e f </list></allDifferent>"
+    scope = ("a", "b", "c", "d", "e", "f")
+    sound(xml, scope, lambda v: len({v[0:2], v[2:4], v[4:6]}) == 3, domains)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.frozensets(st.integers(0, 4), min_size=1, max_size=4), min_size=5, max_size=5))
+def test_element_filters_exactly(domains):
+    xml = '<element><list startIndex="1"> x y z </list><index> i </index><value> v </value></element>'
+    exact(xml, ("x", "y", "z", "i", "v"), lambda t: 1 <= t[3] <= 3 and t[t[3] - 1] == t[4], domains)
+    xml = "<element><list> x y z </list><index> i </index><condition> (gt,2) </condition></element>"
+    exact(xml, ("x", "y", "z", "i"), lambda t: 0 <= t[3] <= 2 and t[t[3]] > 2, domains[:4])
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.frozensets(st.integers(0, 5), min_size=1, max_size=4), min_size=4, max_size=4),
+       st.sampled_from(["lt", "le", "ge", "gt"]))
+def test_ordered_filters_exactly(domains, operator):
+    xml = f"<ordered><list> a b c d </list><operator> {operator} </operator></ordered>"
+    compare = {"lt": int.__lt__, "le": int.__le__, "ge": int.__ge__, "gt": int.__gt__}[operator]
+    exact(xml, ("a", "b", "c", "d"), lambda t: all(compare(x, y) for x, y in zip(t, t[1:])), domains)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.frozensets(st.integers(0, 2), min_size=1, max_size=3), min_size=6, max_size=6))
+def test_channel_keeps_every_solution_s_values_and_refuses_what_it_forbids(domains):
+    xml = "<channel><list> x0 x1 x2 </list><list> y0 y1 y2 </list></channel>"
+    sound(xml, ("x0", "x1", "x2", "y0", "y1", "y2"), lambda t: all(t[3 + t[i]] == i for i in range(3))
+          and all(t[t[3 + j]] == j for j in range(3)), domains)
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.frozensets(st.integers(0, 3), min_size=1, max_size=4), min_size=5, max_size=5))
+def test_global_constraints_read_as_tables_filter_exactly(domains):
+    exact("<nValues><list> a b c d </list><condition> (eq,e) </condition></nValues>", ("a", "b", "c", "d", "e"),
+          lambda t: len(set(t[:4])) == t[4], domains)
+    exact("<lex><list> a b </list><list> c d </list><operator> lt </operator></lex>", ("a", "b", "c", "d"),
+          lambda t: t[:2] < t[2:], domains[:4])
+    exact("<circuit> a b c d </circuit>", ("a", "b", "c", "d"), lambda t: one_circuit(t), domains[:4])
+    exact("<noOverlap><origins> a b </origins><lengths> 2 c </lengths></noOverlap>", ("a", "b", "c"),
+          lambda t: t[0] + 2 <= t[1] or t[1] + t[2] <= t[0] or t[2] == 0, domains[:3])
+    exact('<cardinality><list> a b c d </list><values closed="true"> 1 2 </values><occurs> 1 1..3 </occurs>'
+          "</cardinality>", ("a", "b", "c", "d"), lambda t: t.count(1) == 1 and 1 <= t.count(2) <= 3
+          and set(t) <= {1, 2}, domains[:4])
+
+
+def one_circuit(successors: tuple[int, ...]) -> bool:
+    """The nodes that do not point at themselves form one cycle (of two nodes or more)."""
+    on = [k for k, s in enumerate(successors) if s != k]
+    if len(on) < 2:
+        return False
+    seen, node = [], on[0]
+    while node not in seen:
+        seen.append(node)
+        node = successors[node]
+    return node == on[0] and sorted(seen) == on
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.frozensets(st.integers(0, 3), min_size=1, max_size=4), min_size=4, max_size=4))
+def test_mdds_and_slides_filter_exactly(domains):
+    mdd = "<mdd><list> a b </list><transitions> (r,0,n)(r,1,m)(n,2,t)(m,3,t) </transitions></mdd>"
+    exact(mdd, ("a", "b"), lambda t: t in ((0, 2), (1, 3)), domains[:2])
+    slide = "<slide><list> a b c d </list><intension> lt(%0,%1) </intension></slide>"
+    exact(slide, ("a", "b", "c", "d"), lambda t: t[0] < t[1] < t[2] < t[3], domains)
 
 
 @settings(max_examples=100, deadline=None)

@@ -132,12 +132,30 @@ def test_a_puzzle_with_several_solutions_stops_without_guessing(solver):
 
 
 def test_constraints_it_cannot_read_are_left_out_and_said(solver):
-    session = session_with(solver, "queens", "q = VarArray(size=5, dom=range(5))",
-                           "satisfy(AllDifferent(q), AllDifferent(q[i] + i for i in range(5)), "
-                           "AllDifferent(q[i] - i for i in range(5)))")
+    session = session_with(solver, "zeros", "q = VarArray(size=4, dom=range(3))",
+                           "satisfy(AllDifferent(q, excepting=0), q[0] == 1)")
     found = walkthrough(session)
     assert not found.solved
-    assert "2 constraint(s) the walkthrough cannot read were left out" in found.stopped
+    assert "1 constraint(s) the walkthrough cannot read were left out" in found.stopped
+
+
+def test_queens_are_read_whole_and_deduced_to_where_their_solutions_branch(solver):
+    session = session_with(solver, "queens", "q = VarArray(size=5, dom=range(5))",
+                           "satisfy(AllDifferent(q), AllDifferent(q[i] + i for i in range(5)), "
+                           "AllDifferent(q[i] - i for i in range(5)))", "satisfy(q[0] == 0)")
+    found = walkthrough(session)
+    assert found.stopped == "the constraints allow several solutions from here" and "left out" not in found.header()
+    assert [d.line() for d in found.deductions][:1] and not found.solved  # q[0] = 0 leaves two solutions
+
+
+def test_an_optimisation_is_walked_through_with_its_optimum_posted(solver):
+    session = session_with(solver, "cheap", "x = VarArray(size=[1, 4], dom=range(1, 5))",
+                           "satisfy(AllDifferent(x[0]))", "minimize(x[0][0] + 2 * x[0][1])")
+    found = walkthrough(session)
+    assert found.header().endswith("; its optimum posted as the constraint eq(add(x[0][0],mul(2,x[0][1])),4).")
+    assert [d.placed for d in found.deductions[:2]] == [(("x[0][0]", 2),), (("x[0][1]", 1),)]
+    assert found.deductions[0].constraints[0].text.endswith("(the optimum)")
+    assert found.stopped == "the constraints allow several solutions from here"  # x[0][2] and x[0][3] swap
 
 
 def test_time_running_out_shows_the_state_reached(solver):

@@ -1,0 +1,397 @@
+"""The model's constraints read as rules (kernelext.insight.walkthrough.rules): `rule_of(constraint)` takes one
+constraint of `kernelext.xcsp.subsets` and gives its rule, or None for a form it does not read, which a
+walkthrough then leaves out and names (what it deduces stays true; it may only deduce less).
+"""
+
+from __future__ import annotations
+
+import re
+import xml.etree.ElementTree as ET
+from collections.abc import Callable
+
+from kernelext.errors import Untranslatable
+from kernelext.insight.walkthrough.rules import (
+    AllDifferent,
+    AllDifferentList,
+    AllDifferentOf,
+    Channel,
+    Conjunction,
+    Count,
+    Element,
+    Ordered,
+    Regular,
+    Rule,
+    Sum,
+    Table,
+)
+from kernelext.xcsp.declarations import Declarations
+from kernelext.xcsp.expressions import parse_expression
+from kernelext.xcsp.subsets import XmlConstraint
+
+
+def rule_of(constraint: XmlConstraint) -> Rule | None:
+    """The rule for one constraint, or None when its kind is not read here."""
+    try:
+        element = ET.fromstring(constraint.xml)
+        reader = _READERS.get(element.tag)
+        return reader(element, constraint.scope) if reader else None
+    except (Untranslatable, ValueError, KeyError, ZeroDivisionError, SyntaxError, TypeError, AttributeError,
+            IndexError):  # a form not read here: the constraint is left out
+        return None
+
+
+def _all_different(element, scope) -> Rule | None:
+    if element.find("except") is not None:
+        return None
+    lists = element.findall("list")
+    if lists:  # allDifferentList: no two lists equal
+        rows = [row.text.split() for row in lists]
+        width = len(rows[0])
+        if any(len(row) != width for row in rows) or any(_is_number(v) for row in rows for v in row):
+            return None
+        return AllDifferentList(tuple(v for row in rows for v in row), width)
+    terms = _terms(element.text or "")
+    if not any("(" in term for term in terms):
+        return AllDifferent(tuple(terms))
+    return _all_different_of(terms, scope)
+
+
+def _all_different_of(terms: list[str], scope) -> Rule:
+    """An allDifferent over expressions: by matching when each expression has a variable of its own, else as
+    a predicate."""
+    parsed = [parse_expression(term) for term in terms]
+    owners = [_variables(node) for node in parsed]
+    if all(len(owned) == 1 for owned in owners) and len({o[0] for o in owners}) == len(owners):
+        functions = tuple(eval(f"lambda v: {_python(node, {owned[0]: 'v'})}", _BUILTINS)  # noqa: S307
+                          for node, owned in zip(parsed, owners))
+        return AllDifferentOf(tuple(o[0] for o in owners), functions)
+    names = {v: f"v[{i}]" for i, v in enumerate(scope)}
+    values = ", ".join(_python(node, names) for node in parsed)
+    return Table(tuple(scope), eval(f"lambda v: len({{{values}}}) == {len(parsed)}", _BUILTINS), "allDifferent")
+
+
+def _variables(node) -> list[str]:
+    """The variable ids of a parsed expression, each once, in order."""
+    if isinstance(node, int):
+        return []
+    if isinstance(node, str):
+        return [node]
+    return list(dict.fromkeys(v for child in node[1] for v in _variables(child)))
+
+
+def _is_number(token: str) -> bool:
+    return re.fullmatch(r"-?\d+", token) is not None
+
+
+def _n_values(element, scope) -> Rule | None:
+    """nValues: how many distinct values the list takes, compared with a number or a variable."""
+    items = (element.findtext("list") or element.text or "").split()
+    match = re.fullmatch(r"\s*\(\s*(eq|ne|lt|le|gt|ge)\s*,\s*(\S+?)\s*\)\s*", element.findtext("condition") or "")
+    if match is None or element.find("except") is not None or any(_is_number(v) for v in items):
+        return None
+    op, operand = match.groups()
+    names = {v: f"v[{i}]" for i, v in enumerate(scope)}
+    limit = operand if _is_number(operand) else names[operand]
+    count = f"len({{{', '.join(names[v] for v in items)}}})"
+    return Table(tuple(scope), eval(f"lambda v: {count} {_OPERATORS[op]} {limit}", _BUILTINS), "nValues")
+
+
+def _element(element, scope) -> Rule | None:
+    items = element.findtext("list", "").split()
+    listed = element.find("list")
+    start = int(listed.get("startIndex", "0")) if listed is not None else 0
+    index = (element.findtext("index") or "").strip()
+    value = (element.findtext("value") or "").strip()
+    if not items or any(_is_number(v) for v in items) or len(set(items)) < len(items) or not index \
+            or _is_number(index) or index in items:
+        return None
+    if value and not _is_number(value) and value not in items and value != index:
+        return Element((*items, index, value), len(items), start)
+    if value and _is_number(value):
+        return Element((*items, index), len(items), start, int(value).__eq__)
+    test = _condition(element.findtext("condition"))
+    return Element((*items, index), len(items), start, test) if not value and test is not None else None
+
+
+def _channel(element, scope) -> Rule | None:
+    lists = element.findall("list")
+    if not lists or len(lists) > 2 or element.find("value") is not None:
+        return None
+    first = lists[0].text.split()
+    second = lists[1].text.split() if len(lists) == 2 else []
+    if any(_is_number(v) for v in first + second) or len(set(first + second)) < len(first + second):
+        return None
+    starts = (int(lists[0].get("startIndex", "0")), int(lists[-1].get("startIndex", "0")))
+    return Channel((*first, *second), len(first), starts)
+
+
+def _ordered(element, scope) -> Rule | None:
+    items = (element.findtext("list") or "").split()
+    operator = (element.findtext("operator") or "").strip()
+    if element.find("lengths") is not None or operator not in ("lt", "le", "ge", "gt") \
+            or any(_is_number(v) for v in items) or len(set(items)) < len(items):
+        return None
+    return Ordered(tuple(items), operator)
+
+
+def _lex(element, scope) -> Rule | None:
+    rows = [row.text.split() for row in element.findall("list")]
+    operator = (element.findtext("operator") or "").strip()
+    if len(rows) < 2 or operator not in ("lt", "le", "gt", "ge") or len({len(row) for row in rows}) != 1:
+        return None
+    names = {v: f"v[{i}]" for i, v in enumerate(scope)}
+    lists = ["(" + "".join(f"{v if _is_number(v) else names[v]}, " for v in row) + ")" for row in rows]
+    chain = " and ".join(f"{a} {_OPERATORS[operator]} {b}" for a, b in zip(lists, lists[1:]))
+    return Table(tuple(scope), eval(f"lambda v: {chain}", _BUILTINS), "lex")
+
+
+def _cardinality(element, scope) -> Rule | None:
+    """cardinality with numbers as values and counts: one count per value (and, closed, none outside them)."""
+    items = (element.findtext("list") or "").split()
+    values = (element.findtext("values") or "").split()
+    occurs = (element.findtext("occurs") or "").split()
+    if len(values) != len(occurs) or not all(map(_is_number, values)) or any(_is_number(v) for v in items):
+        return None
+    parts = []
+    for value, occur in zip(values, occurs):
+        test = _condition(f"(in,{occur})" if ".." in occur else f"(eq,{occur})")
+        if test is None:
+            return None
+        parts.append(Count(tuple(items), frozenset((int(value),)), test))
+    listed = element.find("values")
+    if listed is not None and listed.get("closed") == "true":
+        parts.append(Count(tuple(items), frozenset(map(int, values)), len(items).__eq__))
+    return Conjunction(tuple(dict.fromkeys(items)), tuple(parts), "cardinality")
+
+
+def _circuit(element, scope) -> Rule | None:
+    items = (element.findtext("list") or element.text or "").split()
+    listed = element.find("list")
+    start = int(listed.get("startIndex", "0")) if listed is not None else 0
+    if element.find("size") is not None or any(_is_number(v) for v in items) or len(set(items)) < len(items):
+        return None
+    order = [scope.index(v) for v in items]
+
+    def one_circuit(values: tuple[int, ...]) -> bool:
+        successor = [values[k] - start for k in order]
+        if any(not 0 <= s < len(successor) for s in successor):
+            return False
+        on = [k for k, s in enumerate(successor) if s != k]  # a node pointing at itself is off the circuit
+        if len(on) < 2:
+            return False
+        seen, node = set(), on[0]
+        while node not in seen:
+            seen.add(node)
+            node = successor[node]
+        return node == on[0] and len(seen) == len(on)
+
+    return Table(tuple(scope), one_circuit, "circuit")
+
+
+def _no_overlap(element, scope) -> Rule | None:
+    origins, lengths = element.findtext("origins") or "", element.findtext("lengths") or ""
+    zero_ignored = element.get("zeroIgnored", "true") != "false"
+    if "(" in origins:
+        boxes = [b.split(",") for b in re.findall(r"\(([^)]*)\)", origins)]
+        sizes = [s.split(",") for s in re.findall(r"\(([^)]*)\)", lengths)]
+    else:
+        boxes, sizes = [[o] for o in origins.split()], [[s] for s in lengths.split()]
+    if len(boxes) != len(sizes) or not boxes:
+        return None
+    names = {v: f"v[{i}]" for i, v in enumerate(scope)}
+
+    def term(token: str) -> str:
+        return token.strip() if _is_number(token.strip()) else names[token.strip()]
+
+    pairs = []
+    for a in range(len(boxes)):
+        for b in range(a + 1, len(boxes)):
+            apart = [f"{term(boxes[a][d])} + {term(sizes[a][d])} <= {term(boxes[b][d])} or "
+                     f"{term(boxes[b][d])} + {term(sizes[b][d])} <= {term(boxes[a][d])}" for d in range(len(boxes[a]))]
+            if zero_ignored:
+                apart += [f"{term(s)} == 0" for s in (*sizes[a], *sizes[b])]
+            pairs.append("(" + " or ".join(apart) + ")")
+    return Table(tuple(scope), eval(f"lambda v: {' and '.join(pairs) or 'True'}", _BUILTINS), "noOverlap")
+
+
+def _mdd(element, scope) -> Rule | None:
+    moves = tuple((a, int(v), b) for a, v, b in re.findall(r"\(\s*(\w+)\s*,\s*(-?\d+)\s*,\s*(\w+)\s*\)",
+                                                             element.findtext("transitions") or ""))
+    sources, targets = {a for a, _, _ in moves}, {b for _, _, b in moves}
+    roots, terminals = sources - targets, targets - sources
+    if len(roots) != 1 or not terminals:
+        return None
+    return Regular(tuple((element.findtext("list") or "").split()), next(iter(roots)), frozenset(terminals), moves)
+
+
+def _slide(element, scope) -> Rule | None:
+    """A slide: its template on each window, read as one rule each, filtered together."""
+    members = Declarations().slide_members(element)
+    in_scope = frozenset(scope)  # a frozenset: pycsp3 slows `in` on tuples while a model is built
+    parts = []
+    for member in members:
+        ids = tuple(dict.fromkeys(token for part in member.iter() for token in re.findall(r"[\w\[\]]+", part.text or "")
+                                  if token in in_scope))
+        rule = rule_of(XmlConstraint(ET.tostring(member, encoding="unicode"), "", ids))
+        if rule is None:
+            return None
+        parts.append(rule)
+    return Conjunction(tuple(scope), tuple(parts), "slide")
+
+
+def _sum(element, scope) -> Rule | None:
+    terms = _terms(element.findtext("list", element.text or ""))
+    coeffs = element.findtext("coeffs")
+    weights = _integers(coeffs) if coeffs else [1] * len(terms)
+    if len(weights) == 1 < len(terms):
+        weights *= len(terms)
+    condition = element.findtext("condition")
+    test = _condition(condition)
+    if test is None or any("(" in t for t in terms):  # expressions, or a limit that is a variable
+        return _sum_as_table(terms, weights, condition, scope)
+    equal = re.fullmatch(r"\s*\(\s*eq\s*,\s*(-?\d+)\s*\)\s*", condition)
+    return Sum(tuple(terms), tuple(weights), test, int(equal.group(1)) if equal else None)
+
+
+def _sum_as_table(terms: list[str], weights: list[int], condition: str, scope) -> Rule | None:
+    """A sum of expressions, or compared with a variable, as a predicate over its variables."""
+    match = re.fullmatch(r"\s*\(\s*(eq|ne|lt|le|gt|ge)\s*,\s*(.+?)\s*\)\s*", condition or "")
+    if match is None:
+        return None
+    op, limit = match.groups()
+    names = {v: f"v[{i}]" for i, v in enumerate(scope)}
+    total = " + ".join(f"{w} * {_python(parse_expression(t), names)}" for t, w in zip(terms, weights))
+    source = f"({total}) {_OPERATORS[op]} {_python(parse_expression(limit), names)}"
+    return Table(tuple(scope), eval(f"lambda v: bool({source})", _BUILTINS), "sum")
+
+
+def _terms(text: str) -> list[str]:
+    """The terms of a list: variable ids, or expressions (with spaces only outside their brackets)."""
+    terms, depth, current = [], 0, ""
+    for char in text:
+        depth += (char == "(") - (char == ")")
+        if char.isspace() and depth == 0:
+            terms += [current] if current else []
+            current = ""
+        else:
+            current += char
+    return terms + ([current] if current else [])
+
+
+def _extension(element, scope) -> Rule | None:
+    variables = element.findtext("list").split()
+    supports, conflicts = element.findtext("supports"), element.findtext("conflicts")
+    rows = _tuples(supports if supports is not None else conflicts, len(variables))
+    if rows is None:
+        return None
+    plain = frozenset(row for row in rows if None not in row)
+    starred = tuple(row for row in rows if None in row)  # `*` matches any value
+
+    def listed(values: tuple[int, ...]) -> bool:
+        return values in plain or any(all(p is None or p == v for p, v in zip(row, values)) for row in starred)
+
+    if supports is not None:
+        return Table(tuple(variables), listed, "extension")
+    return Table(tuple(variables), lambda values: not listed(values), "extension")
+
+
+def _count(element, scope) -> Rule | None:
+    variables = element.findtext("list", "").split()
+    test = _condition(element.findtext("condition"))
+    if test is None or any("(" in v for v in variables) or element.find("values") is None:
+        return None
+    return Count(tuple(variables), frozenset(_integers(element.findtext("values"))), test)
+
+
+def _intension(element, scope) -> Rule | None:
+    text = element.findtext("function") if element.find("function") is not None else element.text
+    source = _python(parse_expression(text or ""), {v: f"v[{i}]" for i, v in enumerate(scope)})
+    function = eval(f"lambda v: bool({source})", _BUILTINS)  # noqa: S307 (our own text)
+    return Table(tuple(scope), function, "intension")
+
+
+def _regular(element, scope) -> Rule | None:
+    moves = tuple((a, int(v), b) for a, v, b in re.findall(r"\(\s*(\w+)\s*,\s*(-?\d+)\s*,\s*(\w+)\s*\)",
+                                                             element.findtext("transitions")))
+    return Regular(tuple(element.findtext("list").split()), element.findtext("start").strip(),
+                   frozenset(element.findtext("final").split()), moves)
+
+
+_READERS = {"allDifferent": _all_different, "sum": _sum, "count": _count, "extension": _extension,
+            "intension": _intension, "regular": _regular, "nValues": _n_values, "element": _element,
+            "channel": _channel, "ordered": _ordered, "lex": _lex, "cardinality": _cardinality, "circuit": _circuit,
+            "noOverlap": _no_overlap, "mdd": _mdd, "slide": _slide}
+_BUILTINS = {"abs": abs, "min": min, "max": max, "int": int, "bool": bool, "len": len}
+
+_OPERATORS = {"eq": "==", "ne": "!=", "lt": "<", "le": "<=", "gt": ">", "ge": ">=", "add": "+", "sub": "-",
+              "mul": "*", "mod": "%", "and": " and ", "or": " or ", "xor": " ^ "}
+
+
+def _python(node, names: dict[str, str]) -> str:
+    """An XCSP3 expression (parsed) as Python source over `v[i]`."""
+    if isinstance(node, int):
+        return str(node)
+    if isinstance(node, str):
+        return names[node]
+    op, args = node
+    if op in ("in", "notin") and len(args) == 2 and isinstance(args[1], tuple) and args[1][0] == "set":
+        members = ", ".join(_python(a, names) for a in args[1][1])
+        return f"({_python(args[0], names)} {'in' if op == 'in' else 'not in'} {{{members}}})"
+    parts = [_python(a, names) for a in args]
+    if op in ("eq", "ne", "lt", "le", "gt", "ge") and len(parts) == 2:
+        return f"({parts[0]} {_OPERATORS[op]} {parts[1]})"
+    if op == "eq":
+        return f"(len({{{', '.join(parts)}}}) == 1)"
+    if op in ("add", "mul", "and", "or"):
+        return "(" + _OPERATORS[op].join(parts) + ")"
+    if op in ("sub", "mod") and len(parts) == 2:
+        return f"({parts[0]} {_OPERATORS[op]} {parts[1]})"
+    if op == "xor":
+        return "(" + " ^ ".join(f"bool({p})" for p in parts) + ")"
+    if op == "div" and len(parts) == 2:
+        return f"int({parts[0]} / {parts[1]})"
+    simple = {"neg": "(-{0})", "abs": "abs({0})", "not": "(not {0})", "dist": "abs({0} - {1})",
+              "imp": "((not {0}) or {1})", "iff": "(bool({0}) == bool({1}))", "if": "({1} if {0} else {2})"}
+    if op in simple:
+        return simple[op].format(*parts)
+    if op in ("min", "max"):
+        return f"{op}({', '.join(parts)})"
+    raise Untranslatable(f"the operator {op}")
+
+
+def _condition(text: str | None) -> Callable[[int], bool] | None:
+    """`(eq,13)` or `(in,1..3)` as a test of a sum; None for a condition on a variable."""
+    match = re.fullmatch(r"\s*\(\s*(\w+)\s*,\s*(.+?)\s*\)\s*", text or "")
+    if match is None:
+        return None
+    op, operand = match.groups()
+    if re.fullmatch(r"-?\d+", operand):
+        k = int(operand)
+        tests = {"eq": k.__eq__, "ne": k.__ne__, "lt": k.__gt__, "le": k.__ge__, "gt": k.__lt__, "ge": k.__le__}
+        return tests.get(op)
+    interval = re.fullmatch(r"(-?\d+)\.\.(-?\d+)", operand)
+    if interval and op in ("in", "notin"):
+        low, high = map(int, interval.groups())
+        return (lambda s: low <= s <= high) if op == "in" else (lambda s: not low <= s <= high)
+    return None
+
+
+def _integers(text: str) -> list[int]:
+    values = []
+    for token in text.split():
+        if "x" in token:
+            value, times = token.split("x")
+            values += [int(value)] * int(times)
+        else:
+            values.append(int(token))
+    return values
+
+
+def _tuples(text: str | None, width: int) -> tuple[tuple[int | None, ...], ...] | None:
+    """The tuples of a table (`(0,1)(1,*)`, or `0 1` for one variable), None for `*`; None for no table."""
+    if text is None:
+        return None
+    if width == 1:
+        return tuple((v,) for v in _integers(text.replace(",", " ")))
+    rows = re.findall(r"\(([^)]*)\)", text)
+    return tuple(tuple(None if v.strip() == "*" else int(v) for v in row.split(",")) for row in rows)
