@@ -23,6 +23,7 @@ from kernelext.grading.exercise import load_exercise
 from kernelext.grading.instances import expected_facts
 from kernelext.grading.reference_here import ReferenceHere
 from kernelext.grid import drawable
+from kernelext.insight.explain import walkthrough
 from kernelext.insight.walkthrough.techniques import LEVELS
 
 MAX_TRIES = 20  # puzzles made for one file before giving up (by default)
@@ -232,8 +233,6 @@ class _Maker:
 
     def _rating(self, name: str, clues: dict[Index, int]) -> str:
         """The walkthrough's rating of the puzzle with `clues` ("" when it does not solve it)."""
-        from kernelext.insight.explain import walkthrough
-
         session = self.reference.session(name, self.grid.with_clues(self.data, clues))
         try:
             session.set_show(self.reference.exercise.answer)
