@@ -1,5 +1,5 @@
-"""`kernelext-grade`: make an exercise, fill and validate its instances, release it to students, grade their
-submissions, or grade one for a platform."""
+"""`kernelext-grade`: make an exercise, fill and validate its instances, make new ones, release it to students,
+grade their submissions, or grade one for a platform."""
 
 from __future__ import annotations
 
@@ -13,7 +13,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from types import MappingProxyType
 
+from kernelext.grading.answer_checks import ExerciseFault
 from kernelext.grading.author import new_exercise
+from kernelext.grading.generate import PROGRAM, GiveUp, generate
 from kernelext.grading.grade import grade
 from kernelext.grading.instances import fill_instances
 from kernelext.grading.notebook import release
@@ -69,6 +71,30 @@ def _exercise_argument(parser: argparse.ArgumentParser) -> None:
 
 def _instances(args) -> int:
     return _say(*fill_instances(args.exercise_dir), done=f"Next: kernelext-grade validate {args.exercise_dir}")
+
+
+def _generate_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("exercise_dir")
+    parser.add_argument("--like", required=True, metavar="INSTANCE",
+                        help="an instance file of the exercise (or its name): the new ones are shaped like it")
+    parser.add_argument("--count", type=int, required=True, metavar="N", help="how many instances to make")
+    parser.add_argument("--rating", metavar="LEVEL", help="the walkthrough's difficulty: easy, medium, hard, unfair "
+                                                          "or extreme")
+    parser.add_argument("--seed", type=int, metavar="S", help="the same seed makes the same files (default: the "
+                                                             "first seed whose files do not exist)")
+    parser.add_argument("--out", metavar="DIR", help="where to write them (default: the exercise's hidden/)")
+
+
+def _generate(args) -> int:
+    folder = Path(args.exercise_dir)
+    try:
+        generate(exercise_dir=folder, like=args.like, count=args.count, rating=args.rating, seed=args.seed,
+                 out_dir=args.out, progress=lambda made: print(made.line(folder), flush=True))
+    except (OSError, ValueError, ExerciseFault, GiveUp) as error:
+        print(f"{PROGRAM}: {error}", file=sys.stderr)
+        return 2 if isinstance(error, (OSError, ValueError)) else 1
+    print(f"Next: kernelext-grade validate {args.exercise_dir}")
+    return 0
 
 
 def _validate_arguments(parser: argparse.ArgumentParser) -> None:
@@ -200,6 +226,8 @@ SUBCOMMANDS = MappingProxyType({command.name: command for command in (
                _instances),
     Subcommand("validate", "grade the instructor and the student notebooks before release", _validate_arguments,
                _validate),
+    Subcommand("generate", "write new instances shaped like one of the exercise's, each with one solution (and a "
+                           "walkthrough rating)", _generate_arguments, _generate),
     Subcommand("release", "write the student notebook (no solutions) and the public instances", _release_arguments,
                _release),
     Subcommand("grade", "grade a folder of submitted notebooks (or nbgrader's submitted/)", _grade_arguments, _grade),

@@ -41,13 +41,14 @@ def main() -> None:
     os._exit(0)  # skip exit hooks the model may have registered
 
 
-def run_here(job: Job) -> Run:
-    """Run `job` in this process, as its own process would, for a browser's kernel: within its time limit (no
-    memory limit and no sandbox: the browser's page is the student's own)."""
+def run_here(job: Job, *, solver: Solver | None = None) -> Run:
+    """Run `job` in this process, as its own process would, for a browser's kernel or a teacher's trusted model:
+    within its time limit (no memory limit and no sandbox). `solver`: one kept warm between runs (a new one by
+    default)."""
     started = time.monotonic()
     with contextlib.redirect_stdout(io.StringIO()):
         try:
-            reply = run({**job.payload(), "warm_ace": True}, deadline=started + job.time_limit)
+            reply = run({**job.payload(), "warm_ace": True}, deadline=started + job.time_limit, solver=solver)
         except Exception as error:  # whatever the student's code throws
             reply = {"error": first_line(f"{type(error).__name__}: {error}"), "error_type": type(error).__name__}
     return Run(0, "", json.loads(json.dumps(reply)))  # as the run's result.json reads
@@ -63,22 +64,11 @@ def limit_memory(megabytes: int, archive: str = "") -> None:
     os.environ["JAVA_TOOL_OPTIONS"] = jvm_options(megabytes, archive)
 
 
-def run(job: dict, *, deadline: float) -> dict:
+def run(job: dict, *, deadline: float, solver: Solver | None = None) -> dict:
     """Run the helpers, bind `data`, add the steps, solve, and read the answer array's values."""
-    solver = Solver("auto") if job.get("warm_ace") else AutoWithColdAce()
-    session = PuzzleSession("grading", solver=solver, strict_indexing=job.get("strict_indexing", False))
-    for number, source in enumerate(job["helpers"], start=1):
-        try:
-            run_source(source, session.namespace, echo=False)
-        except KernelextError as error:
-            return {"error": f"helper cell {number}: {first_line(error)}", "error_type": type(error).__name__}
-    session.namespace["data"] = bound_data(job["data"], job.get("data_style", "json"))  # after the helpers:
-    # `from pycsp3 import *` binds `data` too
-    for number, source in enumerate(job["steps"], start=1):
-        try:
-            session.add_step(source, key=f"step-{number}", solve=False, first_line=2)  # line 1: the magic
-        except KernelextError as error:
-            return {"error": f"step {number}: {first_line(error)}", "error_type": type(error).__name__}
+    session = build(job, solver or (Solver("auto") if job.get("warm_ace") else AutoWithColdAce()))
+    if isinstance(session, dict):
+        return session
     if job.get("probes"):
         return {"probes": run_probes(session, job["probes"], deadline=deadline)}
     if job.get("kind") == "verify":
@@ -94,6 +84,25 @@ def run(job: dict, *, deadline: float) -> dict:
     unset = any(solution.get(name) is None for solution in solutions for _, name in info.cells)  # holes left out
     return {"status": result.status.value, "stopped": result.stopped, "unset": unset, "bound": result.bound,
             "objective": objective_sense(), "answers": [nested_values(info, solution) for solution in solutions]}
+
+
+def build(job: dict, solver: Solver) -> PuzzleSession | dict:
+    """A session with the job's helpers run, `data` bound and its steps added; or, when one of them fails, the
+    reply that says so."""
+    session = PuzzleSession("grading", solver=solver, strict_indexing=job.get("strict_indexing", False))
+    for number, source in enumerate(job["helpers"], start=1):
+        try:
+            run_source(source, session.namespace, echo=False)
+        except KernelextError as error:
+            return {"error": f"helper cell {number}: {first_line(error)}", "error_type": type(error).__name__}
+    session.namespace["data"] = bound_data(job["data"], job.get("data_style", "json"))  # after the helpers:
+    # `from pycsp3 import *` binds `data` too
+    for number, source in enumerate(job["steps"], start=1):
+        try:
+            session.add_step(source, key=f"step-{number}", solve=False, first_line=2)  # line 1: the magic
+        except KernelextError as error:
+            return {"error": f"step {number}: {first_line(error)}", "error_type": type(error).__name__}
+    return session
 
 
 class AutoWithColdAce(Solver):

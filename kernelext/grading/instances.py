@@ -43,12 +43,12 @@ def fill_instances(exercise_dir: str | Path) -> tuple[list[str], list[str]]:
 
 def _settled(exercise, reference: ReferenceCheck, instance: Instance) -> tuple[dict | None, str]:
     try:
-        return _expected(exercise, reference, instance)
+        return expected_facts(exercise, reference, instance)
     except ExerciseFault as fault:
         return None, str(fault)
 
 
-def _expected(exercise, reference: ReferenceCheck, instance: Instance) -> tuple[dict | None, str]:
+def expected_facts(exercise, reference: ReferenceCheck, instance: Instance) -> tuple[dict | None, str]:
     """The facts to store for `instance` and a line saying them; (None, why) when the instance is refused."""
     limit = "all" if exercise.sols == "all" else 2
     reply = reference.solutions(instance, limit)
