@@ -3,11 +3,9 @@ constraints (checked with real ACE), steps are named by their shape, and bad req
 
 from __future__ import annotations
 
-import itertools
 import re
 
 import pytest
-from hypothesis import strategies as st
 from sessions import (
     FUTOSHIKI_PUZZLE,
     FUTOSHIKI_RULES,
@@ -21,20 +19,6 @@ from kernelext.insight.explain import walkthrough
 from kernelext.insight.walkthrough.techniques import rating
 from kernelext.solver.result import Status
 from kernelext.xcsp.subsets import read_model
-
-FAR = 10 ** 9  # a deadline nobody reaches
-domains_strategy = st.lists(st.frozensets(st.integers(1, 6), min_size=1, max_size=4), min_size=1, max_size=5)
-
-
-def projection(domains, allows):
-    """What brute force keeps: each position's values in some allowed tuple (None when there is none)."""
-    kept = [set() for _ in domains]
-    for values in itertools.product(*(sorted(d) for d in domains)):
-        if allows(values):
-            for slot, value in zip(kept, values):
-                slot.add(value)
-    return tuple(map(frozenset, kept)) if kept[0] else None
-
 
 # -- walkthroughs of sessions ---------------------------------------------------------------------------------
 
