@@ -5,6 +5,7 @@ ratings of the written files are checked with sessions of their own."""
 from __future__ import annotations
 
 import json
+import re
 import shutil
 from pathlib import Path
 
@@ -142,10 +143,13 @@ def test_a_rating_asked_for_is_the_walkthrough_rating_of_the_written_instance(tm
 def test_no_puzzle_of_the_level_in_the_tries_allowed_is_said_in_one_line(tmp_path):
     folder = copy_of("takuzu", tmp_path)
     out = tmp_path / "new"
-    with pytest.raises(GiveUp) as raised:  # every 4x4 Takuzu the walkthrough solves is easy
+    with pytest.raises(GiveUp) as raised:  # a 4x4 Takuzu is never hard
         generate(exercise_dir=folder, like="small", count=1, rating="hard", seed=1, out_dir=out, tries=2)
-    assert str(raised.value) == ("no hard puzzle found for small-gen-1-1.json in 2 tries (rated easy 2): try another "
-                                 "--seed, or another --rating.")
+    said = re.fullmatch(r"no hard puzzle found for small-gen-1-1\.json in 2 tries \(rated (.+)\): try another "
+                        r"--seed, or another --rating\.", str(raised.value))
+    assert said, str(raised.value)
+    tallies = [part.rsplit(" ", 1) for part in said.group(1).split(", ")]  # "easy 1, medium 1": the tries' ratings
+    assert sum(int(n) for _, n in tallies) == 2 and "hard" not in dict(tallies)
     assert not out.exists()
 
 
