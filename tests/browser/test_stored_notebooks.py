@@ -71,26 +71,30 @@ def measure(page, name: str, surface: str, expected: int) -> dict:
             "broken": [g for g in grids if not g["ok"]][:3], "widget_error": "Error displaying widget" in text}
 
 
-READ_TRUST = """() => {
-    if (!window.jupyterapp) return "window.jupyterapp is not set";
-    const panel = window.jupyterapp.shell.currentWidget;
-    const cells = panel && panel.content && panel.content.model && panel.content.model.cells;
-    if (!cells || !panel.context || !panel.context.isReady) return "the app's current widget has no notebook model";
+READ_TRUST = """(path) => {
+    const app = window.jupyterapp;
+    if (!app) return "window.jupyterapp is not set";
+    const panels = [app.shell.currentWidget];
+    try { panels.push(...app.shell.widgets("main")); } catch (error) { /* a shell without a main area list */ }
+    const panel = panels.find((w) => w && w.context && w.context.path === path && w.content && w.content.model);
+    if (!panel || !panel.context.isReady) return `no notebook ${path} open and ready in the app`;
+    const cells = panel.content.model.cells;
     const out = [];
     for (let i = 0; i < cells.length; i++) if (cells.get(i).type === "code") out.push(cells.get(i).trusted);
     return out;
 }"""
 
 
-def trusted_cells(page) -> list[bool]:
-    """Whether each code cell of the notebook open on `page` is trusted, from the front end's model: JupyterLab and
-    Notebook 7 each expose their app as window.jupyterapp (lab_server turns that on for both). Waits up to a minute
-    for the notebook to become the app's current widget (a busy machine is slow to switch), then fails if unreadable."""
+def trusted_cells(page, path: str) -> list[bool]:
+    """Whether each code cell of the notebook `path` (relative to the server's root) open on `page` is trusted,
+    from the front end's model: JupyterLab and Notebook 7 each expose their app as window.jupyterapp (lab_server
+    turns that on for both). Waits up to a minute for the notebook to be open and ready (a busy machine is slow),
+    then fails if unreadable."""
     try:
-        page.wait_for_function(f"() => Array.isArray(({READ_TRUST})())", timeout=60_000)
+        page.wait_for_function(f"(path) => Array.isArray(({READ_TRUST})(path))", arg=path, timeout=60_000)
     except Exception:  # Playwright's TimeoutError: the reason is read and reported below
         pass
-    states = page.evaluate(READ_TRUST)
+    states = page.evaluate(READ_TRUST, path)
     assert isinstance(states, list), f"cannot read which cells are trusted on {page.url.split('?')[0]}: {states}"
     return states
 
@@ -149,7 +153,7 @@ def measure_open(page, path: Path, surface: str, trust: str) -> dict:
     page.locator(".jp-Notebook .jp-Cell").first.wait_for(timeout=60_000)
     found = measure(page, path.stem, surface, expected_grids(path))
     # cells without outputs are trusted anyway: untrusted means some are not
-    found["trust_as_expected"] = all(trusted_cells(page)) == (trust == "trusted")
+    found["trust_as_expected"] = all(trusted_cells(page, f"{trust}/{path.name}")) == (trust == "trusted")
     return found
 
 
