@@ -1,5 +1,5 @@
 """How long a whole walkthrough takes and what it looks like: two Sudokus (an easy one, Inkala's "hardest"),
-a 9x9 Star Battle (2 stars) and the 9x9 Killer Sudoku of the classroom notebooks.
+a 9x9 Star Battle (2 stars), and the 9x9 Killer Sudoku and the 10x10 Takuzu of the classroom notebooks.
 
 Run: python benchmarks/walkthrough.py [--base REV] [--only NAME ...]
 
@@ -51,6 +51,17 @@ def killer_sudoku() -> tuple[str, ...]:
             *SUDOKU_RULES[1:])
 
 
+def takuzu() -> tuple[str, ...]:
+    givens = json.loads((ROOT / "notebooks" / "data" / "takuzu.json").read_text())["10x10"]
+    return (f"givens = {givens!r}\nn = len(givens)\nx = VarArray(size=[n, n], dom={{0, 1}})",
+            "satisfy(x[i][j] == int(givens[i][j]) for i in range(n) for j in range(n) if givens[i][j] != '.')",
+            "satisfy([Sum(x[i]) == n // 2 for i in range(n)], [Sum(x[:, j]) == n // 2 for j in range(n)])",
+            "forbidden = {(0, 0, 0), (1, 1, 1)}\n"
+            "satisfy([(x[i][j], x[i][j + 1], x[i][j + 2]) not in forbidden for i in range(n) for j in range(n - 2)],\n"
+            "        [(x[i][j], x[i + 1][j], x[i + 2][j]) not in forbidden for i in range(n - 2) for j in range(n)])",
+            "satisfy(AllDifferentList(x), AllDifferentList(columns(x)))")
+
+
 PUZZLES = {
     "easy sudoku": sudoku(["530070000", "600195000", "098000060", "800060003", "400803001", "700020006",
                            "060000280", "000419005", "000080079"]),
@@ -64,6 +75,7 @@ PUZZLES = {
                         "satisfy(Sum(x[i][j] for i in range(9) for j in range(9) if regions[i][j] == r) == 2 "
                         "for r in range(9))"),
     "killer sudoku 9x9": killer_sudoku(),
+    "takuzu 10x10": takuzu(),
 }
 
 MEASURE = """

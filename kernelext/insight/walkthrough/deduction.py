@@ -3,11 +3,13 @@
 Steps are looked for from the smallest up: a cell one rule alone leaves with one value (a hidden or naked
 single), one step each; then every other fact single rules force, merged into one step of singles; an
 allDifferent's naked and hidden subsets, each its own named step; what one rule forces beyond those; every
-connected pair of rules (a step found so far is proven smallest). Then, per ruled-out candidate, a minimal
-set of rules that refutes it: found by propagation, shrunk by QuickXplain and one rule at a time with
-search, and when the smallest such set has more than `SEARCHED` rules, sought again by QuickXplain with
-search for a few candidates. Such a set is proven smallest when it has `EXHAUSTIVE + 1` rules, else only
-minimal. Every fact comes from `Reasoner.consequences`, exact for its rules.
+connected pair of rules (a step found so far is proven smallest), each focused on what matters between
+them, and left out when it still needs a search over more than `NARROW` open variables. Then, per
+ruled-out candidate, a minimal set of rules that refutes it: found by propagation, shrunk by QuickXplain
+and one rule at a time with search, and when the smallest such set has more than `SEARCHED` rules, sought
+again by QuickXplain with search for a few candidates. Such a set is proven smallest when it has
+`EXHAUSTIVE + 1` rules and no pair was left out, else only minimal. Every fact comes from
+`Reasoner.consequences`, exact for its rules.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from kernelext.insight.walkthrough.propagation import Candidates, Reasoner, quic
 from kernelext.insight.walkthrough.rules import AllDifferent
 
 EXHAUSTIVE = 2  # every connected set of up to this many rules is tried
+NARROW = 24  # sets with more open variables than this (focused) are not tried one by one
 SEARCHED = 6  # past this many rules, refuting sets are also looked for with search...
 SEARCHED_LITERALS = 6  # ...for this many candidates, those with the smallest sets by propagation first...
 ORDERS = 2  # ...each in this many orders of the rules
@@ -58,11 +61,13 @@ class Deducer:
     _cores: dict = field(default_factory=dict)  # (variable, value) -> a set of rules refuting it
     _near: dict = field(default_factory=dict)  # variable -> every rule's distance from it
     _solution: Candidates | None = None
+    _skipped: bool = False  # a wide set was left out of the sets tried, at the latest step
 
     def next(self, domains: Candidates) -> Found | None:
         """The next deduction from `domains`, or None when no set of rules forces anything more.
         Raises NoSolution when the rules have no solution within `domains`."""
         active = [i for i, rule in enumerate(self.reasoner.rules) if any(len(domains[v]) > 1 for v in rule.scope)]
+        self._skipped = False
         cuts = self._single_cuts(active, domains)
         return (self._placement(cuts, domains) or self._singles(cuts, domains) or self._subsets(active, domains)
                 or self._alone(active, domains) or self._connected(active, domains) or self._refuted(active, domains))
@@ -135,11 +140,15 @@ class Deducer:
     # -- connected sets of rules ----------------------------------------------------------------------------
 
     def _connected(self, active: list[int], domains: Candidates) -> Found | None:
-        """The first connected set of 2..EXHAUSTIVE rules that forces something, placements first."""
+        """The first connected set of 2..EXHAUSTIVE rules that forces something, placements first. Sets that
+        need a search and have more than `NARROW` open variables, even focused, are left out."""
         for size in range(2, EXHAUSTIVE + 1):
             best = None
             for ids in connected_sets(self.reasoner, active, size):
-                changed = self._set_consequences(ids, domains)
+                changed = self._set_consequences(ids, domains, NARROW)
+                if changed is None:
+                    self._skipped = True
+                    continue
                 if not changed:
                     continue
                 places = any(len(d) == 1 for d in changed.values())
@@ -152,15 +161,23 @@ class Deducer:
                 return Found(ids, changed, self.name_shape(ids, domains, changed), True)
         return None
 
-    def _set_consequences(self, ids: tuple[int, ...], domains: Candidates) -> Candidates:
-        """The candidates the rules `ids` remove together (changed variables only), cached per candidates."""
+    def _set_consequences(self, ids: tuple[int, ...], domains: Candidates, most_open: int | None = None
+                          ) -> Candidates | None:
+        """The candidates the rules `ids` remove together (changed variables only), cached per candidates;
+        None when they need a search and, focused, have more than `most_open` open variables."""
         scope = self.reasoner.scope(ids)
         key = tuple(domains[v] for v in scope)
         cached = self._sets.get(ids)
-        if cached is not None and cached[0] == key:
+        if cached is not None and cached[0] == key and (cached[1] is not None or most_open is not None):
             return cached[1]
-        after = self.reasoner.consequences(ids, domains) or {}
-        changed = {v: d for v, d in after.items() if d != domains[v]}
+        focused = self.reasoner.focused(ids, domains)
+        every = range(len(ids))
+        if most_open is not None and not focused.acyclic(every) and \
+                sum(len(domains[v]) > 1 for v in focused.scope(every)) > most_open:
+            changed = None
+        else:
+            after = focused.consequences(every, domains) or {}
+            changed = {v: d for v, d in after.items() if d != domains[v]}
         self._sets[ids] = key, changed
         return changed
 
@@ -197,7 +214,8 @@ class Deducer:
             return None
         ids = tuple(sorted(best))
         changed = self._set_consequences(ids, domains)
-        return Found(ids, changed, self.name_shape(ids, domains, changed), len(ids) <= EXHAUSTIVE + 1)
+        smallest = len(ids) <= (1 if self._skipped else EXHAUSTIVE) + 1
+        return Found(ids, changed, self.name_shape(ids, domains, changed), smallest)
 
     def _solution_within(self, active: list[int], domains: Candidates) -> Candidates | None:
         if self._solution is None or any(not self._solution[v] <= domains[v] for v in domains if v in self._solution):

@@ -34,6 +34,19 @@ class Reasoner:
             for variable in dict.fromkeys(rule.scope):
                 self.watching.setdefault(variable, []).append(index)
 
+    def focused(self, ids: Sequence[int], domains: Candidates) -> Reasoner:
+        """A reasoner over the rules `ids` alone, each without the parts that cannot change what they force
+        together within `domains` (a rule's `focus`, when it has one): same consequences, a smaller search."""
+        rules = [self.rules[i] for i in ids]
+        focused = []
+        for index, rule in enumerate(rules):
+            focus = getattr(rule, "focus", None)
+            if focus is not None:
+                touched = frozenset(v for other in rules[:index] + rules[index + 1:] for v in other.scope)
+                rule = focus(domains, touched)
+            focused.append(rule)
+        return Reasoner(focused, self.deadline)
+
     def scope(self, ids: Sequence[int]) -> tuple[str, ...]:
         """The variables of the rules `ids`, each once, in order."""
         return tuple(dict.fromkeys(v for i in ids for v in self.rules[i].scope))
@@ -79,8 +92,9 @@ class Reasoner:
             self.filtered[key] = self.rules[index].filter(before)
         return self.filtered[key]
 
-    def solution(self, ids: Sequence[int], domains: Candidates) -> Candidates | None:
-        """Domains of one solution of the rules `ids` (every variable of theirs fixed), or None when none exists."""
+    def solution(self, ids: Sequence[int], domains: Candidates, wanted: dict | None = None) -> Candidates | None:
+        """Domains of one solution of the rules `ids` (every variable of theirs fixed), or None when none exists.
+        Values in `wanted` (variable -> values) are tried first, so that one solution covers many of them."""
         narrowed = self.propagate(ids, domains)
         if narrowed is None:
             return None
@@ -88,8 +102,11 @@ class Reasoner:
         if not open_:
             return narrowed
         variable = min(open_, key=lambda v: len(narrowed[v]))  # the first of the smallest
-        for value in sorted(narrowed[variable]):
-            found = self.solution(ids, {**narrowed, variable: frozenset((value,))})
+        values = sorted(narrowed[variable])
+        if wanted is not None:
+            values.sort(key=lambda value: value not in wanted.get(variable, ()))
+        for value in values:
+            found = self.solution(ids, {**narrowed, variable: frozenset((value,))}, wanted)
             if found is not None:
                 return found
         return None
@@ -101,24 +118,27 @@ class Reasoner:
         if narrowed is None:
             return None
         scope = self.scope(ids)
-        if self._acyclic(ids):  # then each rule's own filtering leaves only values of solutions (Berge-acyclic)
+        if self.acyclic(ids):  # then each rule's own filtering leaves only values of solutions (Berge-acyclic)
             return {v: narrowed[v] for v in scope}
         supported: dict[str, dict[int, None]] = {v: {} for v in scope}
+        unsupported = {v: dict.fromkeys(narrowed[v]) for v in scope}  # tried first by each search
         for variable in scope:
             for value in sorted(narrowed[variable]):
                 if value in supported[variable]:
                     continue
-                found = self.solution(ids, {**narrowed, variable: frozenset((value,))})
+                found = self.solution(ids, {**narrowed, variable: frozenset((value,))}, unsupported)
                 if found is None:
                     narrowed[variable] = narrowed[variable] - {value}
                     continue
                 for v in scope:
                     supported[v].update(dict.fromkeys(found[v]))
+                    for used in found[v]:
+                        unsupported[v].pop(used, None)
         if not all(supported.values()):
             return None
         return {v: frozenset(supported[v]) for v in scope}
 
-    def _acyclic(self, ids: Sequence[int]) -> bool:
+    def acyclic(self, ids: Sequence[int]) -> bool:
         """True when the rules `ids` and their variables form a forest (Berge-acyclic): two rules share at
         most one variable, and no chain of shared variables leads back to where it started."""
         group = {i: i for i in ids}
@@ -137,8 +157,8 @@ class Reasoner:
         return True
 
     def unsat(self, ids: Sequence[int], domains: Candidates) -> bool:
-        """True when the rules `ids` have no solution within `domains`."""
-        return self.solution(ids, domains) is None
+        """True when the rules `ids` have no solution within `domains` (searched over them focused)."""
+        return self.focused(ids, domains).solution(range(len(ids)), domains) is None
 
 
 def quickxplain(unsat: Callable[[tuple[int, ...]], bool], background: tuple[int, ...],

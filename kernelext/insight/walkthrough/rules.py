@@ -8,6 +8,7 @@ that a walkthrough's search over them stays exact. `kernelext.insight.walkthroug
 from __future__ import annotations
 
 import itertools
+import math
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -258,35 +259,44 @@ class AllDifferentList:
     kind = "allDifferentList"
 
     def filter(self, domains: Domains) -> Domains | None:
-        lists = [list(domains[k:k + self.width]) for k in range(0, len(domains), self.width)]
-        for values in _placed(lists):
-            for row in lists:
-                apart = _only_difference(row, values)
-                if apart is not None:
-                    row[apart] = row[apart] - {values[apart]}
-        placed = _placed(lists)
+        width = self.width
+        lists = [domains[k:k + width] for k in range(0, len(domains), width)]
+        values = [tuple(min(d) if len(d) == 1 else None for d in cells) for cells in lists]
+        placed = [v for v in values if None not in v]
         if len(set(placed)) < len(placed):
             return None  # two lists placed alike
-        return tuple(d for row in lists for d in row)
+        if not placed:
+            return domains
+        out = list(domains)
+        for k, (cells, known) in enumerate(zip(lists, values)):
+            if known.count(None) != 1:
+                continue
+            apart = known.index(None)
+            rest = known[:apart] + known[apart + 1:]
+            taken = frozenset(v[apart] for v in placed if v[:apart] + v[apart + 1:] == rest)
+            if taken & cells[apart]:
+                out[k * width + apart] = cells[apart] - taken
+        after = [v for v in (tuple(min(d) if len(d) == 1 else None for d in out[k:k + width])
+                             for k in range(0, len(out), width)) if None not in v]
+        if len(set(after)) < len(after):
+            return None  # two lists placed alike
+        return tuple(out)
 
-
-def _placed(lists: list[list[frozenset[int]]]) -> list[tuple[int, ...]]:
-    """The values of the lists whose every cell is placed."""
-    return [tuple(min(d) for d in row) for row in lists if all(len(d) == 1 for d in row)]
-
-
-def _only_difference(row: list[frozenset[int]], values: tuple[int, ...]) -> int | None:
-    """The one cell where `row` can still differ from `values`, every other being placed at its value; None when
-    it differs already, can differ in two cells, or is placed alike."""
-    apart = None
-    for p, (cell, value) in enumerate(zip(row, values)):
-        if value not in cell:
-            return None
-        if len(cell) > 1:
-            if apart is not None:
-                return None
-            apart = p
-    return apart
+    def focus(self, candidates: dict[str, frozenset[int]], touched: frozenset[str]) -> AllDifferentList:
+        """The lists that matter beside rules over `touched`: those with a variable there, and those with no
+        more ways to be filled (any one cell placed) than lists they can still equal. A list left out can
+        always be filled apart from all others, with any of its candidates, so leaving it out changes nothing
+        that the rules force together."""
+        lists = [self.scope[k:k + self.width] for k in range(0, len(self.scope), self.width)]
+        kept = []
+        for cells in lists:
+            sizes = [len(candidates[v]) for v in cells]
+            ways = math.prod(sizes) // max(sizes)
+            rivals = sum(all(candidates[a] & candidates[b] for a, b in zip(cells, other))
+                         for other in lists if other is not cells)
+            if ways <= rivals or any(v in touched for v in cells):
+                kept.extend(cells)
+        return AllDifferentList(tuple(kept), self.width)
 
 
 @dataclass(frozen=True)

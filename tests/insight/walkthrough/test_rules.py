@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from kernelext.insight.walkthrough.propagation import Reasoner
 from kernelext.insight.walkthrough.reading import rule_of
-from kernelext.insight.walkthrough.rules import AllDifferent, Regular, Sum
+from kernelext.insight.walkthrough.rules import AllDifferent, AllDifferentList, Regular, Sum
 from kernelext.xcsp.subsets import XmlConstraint
 
 FAR = 10 ** 9  # a deadline nobody reaches
@@ -223,3 +223,25 @@ def test_consequences_of_rules_together_are_exact(domains, total):
     found = reasoner.consequences([0, 1, 2], dict(zip(names, domains)))
     expected = projection(domains, lambda t: len(set(t[:3])) == 3 and len(set(t[2:])) == 3 and t[0] + t[4] == total)
     assert (None if found is None else tuple(found[v] for v in names)) == expected
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.frozensets(st.integers(0, 1), min_size=1, max_size=2), min_size=12, max_size=12),
+       st.integers(0, 3))
+def test_lists_left_out_of_a_focused_all_different_list_change_no_consequence(domains, total):
+    names = [f"v{i}" for i in range(12)]
+    rules = [AllDifferentList(tuple(names), 3), Sum(tuple(names[:3]), (1, 1, 1), total.__eq__, total)]
+    candidates = dict(zip(names, domains))
+    focused = Reasoner(rules, FAR).focused([0, 1], candidates)
+    found = focused.consequences([0, 1], candidates)
+    lists = lambda t: [t[k:k + 3] for k in range(0, 12, 3)]  # noqa: E731
+    expected = projection(domains, lambda t: len(set(lists(t))) == 4 and sum(t[:3]) == total)
+    assert (None if found is None else tuple(found.get(v, candidates[v]) for v in names)) == expected
+    assert Reasoner(rules, FAR).unsat([0, 1], candidates) == (expected is None)
+
+
+def test_a_focused_all_different_list_keeps_touched_lists_and_those_with_few_ways():
+    names = [f"v{i}" for i in range(12)]
+    candidates = {v: frozenset((0, 1)) for v in names} | {"v3": frozenset((0,)), "v4": frozenset((1,))}
+    focused = AllDifferentList(tuple(names), 3).focus(candidates, frozenset(names[:3]))
+    assert focused.scope == tuple(names[:6])  # the touched list, and one with 2 ways and 3 lists it may equal
