@@ -1,14 +1,14 @@
 """How long a whole walkthrough takes and what it looks like: two Sudokus (an easy one, Inkala's "hardest"),
 a 9x9 Star Battle (2 stars), and the 9x9 Killer Sudoku and the 10x10 Takuzu of the classroom notebooks.
 
-Run: python benchmarks/walkthrough.py [--base REV] [--only NAME ...]
+Run: python benchmarks/walkthrough.py [--base REV] [--only NAME ...] [--timeout S]
 
 Each puzzle is built as a session's steps and explained by `%puzzle walkthrough`'s function, each in a
 process of its own. Printed per puzzle: solved or not, deductions, the largest and the median number of
 constraints per deduction, the techniques named, the rating and the time. With --base, the kit as it was
-at the git revision REV (a worktree, first on PYTHONPATH) runs its `hints` on the same puzzles in turn,
-and the ratio of the two times is printed (a revision from before the walkthrough gives the old hints,
-which only place cells).
+at the git revision REV (a worktree, first on PYTHONPATH) explains the same puzzles in turn, and the ratio
+of the two times is printed (a revision from before the walkthrough gives its hints, which only place
+cells).
 """
 
 from __future__ import annotations
@@ -29,7 +29,6 @@ from kernels import worktree  # noqa: E402
 from kernelext.grading.schedule import usable_cores  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
-TIMEOUT = 600.0
 SUDOKU_RULES = ("satisfy(x[i][j] == clues[i][j] for i in range(9) for j in range(9) if clues[i][j] > 0)",
                 "satisfy(AllDifferent(x[i]) for i in range(9))",
                 "satisfy(AllDifferent(x[:, j]) for j in range(9))",
@@ -83,13 +82,13 @@ import json, sys, time
 from kernelext.steps.session import PuzzleSession
 from kernelext.solver.engine import Solver
 import kernelext.insight.explain as explain
-steps, mode, timeout = json.loads(sys.argv[1]), sys.argv[2], float(sys.argv[3])
+steps, timeout = json.loads(sys.argv[1]), float(sys.argv[2])
 solver = Solver()
 session = PuzzleSession("puzzle", solver=solver)
 for step in steps:
     session.add_step(step, solve=False)
 start = time.perf_counter()
-if mode == "walkthrough":
+if hasattr(explain, "walkthrough"):
     found = explain.walkthrough(session, timeout=timeout)
     steps = [(d.size, d.technique) for d in found.deductions]
     report = {"solved": found.solved, "sizes": [s for s, _ in steps], "techniques": [t for _, t in steps],
@@ -104,11 +103,12 @@ print(json.dumps(report))
 """
 
 
-def measure(steps: tuple[str, ...], mode: str, path: Path) -> dict:
-    """Explain the puzzle in a fresh process with the kit found first at `path`."""
+def measure(steps: tuple[str, ...], path: Path, timeout: float) -> dict:
+    """Explain the puzzle in a fresh process with the kit found first at `path`: its walkthrough, or its
+    hints at a revision from before the walkthrough."""
     env = {**os.environ, "PYTHONPATH": str(path)}
-    done = subprocess.run([sys.executable, "-c", MEASURE, json.dumps(steps), mode, str(TIMEOUT)], env=env,
-                          capture_output=True, text=True, check=True, cwd=path)
+    done = subprocess.run([sys.executable, "-c", MEASURE, json.dumps(steps), str(timeout)], env=env,
+                          capture_output=True, text=True, check=True, cwd=path, timeout=timeout + 300)
     return json.loads(done.stdout.strip().splitlines()[-1])
 
 
@@ -124,22 +124,21 @@ def describe(report: dict) -> str:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--base", help="a git revision whose hints are timed on the same puzzles")
+    parser.add_argument("--base", help="a git revision timed on the same puzzles")
     parser.add_argument("--only", nargs="*", default=(), help="puzzle names (default: all)")
+    parser.add_argument("--timeout", type=float, default=300.0, help="seconds per walkthrough (default: 300)")
     args = parser.parse_args()
     chosen = {name: steps for name, steps in PUZZLES.items() if not args.only or name in args.only}
-    print(f"{usable_cores()} usable cores; each walkthrough in a fresh process, time limit {TIMEOUT:g} s")
+    print(f"{usable_cores()} usable cores; each walkthrough in a fresh process, time limit {args.timeout:g} s")
     with ExitStack() as stack:
         tree = stack.enter_context(worktree(args.base)) if args.base else None
         for name, steps in chosen.items():
-            new = measure(steps, "walkthrough", ROOT)
+            new = measure(steps, ROOT, args.timeout)
             print(f"{name}: walkthrough {describe(new)}")
             if tree is not None:
-                old = measure(steps, "hints", tree)
-                print(f"    hints at {args.base}: {'solved' if old['solved'] else 'not solved'}; "
-                      f"{len(old['sizes'])} placements; largest {max(old['sizes'], default=0)} constraints; "
-                      f"{old['seconds']:.1f} s; walkthrough / hints time: {new['seconds'] / old['seconds']:.2f}")
-
+                old = measure(steps, tree, args.timeout)
+                print(f"    at {args.base}: {describe(old)}\n"
+                      f"    time / time at {args.base}: {new['seconds'] / old['seconds']:.2f}")
 
 if __name__ == "__main__":
     main()
