@@ -170,13 +170,12 @@ class Deducer:
         cached = self._sets.get(ids)
         if cached is not None and cached[0] == key and (cached[1] is not None or most_open is not None):
             return cached[1]
-        focused = self.reasoner.focused(ids, domains)
-        every = range(len(ids))
-        if most_open is not None and not focused.acyclic(every) and \
-                sum(len(domains[v]) > 1 for v in focused.scope(every)) > most_open:
+        focused, focused_ids = self.reasoner.focused(ids, domains)
+        if most_open is not None and not focused.acyclic(focused_ids) and \
+                sum(len(domains[v]) > 1 for v in focused.scope(focused_ids)) > most_open:
             changed = None
         else:
-            after = focused.consequences(every, domains) or {}
+            after = focused.consequences(focused_ids, domains) or {}
             changed = {v: d for v, d in after.items() if d != domains[v]}
         self._sets[ids] = key, changed
         return changed

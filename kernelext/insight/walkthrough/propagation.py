@@ -34,18 +34,20 @@ class Reasoner:
             for variable in dict.fromkeys(rule.scope):
                 self.watching.setdefault(variable, []).append(index)
 
-    def focused(self, ids: Sequence[int], domains: Candidates) -> Reasoner:
+    def focused(self, ids: Sequence[int], domains: Candidates) -> tuple[Reasoner, Sequence[int]]:
         """A reasoner over the rules `ids` alone, each without the parts that cannot change what they force
-        together within `domains` (a rule's `focus`, when it has one): same consequences, a smaller search."""
+        together within `domains` (a rule's `focus`), and their ids there: same consequences, a smaller
+        search. This reasoner and `ids` when none of them has a focus."""
         rules = [self.rules[i] for i in ids]
+        if not any(hasattr(rule, "focus") for rule in rules):
+            return self, ids
         focused = []
         for index, rule in enumerate(rules):
-            focus = getattr(rule, "focus", None)
-            if focus is not None:
+            if hasattr(rule, "focus"):
                 touched = frozenset(v for other in rules[:index] + rules[index + 1:] for v in other.scope)
-                rule = focus(domains, touched)
+                rule = rule.focus(domains, touched)
             focused.append(rule)
-        return Reasoner(focused, self.deadline)
+        return Reasoner(focused, self.deadline), range(len(rules))
 
     def scope(self, ids: Sequence[int]) -> tuple[str, ...]:
         """The variables of the rules `ids`, each once, in order."""
@@ -158,7 +160,8 @@ class Reasoner:
 
     def unsat(self, ids: Sequence[int], domains: Candidates) -> bool:
         """True when the rules `ids` have no solution within `domains` (searched over them focused)."""
-        return self.focused(ids, domains).solution(range(len(ids)), domains) is None
+        reasoner, ids = self.focused(ids, domains)
+        return reasoner.solution(ids, domains) is None
 
 
 def quickxplain(unsat: Callable[[tuple[int, ...]], bool], background: tuple[int, ...],

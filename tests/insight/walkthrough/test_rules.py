@@ -232,8 +232,8 @@ def test_lists_left_out_of_a_focused_all_different_list_change_no_consequence(do
     names = [f"v{i}" for i in range(12)]
     rules = [AllDifferentList(tuple(names), 3), Sum(tuple(names[:3]), (1, 1, 1), total.__eq__, total)]
     candidates = dict(zip(names, domains))
-    focused = Reasoner(rules, FAR).focused([0, 1], candidates)
-    found = focused.consequences([0, 1], candidates)
+    focused, ids = Reasoner(rules, FAR).focused([0, 1], candidates)
+    found = focused.consequences(ids, candidates)
     lists = lambda t: [t[k:k + 3] for k in range(0, 12, 3)]  # noqa: E731
     expected = projection(domains, lambda t: len(set(lists(t))) == 4 and sum(t[:3]) == total)
     assert (None if found is None else tuple(found.get(v, candidates[v]) for v in names)) == expected
