@@ -22,6 +22,7 @@ from kernelext.insight.walkthrough.rules import (
     Regular,
     Rule,
     Sum,
+    Supports,
     Table,
 )
 from kernelext.xcsp.declarations import Declarations
@@ -284,14 +285,14 @@ def _extension(element, scope) -> Rule | None:
     rows = _tuples(supports if supports is not None else conflicts, len(variables))
     if rows is None:
         return None
+    if supports is not None:
+        return Supports(tuple(variables), rows)
     plain = frozenset(row for row in rows if None not in row)
     starred = tuple(row for row in rows if None in row)  # `*` matches any value
 
     def listed(values: tuple[int, ...]) -> bool:
         return values in plain or any(all(p is None or p == v for p, v in zip(row, values)) for row in starred)
 
-    if supports is not None:
-        return Table(tuple(variables), listed, "extension")
     return Table(tuple(variables), lambda values: not listed(values), "extension")
 
 

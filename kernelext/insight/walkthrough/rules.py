@@ -192,6 +192,27 @@ class Table:
 
 
 @dataclass(frozen=True)
+class Supports:
+    """A table of allowed tuples (`None` in a tuple for `*`: any value), filtered exactly row by row: a value
+    stays when a tuple that fits the candidates uses it."""
+
+    scope: tuple[str, ...]
+    rows: tuple[tuple[int | None, ...], ...]
+    kind = "extension"
+
+    def filter(self, domains: Domains) -> Domains | None:
+        kept: list[set[int]] = [set() for _ in domains]
+        for row in self.rows:
+            if all(value is None or value in domain for value, domain in zip(row, domains)):
+                for slot, value, domain in zip(kept, row, domains):
+                    if value is None:
+                        slot.update(domain)
+                    else:
+                        slot.add(value)
+        return None if not kept[0] else tuple(map(frozenset, kept))
+
+
+@dataclass(frozen=True)
 class Regular:
     """A word of the scope's values accepted by a finite automaton, filtered by the states each prefix reaches."""
 
@@ -408,5 +429,5 @@ class Conjunction:
         return tuple(current[v] for v in self.scope)
 
 
-Rule = AllDifferent | Sum | Count | Table | Regular | AllDifferentOf | AllDifferentList | Element | Ordered | Channel | \
-    Conjunction
+Rule = AllDifferent | Sum | Count | Table | Supports | Regular | AllDifferentOf | AllDifferentList | Element | Ordered | \
+    Channel | Conjunction
