@@ -61,6 +61,7 @@ class Deducer:
     _cores: dict = field(default_factory=dict)  # (variable, value) -> a set of rules refuting it
     _near: dict = field(default_factory=dict)  # variable -> every rule's distance from it
     _solution: Candidates | None = None
+    _supported: dict = field(default_factory=dict)  # (variable, value) -> None: in a solution found
     _skipped: bool = False  # a wide set was left out of the sets tried, at the latest step
 
     def next(self, domains: Candidates) -> Found | None:
@@ -201,6 +202,8 @@ class Deducer:
             for literal in sorted(literals, key=lambda lit: len(cores.get(lit, active))):
                 if tried >= SEARCHED_LITERALS and best is not None:
                     break
+                if literal in self._supported:
+                    continue
                 core = self._searched_core(active, domains, *literal)
                 if core is None:  # some solution has it
                     continue
@@ -222,10 +225,10 @@ class Deducer:
         return self._solution
 
     def _candidates(self, active, domains: Candidates, solution: Candidates) -> Iterator[tuple[str, int]]:
-        """Candidates not in the solution found, those with a refuting set already known first."""
+        """Candidates in none of the solutions found, those with a refuting set already known first."""
         scope = self.reasoner.scope(active)
         literals = [(v, value) for v in scope for value in sorted(domains[v]) if len(domains[v]) > 1
-                    and value not in solution[v]]
+                    and value not in solution[v] and (v, value) not in self._supported]
         known = [lit for lit in literals if lit in self._cores]
         yield from known + [lit for lit in literals if lit not in self._cores]
 
@@ -256,9 +259,11 @@ class Deducer:
                        ) -> tuple[int, ...] | None:
         """A small minimal set of rules with no solution where `variable` = `value`: QuickXplain with search,
         over the rules nearest the variable first, ties in a few fixed shuffled orders; None when some
-        solution has that value."""
+        solution has that value (its values are then known to be in a solution)."""
         assumed = {**domains, variable: frozenset((value,))}
-        if not self.reasoner.unsat(active, assumed):
+        found = self.reasoner.solution(active, assumed)
+        if found is not None:  # solutions stay solutions: a walkthrough only removes values none of them uses
+            self._supported.update(dict.fromkeys((v, x) for v in self.reasoner.scope(active) for x in found[v]))
             return None
         distance = self._distances(variable)
         best = None
