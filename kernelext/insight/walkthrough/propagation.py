@@ -122,23 +122,21 @@ class Reasoner:
         scope = self.scope(ids)
         if self.acyclic(ids):  # then each rule's own filtering leaves only values of solutions (Berge-acyclic)
             return {v: narrowed[v] for v in scope}
-        supported: dict[str, dict[int, None]] = {v: {} for v in scope}
-        unsupported = {v: dict.fromkeys(narrowed[v]) for v in scope}  # tried first by each search
+        candidates = {v: narrowed[v] for v in scope}
+        unsupported = {v: dict.fromkeys(narrowed[v]) for v in scope}  # in no solution found yet: tried first
         for variable in scope:
             for value in sorted(narrowed[variable]):
-                if value in supported[variable]:
+                if value not in unsupported[variable]:
                     continue
                 found = self.solution(ids, {**narrowed, variable: frozenset((value,))}, unsupported)
                 if found is None:
                     narrowed[variable] = narrowed[variable] - {value}
                     continue
                 for v in scope:
-                    supported[v].update(dict.fromkeys(found[v]))
                     for used in found[v]:
                         unsupported[v].pop(used, None)
-        if not all(supported.values()):
-            return None
-        return {v: frozenset(supported[v]) for v in scope}
+        supported = {v: candidates[v] - frozenset(unsupported[v]) for v in scope}
+        return supported if all(supported.values()) else None
 
     def acyclic(self, ids: Sequence[int]) -> bool:
         """True when the rules `ids` and their variables form a forest (Berge-acyclic): two rules share at
