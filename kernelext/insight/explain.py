@@ -35,7 +35,7 @@ from kernelext.insight.walkthrough.propagation import (
     quickxplain,
 )
 from kernelext.insight.walkthrough.reading import rule_of
-from kernelext.insight.walkthrough.techniques import houses, rating, shape_name
+from kernelext.insight.walkthrough.techniques import houses, pattern_step, rating, shape_name
 from kernelext.pycsp3_glue import model_state, operators
 from kernelext.scratch import scratch_folder
 from kernelext.solver.minizinc_browser import in_browser
@@ -286,6 +286,8 @@ class _Walk:
         self.reasoner = Reasoner(rules, context.deadline)
         self.deducer = Deducer(self.reasoner, lambda ids, before, after: shape_name(
             self.house_of, self.positions, ids, before, after))
+        if self.house_of:
+            self.deducer.named_pattern = lambda domains: pattern_step(self.house_of, self.positions, domains)
 
     def run(self, limit: int | None) -> Walkthrough:
         start = self._marks(self.domains, None)
@@ -334,7 +336,11 @@ class _Walk:
             tuple((v, next(iter(before[v]))) for v in scope if len(before[v]) == 1)
         self.domains = after
         marks = self._marks(after, before, {cell for c in culprits for cell in c.cells})
-        return Deduction(placed, removed, culprits, known, found.technique, found.smallest, marks)
+        if marks is not None and found.links:
+            marks = replace(marks, links=tuple((k.a, k.b, k.digit, k.strong) for k in found.links))
+        variable_at = {p: v for v, p in self.positions.items()}
+        links = tuple((variable_at[k.a], variable_at[k.b], k.digit, k.strong) for k in found.links)
+        return Deduction(placed, removed, culprits, known, found.technique, found.smallest, marks, links)
 
     def _marks(self, domains: Candidates, before: Candidates | None, highlighted=frozenset()):
         info = self.context.info

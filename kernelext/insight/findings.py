@@ -118,6 +118,8 @@ class Deduction:
         technique: the step's name when its shape is a known technique (`hidden single`, `X-wing`), else "".
         smallest: True when no step with fewer constraints exists (proven); False when it is only minimal.
         marks: the candidates after the step, its removed values struck, the constraints' cells highlighted.
+        links: a named chain's links, (cell id, cell id, digit, strong): one of two strongly linked cells
+            holds the digit, two weakly linked cells do not both hold it.
     """
 
     placed: tuple[tuple[str, int], ...]
@@ -127,6 +129,7 @@ class Deduction:
     technique: str
     smallest: bool
     marks: PencilGrid | None
+    links: tuple[tuple[str, str, int, bool], ...] = ()
 
     @property
     def size(self) -> int:
@@ -140,10 +143,22 @@ class Deduction:
         parts += [f"{cell} != {', '.join(map(str, values))}" for cell, values in self.removed if cell not in placed]
         return "; ".join(parts)
 
+    def chain(self) -> str:
+        """The links written out, `a =5= b -5- c` (strong `=`, weak `-`); links that do not follow on from
+        each other are separated by commas."""
+        parts = []
+        for a, b, digit, strong in self.links:
+            mark = f"={digit}=" if strong else f"-{digit}-"
+            if parts and parts[-1].endswith(f" {a}"):
+                parts[-1] += f" {mark} {b}"
+            else:
+                parts.append(f"{a} {mark} {b}")
+        return ", ".join(parts)
+
     def line(self) -> str:
         """The step in one line: `FACTS by C1; C2 known: ...`, then its technique and whether it is proven smallest."""
         known = f" known: {', '.join(f'{c} = {v}' for c, v in self.known)}" if self.known else ""
-        notes = [self.technique] if self.technique else []
+        notes = [self.technique + (f": {self.chain()}" if self.links else "")] if self.technique else []
         notes += [] if self.smallest else ["minimal, not proven smallest"]
         note = f" [{'; '.join(notes)}]" if notes else ""
         return f"{self.facts()} by {'; '.join(c.text for c in self.constraints)}{known}{note}"

@@ -29,6 +29,7 @@ class PencilGrid:
         boolean: every cell's values are within {0, 1} (drawn as filled / empty / unknown).
         highlighted: (row, col) cells to draw highlighted (the cells of a deduction's constraints).
         left: what the values are, in the summary line ("values left after propagation", "candidates left").
+        links: a chain to draw, ((row, col), (row, col), digit, strong) per link.
     """
 
     name: str
@@ -38,6 +39,7 @@ class PencilGrid:
     boolean: bool = False
     highlighted: frozenset[tuple[int, int]] = frozenset()
     left: str = "values left after propagation"
+    links: tuple[tuple[tuple[int, int], tuple[int, int], int, bool], ...] = ()
 
     @property
     def shape(self) -> tuple[int, int]:

@@ -14,6 +14,7 @@ _STYLE = "border-collapse:collapse;font-family:sans-serif;text-align:center;marg
 _CELL = ("border:1px solid #888;width:{s}px;height:{s}px;padding:0;vertical-align:middle;text-align:center;"
          "background-color:#fff;color:#222;{extra}")
 HIGHLIGHT, HIGHLIGHT_RING = "#dbeafe", "#3b82f6"
+STRONG, WEAK = "#1d4ed8", "#ea580c"  # a chain's links: dots every 3 px (strong) or 7 px (weak)
 
 
 def cell_text(values: tuple[int, ...] | None) -> str:
@@ -53,6 +54,11 @@ def pencil_html(pg: PencilGrid, block: int | None = None) -> str:
     largest = max((len(v) + len(g) for row, grow in zip(pg.values, pg.removed) for v, g in zip(row, grow)
                    if v is not None), default=1)
     size = 26 if pg.boolean or largest <= 1 else 34 if largest <= 4 else 44
+    dots = _link_dots(pg.links, size)
+    linked: dict[tuple[int, int], tuple[int, ...]] = {}
+    for a, b, digit, _ in pg.links:
+        for cell in (a, b):
+            linked[cell] = linked.get(cell, ()) + (digit,)
     rows = []
     for r, row in enumerate(pg.values):
         cells = []
@@ -61,14 +67,41 @@ def pencil_html(pg: PencilGrid, block: int | None = None) -> str:
             if (r, c) in pg.holes:
                 cells.append(f'<td style="{_CELL.format(s=size, extra="background:#eee;border-color:#eee")}"></td>')
                 continue
-            content, colour = _cell_html(values, pg.removed[r][c], pg.boolean, size)
+            content, colour = _cell_html(values, pg.removed[r][c], pg.boolean, size, linked.get((r, c), ()))
             colour = _highlighted(colour) if (r, c) in pg.highlighted else colour
+            if (r, c) in dots:
+                content, extra = content + "".join(dots[(r, c)]), extra + "position:relative;"
             cells.append(f'<td style="{_CELL.format(s=size, extra=colour + extra)}">{content}</td>')
         rows.append('<tr style="background-color:transparent">' + "".join(cells) + "</tr>")
     caption = html.escape(pencil_text(pg).splitlines()[0])
+    if pg.links:
+        caption += (f' <span style="color:{STRONG}">&#9679;&#9679;&#9679; strong link</span>'
+                    f' <span style="color:{WEAK}">&#9679; &#9679; weak link</span>')
     title = f"{html.escape(pg.name)}: {pg.shape[0]} x {pg.shape[1]}"  # the browser tests measure tables by it
     return (f'<table style="{_STYLE}" title="{title}"><caption style="caption-side:top;text-align:left;'
             f'font-size:12px">{caption}</caption>{"".join(rows)}</table>')
+
+
+def _link_dots(links, size: int) -> dict[tuple[int, int], list[str]]:
+    """A chain's links drawn as dots from cell centre to cell centre, each dot placed in the cell it falls
+    in (a static table cannot hold lines: the sanitizer strips SVG and rotations)."""
+    pitch = size + 1  # collapsed borders
+    dots: dict[tuple[int, int], list[str]] = {}
+    for (r1, c1), (r2, c2), _, strong in links:
+        x1, y1, x2, y2 = (c1 + 0.5) * pitch, (r1 + 0.5) * pitch, (c2 + 0.5) * pitch, (r2 + 0.5) * pitch
+        length = ((x2 - x1) ** 2 + (y2 - y1) ** 2) ** 0.5
+        spacing, colour = (3, STRONG) if strong else (7, WEAK)
+        margin = size * 0.3  # the ends stay clear of the linked cells' digits
+        steps = int((length - 2 * margin) // spacing)
+        for k in range(steps + 1):
+            t = (margin + k * spacing) / length
+            x, y = x1 + t * (x2 - x1), y1 + t * (y2 - y1)
+            r, c = int(y // pitch), int(x // pitch)
+            left, top = x - c * pitch - 1.5, y - r * pitch - 1.5
+            dots.setdefault((r, c), []).append(
+                f'<span style="position:absolute;left:{left:.0f}px;top:{top:.0f}px;width:3px;height:3px;'
+                f'border-radius:2px;background:{colour}"></span>')
+    return dots
 
 
 def _highlighted(colour: str) -> str:
@@ -86,8 +119,9 @@ def _borders(r: int, c: int, block: int | None) -> str:
     return top + left
 
 
-def _cell_html(values: tuple[int, ...] | None, removed: tuple[int, ...], boolean: bool, size: int) -> tuple[str, str]:
-    """A cell's inner HTML and background style."""
+def _cell_html(values: tuple[int, ...] | None, removed: tuple[int, ...], boolean: bool, size: int,
+               linked: tuple[int, ...] = ()) -> tuple[str, str]:
+    """A cell's inner HTML and background style; `linked` candidates (a chain's) are circled."""
     if values is None:
         return '<span style="color:#999">*</span>', ""
     if not values:
@@ -105,6 +139,9 @@ def _cell_html(values: tuple[int, ...] | None, removed: tuple[int, ...], boolean
         text = html.escape(cell_text(values))
         return f'<span style="font-size:10px">{text}</span>', ""
     parts = {v: f'<s style="color:#d62728">{v}</s>' if v in removed else f"<span>{v}</span>" for v in marks}
+    for v in linked:
+        if v in parts and v not in removed:
+            parts[v] = f'<span style="background:#bfdbfe;border-radius:6px;font-weight:bold">{v}</span>'
     if marks[0] >= 1 and marks[-1] <= SMALL and size > 34:  # Sudoku style: digit v always in slot v
         slots, per_row = [parts.get(v, "&#8199;") for v in range(1, SMALL + 1)], 3
     else:

@@ -2,14 +2,16 @@
 
 Steps are looked for from the smallest up: a cell one rule alone leaves with one value (a hidden or naked
 single), one step each; then every other fact single rules force, merged into one step of singles; an
-allDifferent's naked and hidden subsets, each its own named step; what one rule forces beyond those; every
-connected pair of rules (a step found so far is proven smallest), each focused on what matters between
-them, and left out when it still needs a search over more than `NARROW` open variables. Then, per
-ruled-out candidate, a minimal set of rules that refutes it: found by propagation, shrunk by QuickXplain
-and one rule at a time with search, and when the smallest such set has more than `SEARCHED` rules, sought
-again by QuickXplain with search for a few candidates. Such a set is proven smallest when it has
-`EXHAUSTIVE + 1` rules and no pair was left out, else only minimal. Every fact comes from
-`Reasoner.consequences`, exact for its rules.
+allDifferent's naked and hidden subsets, each its own named step; what one rule forces beyond those. Then
+a named pattern of two houses (locked candidates: `named_pattern`), and every connected pair of rules (a
+step found so far is proven smallest), each focused on what matters between them, and left out when it
+still needs a search over more than `NARROW` open variables. Then the best named pattern over more houses
+(a fish, a wing, a chain) when no refuting set found by propagation has fewer rules; else, per ruled-out
+candidate, a minimal set of rules that refutes it: found by propagation, shrunk by QuickXplain and one rule
+at a time with search, and when the smallest such set has more than `SEARCHED` rules, sought again by
+QuickXplain with search for a few candidates. A step is proven smallest when it has `EXHAUSTIVE + 1` rules
+and no pair was left out, else only minimal. A pattern's facts are the removals its houses force, as the
+pattern says; every other fact comes from `Reasoner.consequences`, exact for its rules.
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ from __future__ import annotations
 import itertools
 import random
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from kernelext.insight.walkthrough.propagation import Candidates, Reasoner, quickxplain
 from kernelext.insight.walkthrough.rules import AllDifferent
@@ -38,12 +40,14 @@ class NoSolution(Exception):
 @dataclass(frozen=True)
 class Found:
     """A deduction in terms of rules: their indices, the candidates they leave (changed variables only),
-    the technique when the shape is known, and whether no smaller set forces anything."""
+    the technique when the shape is known, whether no smaller set forces anything, and a named pattern's
+    links (`patterns.Link`) when it has some."""
 
     ids: tuple[int, ...]
     after: Candidates
     technique: str
     smallest: bool
+    links: tuple = ()
 
 
 @dataclass
@@ -53,10 +57,13 @@ class Deducer:
     Arguments:
         reasoner: the rules (givens left out: they are the starting candidates).
         name_shape: names a multi-rule step from its rule ids and facts ("" when it has no name).
+        named_pattern: the best named pattern at the candidates (fewest rules first) as a step, or None: taken
+            before pairs of rules when it has two, else when no refuting set found has fewer rules.
     """
 
     reasoner: Reasoner
     name_shape: Callable[[tuple[int, ...], Candidates, Candidates], str] = lambda ids, before, after: ""
+    named_pattern: Callable[[Candidates], Found | None] = lambda domains: None
     _sets: dict = field(default_factory=dict)  # rule ids -> (candidates of their scope, what they remove)
     _cores: dict = field(default_factory=dict)  # (variable, value) -> a set of rules refuting it
     _near: dict = field(default_factory=dict)  # variable -> every rule's distance from it
@@ -70,8 +77,14 @@ class Deducer:
         active = [i for i, rule in enumerate(self.reasoner.rules) if any(len(domains[v]) > 1 for v in rule.scope)]
         self._skipped = False
         cuts = self._single_cuts(active, domains)
-        return (self._placement(cuts, domains) or self._singles(cuts, domains) or self._subsets(active, domains)
-                or self._alone(active, domains) or self._connected(active, domains) or self._refuted(active, domains))
+        found = (self._placement(cuts, domains) or self._singles(cuts, domains) or self._subsets(active, domains)
+                 or self._alone(active, domains))
+        if found is not None:
+            return found
+        pattern = self.named_pattern(domains)
+        if pattern is not None and len(pattern.ids) <= EXHAUSTIVE:  # no single rule forces anything more
+            return replace(pattern, smallest=True)
+        return self._connected(active, domains) or self._refuted(active, domains, pattern)
 
     # -- one rule alone -----------------------------------------------------------------------------------
 
@@ -141,8 +154,9 @@ class Deducer:
     # -- connected sets of rules ----------------------------------------------------------------------------
 
     def _connected(self, active: list[int], domains: Candidates) -> Found | None:
-        """The first connected set of 2..EXHAUSTIVE rules that forces something, placements first. Sets that
-        need a search and have more than `NARROW` open variables, even focused, are left out."""
+        """The first connected set of 2..EXHAUSTIVE rules that forces something, placements first, then steps
+        with a name. Sets that need a search and have more than `NARROW` open variables, even focused, are
+        left out."""
         for size in range(2, EXHAUSTIVE + 1):
             best = None
             for ids in connected_sets(self.reasoner, active, size):
@@ -153,13 +167,13 @@ class Deducer:
                 if not changed:
                     continue
                 places = any(len(d) == 1 for d in changed.values())
-                if best is None or (places and not best[0]):
-                    best = places, ids, changed
+                name = self.name_shape(ids, domains, changed)
+                if best is None or (places, bool(name)) > best[0]:
+                    best = (places, bool(name)), Found(ids, changed, name, True)
                     if places:
                         break
             if best is not None:
-                _, ids, changed = best
-                return Found(ids, changed, self.name_shape(ids, domains, changed), True)
+                return best[1]
         return None
 
     def _set_consequences(self, ids: tuple[int, ...], domains: Candidates, most_open: int | None = None
@@ -183,11 +197,16 @@ class Deducer:
 
     # -- a minimal set refuting one candidate ------------------------------------------------------------------
 
-    def _refuted(self, active: list[int], domains: Candidates) -> Found | None:
-        """The smallest of the minimal sets of rules that refute a candidate outside the solutions."""
+    def _refuted(self, active: list[int], domains: Candidates, pattern: Found | None) -> Found | None:
+        """The smallest of the minimal sets of rules that refute a candidate outside the solutions, or the named
+        `pattern` when it has no more rules."""
         solution = self._solution_within(active, domains)
         if solution is None:
             raise NoSolution
+        if pattern is not None:
+            pattern = replace(pattern, smallest=len(pattern.ids) <= (1 if self._skipped else EXHAUSTIVE) + 1)
+            if pattern.smallest:
+                return pattern
         cores = {}
         literals = list(self._candidates(active, domains, solution))
         for literal in literals:
@@ -197,6 +216,8 @@ class Deducer:
                 if len(core) <= EXHAUSTIVE + 1:
                     break
         best = min(cores.values(), key=len, default=None)
+        if pattern is not None and (best is None or len(pattern.ids) <= len(best)):
+            return pattern
         if best is None or len(best) > SEARCHED:  # a search may need fewer rules than propagation
             tried = 0
             for literal in sorted(literals, key=lambda lit: len(cores.get(lit, active))):
@@ -212,6 +233,8 @@ class Deducer:
                     self._cores[literal], best = core, core
                 if len(best) <= SEARCHED:
                     break
+        if pattern is not None and (best is None or len(pattern.ids) <= len(best)):
+            return pattern
         if best is None:
             return None
         ids = tuple(sorted(best))

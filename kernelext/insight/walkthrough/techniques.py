@@ -2,7 +2,8 @@
 
 A house is an allDifferent over a whole row, a whole column or a rectangular block of the drawn grid. A
 step over houses is named from its shape: one value locked in a block and a line (locked candidates), or
-k rows and k columns that cover one value (X-wing, swordfish, jellyfish). The rating is the level of the
+k rows and k columns that cover one value (X-wing, swordfish, jellyfish). Wings, chains and colouring are
+found as patterns on the candidates (`patterns`), each a step of its own. The rating is the level of the
 hardest step, on HoDoKu's scale (easy, medium, hard, unfair, extreme); see the README.
 """
 
@@ -10,17 +11,20 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
+from kernelext.insight.walkthrough.deduction import Found
+from kernelext.insight.walkthrough.patterns import FISH, Board, find, rank
+from kernelext.insight.walkthrough.propagation import Candidates
 from kernelext.insight.walkthrough.rules import AllDifferent
 
 Position = tuple[int, int]
-FISH = {2: "X-wing", 3: "swordfish", 4: "jellyfish"}
 LEVELS = ("easy", "medium", "hard", "unfair", "extreme")
 TECHNIQUE_LEVEL = {
     "singles": 0, "naked single": 0, "hidden single": 0,
     "locked candidates (pointing)": 1, "locked candidates (claiming)": 1,
     "naked pair": 1, "hidden pair": 1, "naked triple": 1, "hidden triple": 1,
-    "naked quad": 2, "hidden quad": 2, "X-wing": 2, "swordfish": 2,
-    "jellyfish": 3,
+    "naked quad": 2, "hidden quad": 2, "X-wing": 2, "swordfish": 2, "jellyfish": 2,
+    "skyscraper": 2, "2-string kite": 2, "turbot fish": 2, "W-wing": 2, "XY-wing": 2, "XYZ-wing": 2,
+    "simple colouring (trap)": 2, "simple colouring (wrap)": 2, "X-chain": 3,
 }
 
 
@@ -75,6 +79,25 @@ def shape_name(house_of: Mapping[int, tuple[str, frozenset[Position]]], position
             if all(holding & line <= covered for line in base) and cells <= covered - based:
                 return FISH[k]
     return ""
+
+
+def pattern_step(house_of: Mapping[int, tuple[str, frozenset[Position]]], positions: Mapping[str, Position],
+                 domains: Candidates) -> Found | None:
+    """The best named pattern on the houses as a step (fewest houses, then HoDoKu's order), with the other
+    removals of patterns of the same name and links that its houses force; None when there is none."""
+    variable_at = {p: v for v, p in positions.items() if v in domains}
+    found = sorted(find(Board(house_of, {p: domains[v] for p, v in variable_at.items()})), key=rank)
+    if not found:
+        return None
+    best = found[0]
+    removed: dict[str, frozenset[int]] = {}
+    for pattern in found:
+        if pattern.name == best.name and pattern.links == best.links and pattern.houses <= best.houses:
+            for cell, digits in pattern.removals.items():
+                variable = variable_at[cell]
+                removed[variable] = removed.get(variable, frozenset()) | digits
+    after = {v: domains[v] - digits for v, digits in removed.items()}
+    return Found(tuple(sorted(best.houses)), after, best.name, False, best.links)
 
 
 def rating(steps: Sequence[tuple[str, int, bool]]) -> str:
