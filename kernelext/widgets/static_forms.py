@@ -138,14 +138,15 @@ def page_spans(steps: int, most: int = MOST_PAGES) -> list[tuple[int, int]]:
 
 
 def _gathered(steps) -> PencilGrid | None:
-    """The candidates after the last of `steps`, with every value they removed struck through (nothing highlighted:
-    each step's own cells are for the live stepper)."""
+    """The candidates after the last of `steps`, with every value they removed struck through and the links of
+    their chains drawn (nothing highlighted: each step's own cells are for the live stepper)."""
     last, first = steps[-1].marks, steps[0].marks
     if last is None or first is None:
         return None
     removed = tuple(tuple(tuple(sorted({v for d in steps for v in d.marks.removed[r][c]})) for c in range(len(row)))
                     for r, row in enumerate(last.values))
-    return replace(last, removed=removed, highlighted=frozenset())
+    links = tuple(link for d in steps if d.marks is not None for link in d.marks.links)
+    return replace(last, removed=removed, highlighted=frozenset(), links=links)
 
 
 def _card(caption: str, page: str) -> str:

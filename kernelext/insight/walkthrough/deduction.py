@@ -81,7 +81,7 @@ class Deducer:
                  or self._alone(active, domains))
         if found is not None:
             return found
-        pattern = self.named_pattern(domains)
+        pattern = self._minimal(self.named_pattern(domains), domains)
         if pattern is not None and len(pattern.ids) <= EXHAUSTIVE:  # no single rule forces anything more
             return replace(pattern, smallest=True)
         return self._connected(active, domains) or self._refuted(active, domains, pattern)
@@ -145,6 +145,21 @@ class Deducer:
             if changed:
                 return Found((index,), changed, "", True)
         return None
+
+    def _minimal(self, pattern: Found | None, domains: Candidates) -> Found | None:
+        """The pattern with the rules its facts do not need left out; then it is no longer the named pattern
+        (its name and links go)."""
+        if pattern is None:
+            return None
+        facts = [(v, x) for v, left in pattern.after.items() for x in domains[v] - left]
+        ids = list(pattern.ids)
+        for index in pattern.ids:
+            trial = [i for i in ids if i != index]
+            if trial and all(self.reasoner.unsat(trial, {**domains, v: frozenset((x,))}) for v, x in facts):
+                ids = trial
+        if len(ids) == len(pattern.ids):
+            return pattern
+        return Found(tuple(ids), pattern.after, "", False)
 
     def _filtered(self, index: int, domains: Candidates) -> Candidates | None:
         rule = self.reasoner.rules[index]

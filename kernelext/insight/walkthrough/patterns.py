@@ -116,8 +116,8 @@ def find(board: Board) -> list[Pattern]:
     links = {digit: board.strong_links(digit) for digit in digits}
     found = [*_xy_wings(board), *_xyz_wings(board), *_w_wings(board, links)]
     for digit in digits:
-        found += [*_locked(board, digit), *_fish(board, digit),*_short_chains(board, digit, links[digit]), *_x_chains(board, digit, links[digit]),
-                  *_colourings(board, digit, links[digit])]
+        found += [*_locked(board, digit), *_fish(board, digit), *_short_chains(board, digit, links[digit]),
+                  *_x_chains(board, digit, links[digit]), *_colourings(board, digit, links[digit])]
     return found
 
 

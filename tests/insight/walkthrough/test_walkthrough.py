@@ -4,6 +4,7 @@ constraints (checked with real ACE), steps are named by their shape, and bad req
 from __future__ import annotations
 
 import re
+from types import SimpleNamespace
 
 import pytest
 from sessions import (
@@ -18,6 +19,7 @@ from kernelext.errors import PuzzleUsageError
 from kernelext.insight.explain import walkthrough
 from kernelext.insight.walkthrough.techniques import rating
 from kernelext.solver.result import Status
+from kernelext.widgets.static_forms import walkthrough_html
 from kernelext.xcsp.subsets import read_model
 
 # -- walkthroughs of sessions ---------------------------------------------------------------------------------
@@ -182,3 +184,23 @@ def test_a_model_with_no_solution_says_so(solver):
                   "satisfy(x[0][0] < x[0][1], x[0][1] < x[0][2], x[0][2] < x[0][0])"):
         found = walkthrough(session_with(solver, "latin", *latin, wrong))
         assert not found.solved and found.stopped == "the constraints have no solution: use %puzzle explain", wrong
+
+
+def test_a_wing_is_named_drawn_forced_by_its_constraints_and_minimal(solver, tmp_path):
+    """HoDoKu's example of a W-wing: the walkthrough names it, writes and draws its chain, and its houses
+    force its facts and are all needed (checked with ACE)."""
+    rows = ["500900067", "001000050", "074500000", "000020000", "000600008", "080019300", "000000000",
+            "210060000", "930000705"]
+    board = SUDOKU_BOARD.replace(SUDOKU_BOARD[SUDOKU_BOARD.index("["):SUDOKU_BOARD.index("]]") + 2],
+                                 f"[[int(d) for d in row] for row in {rows!r}]")
+    session = session_with(solver, "sudoku", board, *SUDOKU_STEPS)
+    found = walkthrough(session)
+    assert found.solved and found.rating == "hard (W-wing)"
+    wing = next(d for d in found.deductions if d.technique == "W-wing")
+    assert len(wing.constraints) == 4 and len(wing.links) == 3 and not wing.smallest
+    assert re.search(r"\[W-wing: (x\[\d\]\[\d\]) -(\d)- x\[\d\]\[\d\] =\2= x\[\d\]\[\d\] -\2- (x\[\d\]\[\d\]); minimal",
+                     wing.line()), wing.line()
+    assert wing.marks.links and "position:absolute" in walkthrough_html(found, 3)
+    named = [d for d in found.deductions if d.technique not in ("", "singles", "hidden single", "naked single")]
+    assert {d.technique for d in named} >= {"locked candidates (pointing)", "naked triple", "W-wing"}
+    assert_every_fact_is_forced(session, SimpleNamespace(deductions=named), tmp_path, check_minimal=True)
