@@ -87,11 +87,11 @@ def _link_dots(links, size: int) -> dict[tuple[int, int], list[str]]:
     in (a static table cannot hold lines: the sanitizer strips SVG and rotations)."""
     pitch = size + 1  # collapsed borders
     dots: dict[tuple[int, int], list[str]] = {}
-    for (r1, c1), (r2, c2), _, strong in links:
-        x1, y1, x2, y2 = (c1 + 0.5) * pitch, (r1 + 0.5) * pitch, (c2 + 0.5) * pitch, (r2 + 0.5) * pitch
-        length = ((x2 - x1) ** 2 + (y2 - y1) ** 2) ** 0.5
+    for (r1, c1), (r2, c2), digit, strong in links:
+        (x1, y1), (x2, y2) = _anchor(r1, c1, digit, size), _anchor(r2, c2, digit, size)
+        length = max(((x2 - x1) ** 2 + (y2 - y1) ** 2) ** 0.5, 1.0)
         spacing, colour = (3, STRONG) if strong else (7, WEAK)
-        margin = size * 0.3  # the ends stay clear of the linked cells' digits
+        margin = 7  # the ends stay clear of the linked digits
         steps = int((length - 2 * margin) // spacing)
         for k in range(steps + 1):
             t = (margin + k * spacing) / length
@@ -102,6 +102,15 @@ def _link_dots(links, size: int) -> dict[tuple[int, int], list[str]]:
                 f'<span style="position:absolute;left:{left:.0f}px;top:{top:.0f}px;width:3px;height:3px;'
                 f'border-radius:2px;background:{colour}"></span>')
     return dots
+
+
+def _anchor(r: int, c: int, digit: int, size: int) -> tuple[float, float]:
+    """Where a link ends in a cell, in pixels from the table's corner: on the digit's slot when digits sit in
+    Sudoku slots (see `_cell_html`), else the cell's centre."""
+    x, y = (c + 0.5) * (size + 1), (r + 0.5) * (size + 1)
+    if size > 34 and 1 <= digit <= SMALL:
+        x, y = x + ((digit - 1) % 3 - 1) * 8, y + ((digit - 1) // 3 - 1) * 11.5
+    return x, y
 
 
 def _highlighted(colour: str) -> str:
