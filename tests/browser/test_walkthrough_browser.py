@@ -15,6 +15,8 @@ from lab_server import ARTIFACTS, jupyter_server, launch, open_notebook, require
 from sample_walkthrough import walkthrough
 from test_grid_browser import Frames, notebook, run_cell, watched_page
 
+from kernelext.insight.pencil_marks import PencilGrid
+from kernelext.widgets.pencil_forms import pencil_html
 from kernelext.widgets.static_forms import (
     walkthrough_captions,
     walkthrough_html,
@@ -28,6 +30,21 @@ from kernelext.widgets.stepper_widget import StepperWidget
 with open("walkthrough.pickle", "rb") as file:
     walkthrough = pickle.load(file)
 StepperWidget(walkthrough, block=2)'''
+
+# A Sudoku's pencil marks with a chain on 9: row 2 to row 4 in column 7 (weak), then to column 6 (strong).
+CHAIN = PencilGrid("x", tuple(tuple((1, 2, 5, 8, 9) for _ in range(9)) for _ in range(9)),
+                   tuple(tuple(() for _ in range(9)) for _ in range(9)),
+                   links=(((2, 7), (4, 7), 9, False), ((4, 7), (4, 6), 9, True)))
+# Each dot of a chain: its computed position and colour, and its centre in cells of its table.
+DOTS = """(output) => {
+  const table = output.querySelector("table[title]").getBoundingClientRect();
+  return [...output.querySelectorAll("td span[style*='absolute']")].map((dot) => {
+    const box = dot.getBoundingClientRect(), style = getComputedStyle(dot);
+    return { position: style.position, colour: style.backgroundColor, width: box.width,
+             row: (box.top + box.height / 2 - table.top) / (table.height / 9),
+             col: (box.left + box.width / 2 - table.left) / (table.width / 9) };
+  });
+}"""
 
 # Each card of the static form: its box, its caption's and its pencil grid's widths.
 CARDS = """(output) => [...output.querySelectorAll("div[style*='inline-block']")].map((card) => {
@@ -52,6 +69,10 @@ def lab(tmp_path):
     stored["cells"][0]["outputs"] = [{"output_type": "display_data", "metadata": {},
                                       "data": {"text/html": walkthrough_html(w, 2), "text/plain": walkthrough_text(w)}}]
     (root / "static.ipynb").write_text(json.dumps(stored))
+    chain = notebook(["# a chain drawn on a pencil grid"])
+    chain["cells"][0]["outputs"] = [{"output_type": "display_data", "metadata": {},
+                                     "data": {"text/html": pencil_html(CHAIN, 3), "text/plain": "a chain"}}]
+    (root / "chain.ipynb").write_text(json.dumps(chain))
     with jupyter_server(tmp_path, root) as server:
         yield server.base, server.token
 
@@ -127,5 +148,31 @@ def test_walkthrough_static_form_untrusted_shows_every_step_as_cards_side_by_sid
                 assert card["caption"] <= card["grid"] + 1 and card["width"] <= card["grid"] + 1, cards
             assert output.locator("td[style*='#dbeafe']").count() == 7, "the highlights did not survive"
             output.screenshot(path=str(ARTIFACTS / "walkthrough-static.png"))
+        finally:
+            browser.close()
+
+
+def test_a_chain_drawn_untrusted_keeps_its_dots_on_the_line_between_its_cells(lab):
+    """The sanitizer keeps the dots' positions and colours: the weak link runs down column 7 from row 2 to
+    row 4 in orange, the strong link along row 4 from column 7 to column 6 in blue."""
+    sync_playwright = require_browser()
+    base, token = lab
+    expected = pencil_html(CHAIN, 3).count("position:absolute")
+    with sync_playwright() as p:
+        browser = launch(p)
+        try:
+            page = browser.new_page(viewport={"width": 1400, "height": 1000})
+            page.set_default_timeout(30_000)
+            open_notebook(page, f"{base}/lab/tree/chain.ipynb?token={token}")
+            output = page.locator(".jp-OutputArea-output.jp-RenderedHTMLCommon").first
+            output.locator("caption").first.wait_for(state="visible")
+            dots = output.evaluate(DOTS)
+            assert len(dots) == expected and all(d["position"] == "absolute" and d["width"] >= 2 for d in dots)
+            weak = [d for d in dots if d["colour"] == "rgb(234, 88, 12)"]
+            strong = [d for d in dots if d["colour"] == "rgb(29, 78, 216)"]
+            assert len(weak) + len(strong) == len(dots) and weak and strong, dots
+            assert all(7 < d["col"] < 8 and 2 < d["row"] < 5 for d in weak), weak
+            assert all(6 < d["col"] < 8 and 4 < d["row"] < 5 for d in strong), strong
+            output.screenshot(path=str(ARTIFACTS / "walkthrough-chain.png"))
         finally:
             browser.close()
