@@ -27,7 +27,8 @@ REFERENCE = json.loads((Path(__file__).parent / "hodoku_steps.json").read_text()
 HODOKU_NAMES = {"XY-Wing": "XY-wing", "XYZ-Wing": "XYZ-wing", "W-Wing": "W-wing", "Skyscraper": "skyscraper",
                 "2-String Kite": "2-string kite", "Turbot Fish": "turbot fish", "X-Chain": "X-chain",
                 "Simple Colors Trap": "simple colouring (trap)", "Simple Colors Wrap": "simple colouring (wrap)",
-                "X-Wing": "X-wing"}
+                "X-Wing": "X-wing", "Swordfish": "swordfish", "Locked Candidates Type 1 (Pointing)":
+                "locked candidates (pointing)", "Locked Candidates Type 2 (Claiming)": "locked candidates (claiming)"}
 
 
 def sudoku():
