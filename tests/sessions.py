@@ -1,7 +1,9 @@
-"""Puzzles as a session's steps (a 9x9 Sudoku, a 4x4 Futoshiki), shared by the tests of explanations and walkthroughs."""
+"""Puzzles as a session's steps (a 9x9 Sudoku, a 4x4 Futoshiki), and a Sudoku's houses as a walkthrough's
+rules, shared by the tests of explanations and walkthroughs."""
 
 from __future__ import annotations
 
+from kernelext.insight.walkthrough.rules import AllDifferent
 from kernelext.solver.engine import Solver
 from kernelext.steps.session import PuzzleSession
 
@@ -36,3 +38,13 @@ def session_with(solver: Solver, name: str, *steps: str) -> PuzzleSession:
     for step in steps:
         session.add_step(step, solve=False)
     return session
+
+
+def sudoku_rules() -> tuple[list[AllDifferent], dict[str, tuple[int, int]]]:
+    """A 9x9 Sudoku's 27 houses as rules (rows, columns, blocks) and each cell's position."""
+    positions = {f"x[{r}][{c}]": (r, c) for r in range(9) for c in range(9)}
+    rules = [AllDifferent(tuple(f"x[{r}][{c}]" for c in range(9))) for r in range(9)]
+    rules += [AllDifferent(tuple(f"x[{r}][{c}]" for r in range(9))) for c in range(9)]
+    rules += [AllDifferent(tuple(f"x[{3 * p + i}][{3 * q + j}]" for i in range(3) for j in range(3)))
+              for p in range(3) for q in range(3)]
+    return rules, positions

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import pickle
+from contextlib import contextmanager
 
 import pytest
 from lab_server import ARTIFACTS, jupyter_server, launch, open_notebook, require_browser
@@ -130,7 +131,9 @@ def test_walkthrough_stepper_browses_in_the_browser_alone(lab):
             browser.close()
 
 
-def test_walkthrough_static_form_untrusted_shows_every_step_as_cards_side_by_side(lab):
+@contextmanager
+def stored_output(lab, name: str):
+    """The first HTML output of the stored notebook `name`, opened untrusted in JupyterLab, once it shows."""
     sync_playwright = require_browser()
     base, token = lab
     with sync_playwright() as p:
@@ -138,41 +141,35 @@ def test_walkthrough_static_form_untrusted_shows_every_step_as_cards_side_by_sid
         try:
             page = browser.new_page(viewport={"width": 1400, "height": 1000})
             page.set_default_timeout(30_000)
-            open_notebook(page, f"{base}/lab/tree/static.ipynb?token={token}")
+            open_notebook(page, f"{base}/lab/tree/{name}?token={token}")
             output = page.locator(".jp-OutputArea-output.jp-RenderedHTMLCommon").first
             output.locator("caption").first.wait_for(state="visible")
-            cards = output.evaluate(CARDS)
-            assert [card["cells"] for card in cards] == [16] * 3, cards
-            assert len({card["top"] for card in cards}) == 1, f"the cards are not side by side: {cards}"
-            for card in cards:  # each caption wraps to its grid's width
-                assert card["caption"] <= card["grid"] + 1 and card["width"] <= card["grid"] + 1, cards
-            assert output.locator("td[style*='#dbeafe']").count() == 7, "the highlights did not survive"
-            output.screenshot(path=str(ARTIFACTS / "walkthrough-static.png"))
+            yield output
         finally:
             browser.close()
+
+
+def test_walkthrough_static_form_untrusted_shows_every_step_as_cards_side_by_side(lab):
+    with stored_output(lab, "static.ipynb") as output:
+        cards = output.evaluate(CARDS)
+        assert [card["cells"] for card in cards] == [16] * 3, cards
+        assert len({card["top"] for card in cards}) == 1, f"the cards are not side by side: {cards}"
+        for card in cards:  # each caption wraps to its grid's width
+            assert card["caption"] <= card["grid"] + 1 and card["width"] <= card["grid"] + 1, cards
+        assert output.locator("td[style*='#dbeafe']").count() == 7, "the highlights did not survive"
+        output.screenshot(path=str(ARTIFACTS / "walkthrough-static.png"))
 
 
 def test_a_chain_drawn_untrusted_keeps_its_dots_on_the_line_between_its_cells(lab):
     """The sanitizer keeps the dots' positions and colours: the weak link runs down column 7 from row 2 to
     row 4 in orange, the strong link along row 4 from column 7 to column 6 in blue."""
-    sync_playwright = require_browser()
-    base, token = lab
     expected = pencil_html(CHAIN, 3).count("position:absolute")
-    with sync_playwright() as p:
-        browser = launch(p)
-        try:
-            page = browser.new_page(viewport={"width": 1400, "height": 1000})
-            page.set_default_timeout(30_000)
-            open_notebook(page, f"{base}/lab/tree/chain.ipynb?token={token}")
-            output = page.locator(".jp-OutputArea-output.jp-RenderedHTMLCommon").first
-            output.locator("caption").first.wait_for(state="visible")
-            dots = output.evaluate(DOTS)
-            assert len(dots) == expected and all(d["position"] == "absolute" and d["width"] >= 2 for d in dots)
-            weak = [d for d in dots if d["colour"] == "rgb(234, 88, 12)"]
-            strong = [d for d in dots if d["colour"] == "rgb(29, 78, 216)"]
-            assert len(weak) + len(strong) == len(dots) and weak and strong, dots
-            assert all(7 < d["col"] < 8 and 2 < d["row"] < 5 for d in weak), weak
-            assert all(6 < d["col"] < 8 and 4 < d["row"] < 5 for d in strong), strong
-            output.screenshot(path=str(ARTIFACTS / "walkthrough-chain.png"))
-        finally:
-            browser.close()
+    with stored_output(lab, "chain.ipynb") as output:
+        dots = output.evaluate(DOTS)
+        assert len(dots) == expected and all(d["position"] == "absolute" and d["width"] >= 2 for d in dots)
+        weak = [d for d in dots if d["colour"] == "rgb(234, 88, 12)"]
+        strong = [d for d in dots if d["colour"] == "rgb(29, 78, 216)"]
+        assert len(weak) + len(strong) == len(dots) and weak and strong, dots
+        assert all(7 < d["col"] < 8 and 2 < d["row"] < 5 for d in weak), weak
+        assert all(6 < d["col"] < 8 and 4 < d["row"] < 5 for d in strong), strong
+        output.screenshot(path=str(ARTIFACTS / "walkthrough-chain.png"))

@@ -14,12 +14,12 @@ import time
 from pathlib import Path
 
 import pytest
+from sessions import sudoku_rules
 
 from kernelext.insight.findings import Deduction
 from kernelext.insight.pencil_marks import PencilGrid
 from kernelext.insight.walkthrough.patterns import ORDER, Board, find, rank
 from kernelext.insight.walkthrough.propagation import Reasoner
-from kernelext.insight.walkthrough.rules import AllDifferent
 from kernelext.insight.walkthrough.techniques import houses, pattern_step
 from kernelext.widgets.pencil_forms import pencil_html
 
@@ -31,16 +31,8 @@ HODOKU_NAMES = {"XY-Wing": "XY-wing", "XYZ-Wing": "XYZ-wing", "W-Wing": "W-wing"
                 "locked candidates (pointing)", "Locked Candidates Type 2 (Claiming)": "locked candidates (claiming)"}
 
 
-def sudoku():
-    positions = {f"x[{r}][{c}]": (r, c) for r in range(9) for c in range(9)}
-    rules = [AllDifferent(tuple(f"x[{r}][{c}]" for c in range(9))) for r in range(9)]
-    rules += [AllDifferent(tuple(f"x[{r}][{c}]" for r in range(9))) for c in range(9)]
-    rules += [AllDifferent(tuple(f"x[{3 * p + i}][{3 * q + j}]" for i in range(3) for j in range(3)))
-              for p in range(3) for q in range(3)]
-    return rules, positions, houses(rules, positions)
-
-
-RULES, POSITIONS, HOUSES = sudoku()
+RULES, POSITIONS = sudoku_rules()
+HOUSES = houses(RULES, POSITIONS)
 
 
 def domains_of(candidates: list[str]) -> dict[str, frozenset[int]]:

@@ -2,17 +2,14 @@
 
 from __future__ import annotations
 
-from kernelext.insight.walkthrough.rules import AllDifferent
+from sessions import sudoku_rules
+
 from kernelext.insight.walkthrough.techniques import houses, rating, shape_name
 
 # -- names and rating ------------------------------------------------------------------------------------------
 
 def sudoku_houses():
-    positions = {f"x[{r}][{c}]": (r, c) for r in range(9) for c in range(9)}
-    rules = [AllDifferent(tuple(f"x[{r}][{c}]" for c in range(9))) for r in range(9)]
-    rules += [AllDifferent(tuple(f"x[{r}][{c}]" for r in range(9))) for c in range(9)]
-    rules += [AllDifferent(tuple(f"x[{3 * p + i}][{3 * q + j}]" for i in range(3) for j in range(3)))
-              for p in range(3) for q in range(3)]
+    rules, positions = sudoku_rules()
     return houses(rules, positions), positions
 
 
