@@ -113,14 +113,18 @@ def why(session, cell: str, *, timeout: float = DEFAULT_TIMEOUT) -> WhyAnswer:
                          context.grid(first.solution, culprits))
 
 
-def walkthrough(session, *, timeout: float = DEFAULT_TIMEOUT, limit: int | None = None) -> Walkthrough:
-    """The solve of the current model from its givens, as deductions one after the other (up to `limit`)."""
+def walkthrough(session, *, timeout: float = DEFAULT_TIMEOUT, limit: int | None = None,
+                prove: bool = False) -> Walkthrough:
+    """The solve of the current model from its givens, as deductions one after the other (up to `limit`);
+    with `prove`, each step not proven smallest is proven so, or replaced by a smaller one (much slower)."""
     with _Context(session, timeout) as context:
         if context.info is None:
             raise PuzzleUsageError("A walkthrough needs a drawn array (a 1-D or 2-D variable array).")
         optimum = context.post_optimum()
         with operators.plain_operators():  # pycsp3's `in` on sets is slow, and the walk needs none of it
-            return replace(_Walk(context).run(limit), optimum=optimum)
+            walk = _Walk(context)
+            walk.deducer.prove = prove
+            return replace(walk.run(limit), optimum=optimum)
 
 
 # -- the model, its constraints' steps, and the solver ------------------------------------------------

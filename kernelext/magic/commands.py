@@ -131,17 +131,18 @@ def _hints(puzzle: NotebookPuzzle, args: Namespace, rest: list[str]) -> None:
 
 
 def _walkthrough(puzzle: NotebookPuzzle, args: Namespace, rest: list[str]) -> None:
-    _no_arguments("walkthrough", rest)
-    _walk(puzzle, args, None)
+    if rest not in ([], ["--prove"]):
+        raise PuzzleUsageError(f"%puzzle walkthrough [--prove] [--timeout S] takes no {' '.join(rest)!r}.")
+    _walk(puzzle, args, None, prove=rest == ["--prove"])
 
 
-def _walk(puzzle: NotebookPuzzle, args: Namespace, limit: int | None) -> None:
+def _walk(puzzle: NotebookPuzzle, args: Namespace, limit: int | None, prove: bool = False) -> None:
     from kernelext.insight.explain import (
         walkthrough,  # deferred: the explanations add 0.09 s to %load_ext
     )
 
     timeout = args.timeout or puzzle.timeout * WALK_TIME_FACTOR
-    puzzle.show_walkthrough(walkthrough(puzzle.session, timeout=timeout, limit=limit))
+    puzzle.show_walkthrough(walkthrough(puzzle.session, timeout=timeout, limit=limit, prove=prove))
 
 
 COMMANDS = MappingProxyType({command.name: command for command in (
@@ -159,7 +160,8 @@ COMMANDS = MappingProxyType({command.name: command for command in (
     Command("why CELL", "why a cell has its value (e.g. `%puzzle why x[3][4]`): the constraints that force it", _why),
     Command("hint", "the walkthrough's first step: new facts from the fewest constraints", _hint),
     Command("hints [N]", "the walkthrough's first N steps", _hints),
-    Command("walkthrough", "the whole solve from the givens, deduction by deduction, as a puzzle book explains it",
+    Command("walkthrough [--prove]", "the whole solve from the givens, deduction by deduction, as a puzzle book "
+            "explains it; --prove proves each step smallest (slower)",
             _walkthrough),
 )})
 HELP = "help", "show this summary"  # the one command that needs no puzzle: run_command answers it

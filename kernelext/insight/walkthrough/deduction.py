@@ -10,7 +10,8 @@ still needs a search over more than `NARROW` open variables. Then the best named
 candidate, a minimal set of rules that refutes it: found by propagation, shrunk by QuickXplain and one rule
 at a time with search, and when the smallest such set has more than `SEARCHED` rules, sought again by
 QuickXplain with search for a few candidates. A step is proven smallest when it has `EXHAUSTIVE + 1` rules
-and no pair was left out, else only minimal. A pattern's facts are the removals its houses force, as the
+and no pair was left out, else only minimal; with `prove`, such a step is proven smallest by OCUS, or
+replaced by a smaller one (`smallest.py`). A pattern's facts are the removals its houses force, as the
 pattern says; every other fact comes from `Reasoner.consequences`, exact for its rules.
 """
 
@@ -21,8 +22,9 @@ import random
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
 
-from kernelext.insight.walkthrough.propagation import Candidates, Reasoner, quickxplain
+from kernelext.insight.walkthrough.propagation import Candidates, Reasoner, TimeUp, quickxplain
 from kernelext.insight.walkthrough.rules import AllDifferent
+from kernelext.insight.walkthrough.smallest import smallest_refutation
 
 EXHAUSTIVE = 2  # every connected set of up to this many rules is tried
 NARROW = 24  # sets with more open variables than this (focused) are not tried one by one
@@ -59,11 +61,14 @@ class Deducer:
         name_shape: names a multi-rule step from its rule ids and facts ("" when it has no name).
         named_pattern: the best named pattern at the candidates (fewest rules first) as a step, or None: taken
             before pairs of rules when it has two, else when no refuting set found has fewer rules.
+        prove: a step not proven smallest is then proven so, or replaced by a smaller one (`smallest`):
+            exact, and much slower.
     """
 
     reasoner: Reasoner
     name_shape: Callable[[tuple[int, ...], Candidates, Candidates], str] = lambda ids, before, after: ""
     named_pattern: Callable[[Candidates], Found | None] = lambda domains: None
+    prove: bool = False
     _sets: dict = field(default_factory=dict)  # rule ids -> (candidates of their scope, what they remove)
     _cores: dict = field(default_factory=dict)  # (variable, value) -> a set of rules refuting it
     _near: dict = field(default_factory=dict)  # variable -> every rule's distance from it
@@ -84,7 +89,8 @@ class Deducer:
         pattern = self._minimal(self.named_pattern(domains), domains)
         if pattern is not None and len(pattern.ids) <= EXHAUSTIVE:  # no single rule forces anything more
             return replace(pattern, smallest=True)
-        return self._connected(active, domains) or self._refuted(active, domains, pattern)
+        found = self._connected(active, domains) or self._refuted(active, domains, pattern)
+        return self._proven(found, active, domains) if self.prove and found and not found.smallest else found
 
     # -- one rule alone -----------------------------------------------------------------------------------
 
@@ -256,6 +262,21 @@ class Deducer:
         changed = self._set_consequences(ids, domains)
         smallest = len(ids) <= (1 if self._skipped else EXHAUSTIVE) + 1
         return Found(ids, changed, self.name_shape(ids, domains, changed), smallest)
+
+    def _proven(self, found: Found, active: list[int], domains: Candidates) -> Found:
+        """`found` proven smallest, or a smaller step that is; `found` as it was when time runs out."""
+        solution = self._solution_within(active, domains)
+        literals = list(self._candidates(active, domains, solution))
+        try:
+            smaller = smallest_refutation(self.reasoner, active, domains, literals,
+                                          (1 if self._skipped else EXHAUSTIVE) + 1, len(found.ids))
+        except TimeUp:
+            return found
+        if smaller is None:
+            return replace(found, smallest=True)
+        ids = tuple(sorted(smaller[0]))
+        changed = self._set_consequences(ids, domains)
+        return Found(ids, changed, self.name_shape(ids, domains, changed), True)
 
     def _solution_within(self, active: list[int], domains: Candidates) -> Candidates | None:
         if self._solution is None or any(not self._solution[v] <= domains[v] for v in domains if v in self._solution):
