@@ -131,18 +131,17 @@ def _hints(puzzle: NotebookPuzzle, args: Namespace, rest: list[str]) -> None:
 
 
 def _walkthrough(puzzle: NotebookPuzzle, args: Namespace, rest: list[str]) -> None:
-    if rest not in ([], ["--prove"]):
-        raise PuzzleUsageError(f"%puzzle walkthrough [--prove] [--timeout S] takes no {' '.join(rest)!r}.")
-    _walk(puzzle, args, None, prove=rest == ["--prove"])
+    _no_arguments("walkthrough", rest)
+    _walk(puzzle, args, None)
 
 
-def _walk(puzzle: NotebookPuzzle, args: Namespace, limit: int | None, prove: bool = False) -> None:
+def _walk(puzzle: NotebookPuzzle, args: Namespace, limit: int | None) -> None:
     from kernelext.insight.explain import (
         walkthrough,  # deferred: the explanations add 0.09 s to %load_ext
     )
 
     timeout = args.timeout or puzzle.timeout * WALK_TIME_FACTOR
-    puzzle.show_walkthrough(walkthrough(puzzle.session, timeout=timeout, limit=limit, prove=prove))
+    puzzle.show_walkthrough(walkthrough(puzzle.session, timeout=timeout, limit=limit, prove=args.prove))
 
 
 COMMANDS = MappingProxyType({command.name: command for command in (
@@ -158,7 +157,8 @@ COMMANDS = MappingProxyType({command.name: command for command in (
             _check),
     Command("explain", "after UNSAT: a minimal set of constraints that cannot hold together", _explain),
     Command("why CELL", "why a cell has its value (e.g. `%puzzle why x[3][4]`): the constraints that force it", _why),
-    Command("hint", "the walkthrough's first step: new facts from the fewest constraints", _hint),
+    Command("hint", "the walkthrough's first step: new facts from the fewest constraints (--prove: proven the fewest)",
+            _hint),
     Command("hints [N]", "the walkthrough's first N steps", _hints),
     Command("walkthrough [--prove]", "the whole solve from the givens, deduction by deduction, as a puzzle book "
             "explains it; --prove proves each step smallest (slower)",

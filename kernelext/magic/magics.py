@@ -99,6 +99,7 @@ class PuzzleMagics(Magics):
     @argument("--view", metavar="KIND", help=f"how to draw the grid: {view_choices()} (default: guessed from NAME "
               "and the data)")
     @argument("--nodes", metavar="N", type=int, help="with `%%puzzle tree`: how many nodes to record (default 500)")
+    @argument("--prove", action="store_true", help="with `%%puzzle walkthrough`: prove every step smallest (slower)")
     @_step_options
     @line_cell_magic
     def puzzle(self, line, cell=None):
