@@ -75,6 +75,7 @@ class Deducer:
     _solution: Candidates | None = None
     _supported: dict = field(default_factory=dict)  # (variable, value) -> None: in a solution found
     _skipped: bool = False  # a wide set was left out of the sets tried, at the latest step
+    _witnesses: list = field(default_factory=list)  # assignments of earlier proofs (`smallest.Witness`)
 
     def next(self, domains: Candidates) -> Found | None:
         """The next deduction from `domains`, or None when no set of rules forces anything more.
@@ -269,7 +270,7 @@ class Deducer:
         literals = list(self._candidates(active, domains, solution))
         try:
             smaller = smallest_refutation(self.reasoner, active, domains, literals,
-                                          (1 if self._skipped else EXHAUSTIVE) + 1, len(found.ids))
+                                          (1 if self._skipped else EXHAUSTIVE) + 1, len(found.ids), self._witnesses)
         except TimeUp:
             return found
         if smaller is None:

@@ -17,12 +17,19 @@ from collections.abc import Sequence
 from kernelext.insight.walkthrough.propagation import Candidates, Reasoner, TimeUp
 
 
+Witness = tuple[frozenset[int], dict[str, int]]  # rules an assignment satisfies, and the assignment
+MOST_WITNESSES = 2000  # kept for later proofs, at most
+
+
 def smallest_refutation(reasoner: Reasoner, active: Sequence[int], domains: Candidates,
-                        literals: Sequence[tuple[str, int]], at_least: int, below: int
-                        ) -> tuple[tuple[int, ...], tuple[str, int]] | None:
+                        literals: Sequence[tuple[str, int]], at_least: int, below: int,
+                        witnesses: list[Witness] | None = None) -> tuple[tuple[int, ...], tuple[str, int]] | None:
     """The fewest rules among `active` (at least `at_least`: fewer are known to force nothing) that rule out
     one of `literals` (variable, value), with that literal, when fewer than `below`; None when no set of fewer
-    than `below` rules rules any of them out. Raises TimeUp past the reasoner's deadline."""
+    than `below` rules rules any of them out. Raises TimeUp past the reasoner's deadline.
+
+    `witnesses` are assignments of earlier proofs: those still within `domains` give their correction sets
+    at once, and this proof's own are added to the list."""
     from ortools.sat.python import (
         cp_model,  # deferred: OR-Tools is not in the browser's build, and only this proof needs it
     )
@@ -34,6 +41,17 @@ def smallest_refutation(reasoner: Reasoner, active: Sequence[int], domains: Cand
     model.Add(sum(use.values()) >= at_least)
     model.Minimize(sum(use.values()))
     order = random.Random(0).sample(list(active), len(active))  # rules tried in this order when growing
+    witnesses = [] if witnesses is None else witnesses
+
+    def correct(satisfied: frozenset[int], assignment: dict[str, int]) -> None:
+        """Every step must use a rule the assignment violates, or a candidate it does not take."""
+        violated = [use[i] for i in active if i not in satisfied]
+        untaken = [pick[(v, x)] for v, x in literals if assignment.get(v) != x]
+        model.AddBoolOr(violated + untaken)
+
+    for satisfied, assignment in witnesses:
+        if all(x in domains.get(v, ()) for v, x in assignment.items()):
+            correct(satisfied, assignment)
     while True:
         if time.monotonic() > reasoner.deadline:
             raise TimeUp
@@ -56,6 +74,7 @@ def smallest_refutation(reasoner: Reasoner, active: Sequence[int], domains: Cand
                 more = reasoner.solution(wider, found) or reasoner.solution(wider, assumed)
                 if more is not None:
                     grown[index], found = None, more
-        violated = [use[i] for i in active if i not in grown]
-        untaken = [pick[(v, x)] for v, x in literals if found.get(v) != frozenset((x,))]
-        model.AddBoolOr(violated + untaken)
+        assignment = {v: next(iter(d)) for v, d in found.items() if len(d) == 1}  # the candidate's own included
+        correct(frozenset(grown), assignment)
+        if len(witnesses) < MOST_WITNESSES:
+            witnesses.append((frozenset(grown), assignment))

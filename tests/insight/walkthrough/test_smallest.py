@@ -53,11 +53,16 @@ def test_the_fewest_rules_ruling_out_a_candidate_are_found_and_proven(domains):
     fewest = next(k for k in range(1, len(active) + 1)
                   if any(reasoner.unsat(ids, {**domains, v: frozenset((x,))})
                          for ids in itertools.combinations(active, k) for v, x in literals))
-    found = smallest_refutation(reasoner, active, domains, literals, 1, len(active) + 1)
+    witnesses = []
+    found = smallest_refutation(reasoner, active, domains, literals, 1, len(active) + 1, witnesses)
     assert found is not None
     ids, (variable, value) = found
     assert len(ids) == fewest and reasoner.unsat(ids, {**domains, variable: frozenset((value,))})
     assert smallest_refutation(reasoner, active, domains, literals, 1, fewest) is None  # none smaller
+    # the assignments of the first proof, reused, change nothing found
+    assert smallest_refutation(reasoner, active, domains, literals, 1, fewest, witnesses) is None
+    again = smallest_refutation(reasoner, active, domains, literals, 1, len(active) + 1, witnesses)
+    assert again is not None and len(again[0]) == fewest
 
 
 def test_prove_turns_minimal_steps_into_proven_smallest_ones(solver):
