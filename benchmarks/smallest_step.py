@@ -8,7 +8,7 @@ The puzzles are those of benchmarks/walkthrough.py (default: Inkala's Sudoku); t
 after the walkthrough's first N deductions (default 1: Inkala's singles, before its largest steps). The
 proof is `kernelext.insight.walkthrough.smallest` (what `%puzzle walkthrough --prove` runs for each step
 not proven smallest), started from no lower bound. Prints the size of the walkthrough's own step at that
-state and its time, then the smallest step and the time to find and prove it.
+state and its time, then each lower bound as it rises, the smallest step and the time to find and prove it.
 """
 
 from __future__ import annotations
@@ -55,7 +55,10 @@ def main() -> None:
             reasoner.deadline = time.monotonic() + args.timeout
             start = time.perf_counter()
             try:
-                chosen, literal = smallest_refutation(reasoner, active, domains, literals, 1, len(active) + 1)
+                chosen, literal = smallest_refutation(
+                    reasoner, active, domains, literals, 1, len(active) + 1,
+                    on_bound=lambda k: print(f"  {time.perf_counter() - start:.0f} s: no step of fewer than {k} "
+                                             "constraints", flush=True))
             except TimeUp:
                 print(f"no proof within {args.timeout:g} s")
                 return

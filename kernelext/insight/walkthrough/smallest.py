@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from kernelext.insight.walkthrough.propagation import Candidates, Reasoner, TimeUp
 
@@ -23,13 +23,15 @@ MOST_WITNESSES = 2000  # kept for later proofs, at most
 
 def smallest_refutation(reasoner: Reasoner, active: Sequence[int], domains: Candidates,
                         literals: Sequence[tuple[str, int]], at_least: int, below: int,
-                        witnesses: list[Witness] | None = None) -> tuple[tuple[int, ...], tuple[str, int]] | None:
+                        witnesses: list[Witness] | None = None, on_bound: Callable[[int], None] = lambda bound: None
+                        ) -> tuple[tuple[int, ...], tuple[str, int]] | None:
     """The fewest rules among `active` (at least `at_least`: fewer are known to force nothing) that rule out
     one of `literals` (variable, value), with that literal, when fewer than `below`; None when no set of fewer
     than `below` rules rules any of them out. Raises TimeUp past the reasoner's deadline.
 
     `witnesses` are assignments of earlier proofs: those still within `domains` give their correction sets
-    at once, and this proof's own are added to the list."""
+    at once, and this proof's own are added to the list. `on_bound` hears each new lower bound: no set of
+    fewer rules rules out any of the literals."""
     from ortools.sat.python import (
         cp_model,  # deferred: OR-Tools is not in the browser's build, and only this proof needs it
     )
@@ -41,6 +43,7 @@ def smallest_refutation(reasoner: Reasoner, active: Sequence[int], domains: Cand
     model.Add(sum(use.values()) >= at_least)
     model.Minimize(sum(use.values()))
     order = random.Random(0).sample(list(active), len(active))  # rules tried in this order when growing
+    bound = at_least - 1
     witnesses = [] if witnesses is None else witnesses
 
     def correct(satisfied: frozenset[int], assignment: dict[str, int]) -> None:
@@ -62,6 +65,9 @@ def smallest_refutation(reasoner: Reasoner, active: Sequence[int], domains: Cand
         chosen = [i for i in active if hitting.Value(use[i])]
         if len(chosen) >= below:
             return None
+        if len(chosen) > bound:
+            bound = len(chosen)
+            on_bound(bound)
         literal = next(lit for lit in literals if hitting.Value(pick[lit]))
         assumed = {**domains, literal[0]: frozenset((literal[1],))}
         found = reasoner.solution(chosen, assumed)
