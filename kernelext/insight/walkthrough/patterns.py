@@ -84,15 +84,8 @@ class Board:
 
     def strong_links(self, digit: int) -> list[tuple[int, Position, Position]]:
         """(house, a, b) for each house whose only two places for `digit` are a and b."""
-        links = []
-        for h, cells in sorted(self.cells.items()):
-            values = frozenset().union(*(self.candidates[p] for p in cells))
-            if len(values) != len(cells) or digit not in values:
-                continue
-            places = sorted(p for p in cells if digit in self.candidates[p])
-            if len(places) == 2 and len(self.candidates[places[0]]) > 1 and len(self.candidates[places[1]]) > 1:
-                links.append((h, *places))
-        return links
+        return [(h, *sorted(self.places(h, digit))) for h in sorted(self.cells)
+                if len(self.places(h, digit)) == 2 and self.must_hold(h, digit)]
 
     def cover(self, pairs: list[tuple[Position, Position]], fixed: frozenset[int] = frozenset()) -> frozenset[int]:
         """The fewest houses, with `fixed`, holding each pair of cells (each pair sees each other)."""
