@@ -42,7 +42,7 @@ def smallest_refutation(reasoner: Reasoner, active: Sequence[int], domains: Cand
     model.AddExactlyOne(pick.values())
     model.Add(sum(use.values()) >= at_least)
     model.Minimize(sum(use.values()))
-    order = random.Random(0).sample(list(active), len(active))  # rules tried in this order when growing
+    shuffle = random.Random(0)  # each round grows in an order of its own: varied correction sets
     bound = at_least - 1
     witnesses = [] if witnesses is None else witnesses
 
@@ -74,7 +74,7 @@ def smallest_refutation(reasoner: Reasoner, active: Sequence[int], domains: Cand
         if found is None:
             return tuple(chosen), literal
         grown = dict.fromkeys(chosen)
-        for index in order:
+        for index in shuffle.sample(list(active), len(active)):
             if index not in grown:
                 wider = list(grown) + [index]
                 more = reasoner.solution(wider, found) or reasoner.solution(wider, assumed)
