@@ -286,6 +286,7 @@ class _Walk:
                 rules.append(rule)
                 self.constraint_of.append(index)
         self.positions = context.positions
+        self.variable_at = {p: v for v, p in self.positions.items()}
         self.house_of = houses(rules, self.positions)
         self.reasoner = Reasoner(rules, context.deadline)
         self.deducer = Deducer(self.reasoner, lambda ids, before, after: shape_name(
@@ -342,8 +343,7 @@ class _Walk:
         marks = self._marks(after, before, {cell for c in culprits for cell in c.cells})
         if marks is not None and found.links:
             marks = replace(marks, links=tuple((k.a, k.b, k.digit, k.strong) for k in found.links))
-        variable_at = {p: v for v, p in self.positions.items()}
-        links = tuple((variable_at[k.a], variable_at[k.b], k.digit, k.strong) for k in found.links)
+        links = tuple((self.variable_at[k.a], self.variable_at[k.b], k.digit, k.strong) for k in found.links)
         return Deduction(placed, removed, culprits, known, found.technique, found.smallest, marks, links)
 
     def _marks(self, domains: Candidates, before: Candidates | None, highlighted=frozenset()):

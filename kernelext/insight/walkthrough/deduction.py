@@ -226,7 +226,7 @@ class Deducer:
         if solution is None:
             raise NoSolution
         if pattern is not None:
-            pattern = replace(pattern, smallest=len(pattern.ids) <= (1 if self._skipped else EXHAUSTIVE) + 1)
+            pattern = replace(pattern, smallest=len(pattern.ids) <= self._proven_up_to())
             if pattern.smallest:
                 return pattern
         cores = {}
@@ -261,8 +261,12 @@ class Deducer:
             return None
         ids = tuple(sorted(best))
         changed = self._set_consequences(ids, domains)
-        smallest = len(ids) <= (1 if self._skipped else EXHAUSTIVE) + 1
+        smallest = len(ids) <= self._proven_up_to()
         return Found(ids, changed, self.name_shape(ids, domains, changed), smallest)
+
+    def _proven_up_to(self) -> int:
+        """The size up to which a step found now is proven smallest: every smaller set was tried."""
+        return (1 if self._skipped else EXHAUSTIVE) + 1
 
     def _proven(self, found: Found, active: list[int], domains: Candidates) -> Found:
         """`found` proven smallest, or a smaller step that is; `found` as it was when time runs out."""
@@ -270,7 +274,7 @@ class Deducer:
         literals = list(self._candidates(active, domains, solution))
         try:
             smaller = smallest_refutation(self.reasoner, active, domains, literals,
-                                          (1 if self._skipped else EXHAUSTIVE) + 1, len(found.ids), self._witnesses)
+                                          self._proven_up_to(), len(found.ids), self._witnesses)
         except TimeUp:
             return found
         if smaller is None:
