@@ -9,7 +9,8 @@ still needs a search over more than `NARROW` open variables. Then the best named
 (a fish, a wing, a chain) when no refuting set found by propagation has fewer rules; else, per ruled-out
 candidate, a minimal set of rules that refutes it: found by propagation, shrunk by QuickXplain and one rule
 at a time with search, and when the smallest such set has more than `SEARCHED` rules, sought again by
-QuickXplain with search for a few candidates. A step is proven smallest when it has `EXHAUSTIVE + 1` rules
+QuickXplain with search for a few candidates (each candidate's set is kept for the later steps, where it is
+only shrunk). A step is proven smallest when it has `EXHAUSTIVE + 1` rules
 and no pair was left out, else only minimal; with `prove`, such a step is proven smallest by OCUS, or
 replaced by a smaller one (`smallest.py`). A pattern's facts are the removals its houses force, as the
 pattern says; every other fact comes from `Reasoner.consequences`, exact for its rules.
@@ -18,7 +19,6 @@ pattern says; every other fact comes from `Reasoner.consequences`, exact for its
 from __future__ import annotations
 
 import itertools
-import random
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
 
@@ -29,8 +29,7 @@ from kernelext.insight.walkthrough.smallest import smallest_refutation
 EXHAUSTIVE = 2  # every connected set of up to this many rules is tried
 NARROW = 24  # sets with more open variables than this (focused) are not tried one by one
 SEARCHED = 6  # past this many rules, refuting sets are also looked for with search...
-SEARCHED_LITERALS = 6  # ...for this many candidates, those with the smallest sets by propagation first...
-ORDERS = 2  # ...each in this many orders of the rules
+SEARCHED_LITERALS = 6  # ...for this many candidates, those with the smallest sets by propagation first
 MAX_SUBSET = 4  # naked and hidden subsets are named up to quads
 SUBSET_NAMES = {2: "pair", 3: "triple", 4: "quad"}
 
@@ -71,6 +70,7 @@ class Deducer:
     prove: bool = False
     _sets: dict = field(default_factory=dict)  # rule ids -> (candidates of their scope, what they remove)
     _cores: dict = field(default_factory=dict)  # (variable, value) -> a set of rules refuting it
+    _searched: dict = field(default_factory=dict)  # (variable, value) -> a set of rules refuting it by search
     _near: dict = field(default_factory=dict)  # variable -> every rule's distance from it
     _solution: Candidates | None = None
     _supported: dict = field(default_factory=dict)  # (variable, value) -> None: in a solution found
@@ -242,7 +242,7 @@ class Deducer:
             return pattern
         if best is None or len(best) > SEARCHED:  # a search may need fewer rules than propagation
             tried = 0
-            for literal in sorted(literals, key=lambda lit: len(cores.get(lit, active))):
+            for literal in sorted(literals, key=lambda lit: len(cores.get(lit) or self._searched.get(lit, active))):
                 if tried >= SEARCHED_LITERALS and best is not None:
                     break
                 if literal in self._supported:
@@ -318,28 +318,33 @@ class Deducer:
         self._cores[(variable, value)] = tuple(core)
         return tuple(core)
 
-
     def _searched_core(self, active: list[int], domains: Candidates, variable: str, value: int
                        ) -> tuple[int, ...] | None:
         """A small minimal set of rules with no solution where `variable` = `value`: QuickXplain with search,
-        over the rules nearest the variable first, ties in a few fixed shuffled orders; None when some
-        solution has that value (its values are then known to be in a solution)."""
+        over the rules nearest the variable first; None when some
+        solution has that value (its values are then known to be in a solution). A set found at an earlier step
+        still refutes the value (candidates only shrink), and is only shrunk one rule at a time."""
         assumed = {**domains, variable: frozenset((value,))}
+        known = self._searched.get((variable, value))
+        if known is not None:
+            return self._shrunk(known, assumed)
         found = self.reasoner.solution(active, assumed)
         if found is not None:  # solutions stay solutions: a walkthrough only removes values none of them uses
             self._supported.update(dict.fromkeys((v, x) for v in self.reasoner.scope(active) for x in found[v]))
             return None
-        distance = self._distances(variable)
-        best = None
-        for seed in range(ORDERS):
-            shuffled = random.Random(seed).sample(active, len(active)) if seed else list(active)
-            nearest = sorted(shuffled, key=distance.__getitem__)
-            core = quickxplain(lambda ids: self.reasoner.unsat(ids, assumed), (), [(i,) for i in nearest])
-            if best is None or len(core) < len(best):
-                best = tuple(i for (i,) in core)
-            if len(best) <= SEARCHED:
-                break
-        return best
+        nearest = sorted(active, key=self._distances(variable).__getitem__)
+        core = quickxplain(lambda ids: self.reasoner.unsat(ids, assumed), (), [(i,) for i in nearest])
+        self._searched[(variable, value)] = tuple(i for (i,) in core)
+        return self._searched[(variable, value)]
+
+    def _shrunk(self, core: tuple[int, ...], assumed: Candidates) -> tuple[int, ...]:
+        """`core` with each rule left out that the others do without, within `assumed`."""
+        kept = list(core)
+        for index in core:
+            trial = [i for i in kept if i != index]
+            if trial and self.reasoner.unsat(trial, assumed):
+                kept = trial
+        return tuple(kept)
 
     def _distances(self, variable: str) -> dict[int, int]:
         """Every rule's distance from `variable` (0: its rules; 1: rules sharing a variable with those, ...);

@@ -115,7 +115,8 @@ def _components(domains: Domains, match: dict[int, int]) -> list[int]:
 
 @dataclass(frozen=True)
 class Sum:
-    """`sum(coeffs[i] * x[i]) OP limit`, filtered exactly from the sums each prefix and suffix can reach."""
+    """`sum(coeffs[i] * x[i]) OP limit`, filtered exactly from the sums each prefix and suffix can reach (sets
+    of sums held as bits of an integer: `Sums`)."""
 
     scope: tuple[str, ...]
     coeffs: tuple[int, ...]
@@ -124,25 +125,67 @@ class Sum:
     kind = "sum"
 
     def filter(self, domains: Domains) -> Domains | None:
-        n = len(domains)
-        prefix = [frozenset((0,))]
+        prefix = [Sums(0, 1)]
         for c, d in zip(self.coeffs, domains):
-            prefix.append(frozenset(s + c * v for s in prefix[-1] for v in d))
-        suffix = [frozenset((0,))]
+            prefix.append(prefix[-1].plus(c, d))
+        suffix = [Sums(0, 1)]
         for c, d in zip(reversed(self.coeffs), reversed(domains)):
-            suffix.append(frozenset(s + c * v for s in suffix[-1] for v in d))
+            suffix.append(suffix[-1].plus(c, d))
         suffix.reverse()
-        if not any(self.test(s) for s in prefix[-1]):
+        if not any(self.test(s) for s in prefix[-1].members()):
             return None
         kept = []
-        for i in range(n):
-            before, after, c = prefix[i], suffix[i + 1], self.coeffs[i]
+        for i, (c, domain) in enumerate(zip(self.coeffs, domains)):
+            reachable = prefix[i].add(suffix[i + 1])  # the sums of all the other terms
             if self.equal is not None:
-                kept.append(frozenset(v for v in domains[i] if any(self.equal - c * v - a in after for a in before)))
+                kept.append(frozenset(v for v in domain if reachable.has(self.equal - c * v)))
                 continue
-            reachable = {a + b for a in before for b in after}
-            kept.append(frozenset(v for v in domains[i] if any(self.test(r + c * v) for r in reachable)))
+            others = reachable.members()
+            kept.append(frozenset(v for v in domain if any(self.test(r + c * v) for r in others)))
         return tuple(kept)
+
+
+@dataclass(frozen=True)
+class Sums:
+    """A set of integers: `offset + k` for each bit k of `bits`."""
+
+    offset: int
+    bits: int
+
+    def plus(self, coeff: int, values: frozenset[int]) -> Sums:
+        """Each of these sums plus `coeff` times each of `values`."""
+        if not values:
+            return Sums(self.offset, 0)
+        steps = [coeff * v for v in values]
+        low = min(steps)
+        bits = 0
+        for step in steps:
+            bits |= self.bits << (step - low)
+        return Sums(self.offset + low, bits)
+
+    def add(self, other: Sums) -> Sums:
+        """Every sum of one of these and one of `other`'s."""
+        bits, rest = 0, self.bits
+        while rest:
+            lowest = rest & -rest
+            bits |= other.bits << (lowest.bit_length() - 1)
+            rest ^= lowest
+        return Sums(self.offset + other.offset, bits)
+
+    def has(self, number: int) -> bool:
+        """True when `number` is one of these sums."""
+        k = number - self.offset
+        return k >= 0 and (self.bits >> k) & 1 == 1
+
+    def members(self) -> list[int]:
+        """These sums, smallest first."""
+        found, rest, k = [], self.bits, self.offset
+        while rest:
+            if rest & 1:
+                found.append(k)
+            rest >>= 1
+            k += 1
+        return found
 
 
 @dataclass(frozen=True)
