@@ -115,8 +115,8 @@ def _components(domains: Domains, match: dict[int, int]) -> list[int]:
 
 @dataclass(frozen=True)
 class Sum:
-    """`sum(coeffs[i] * x[i]) OP limit`, filtered exactly from the sums each prefix and suffix can reach (sets
-    of sums held as bits of an integer: `Sums`)."""
+    """`sum(coeffs[i] * x[i]) OP limit`, filtered exactly from the sums each prefix and suffix can reach (a set
+    of sums is held as `(offset, bits)`: `offset + k` for each bit k of the integer `bits`)."""
 
     scope: tuple[str, ...]
     coeffs: tuple[int, ...]
@@ -125,67 +125,55 @@ class Sum:
     kind = "sum"
 
     def filter(self, domains: Domains) -> Domains | None:
-        prefix = [Sums(0, 1)]
-        for c, d in zip(self.coeffs, domains):
-            prefix.append(prefix[-1].plus(c, d))
-        suffix = [Sums(0, 1)]
-        for c, d in zip(reversed(self.coeffs), reversed(domains)):
-            suffix.append(suffix[-1].plus(c, d))
-        suffix.reverse()
-        if not any(self.test(s) for s in prefix[-1].members()):
+        prefix = _reachable(self.coeffs, domains)
+        suffix = _reachable(self.coeffs[::-1], domains[::-1])[::-1]
+        if not any(self.test(s) for s in _members(*prefix[-1])):
             return None
         kept = []
         for i, (c, domain) in enumerate(zip(self.coeffs, domains)):
-            reachable = prefix[i].add(suffix[i + 1])  # the sums of all the other terms
+            (low, bits), (other_low, other_bits) = prefix[i], suffix[i + 1]
+            low, bits = low + other_low, _sumset(bits, other_bits)  # the sums of all the other terms
             if self.equal is not None:
-                kept.append(frozenset(v for v in domain if reachable.has(self.equal - c * v)))
+                kept.append(frozenset(v for v in domain if self.equal - c * v >= low and
+                                      bits >> (self.equal - c * v - low) & 1))
                 continue
-            others = reachable.members()
+            others = _members(low, bits)
             kept.append(frozenset(v for v in domain if any(self.test(r + c * v) for r in others)))
         return tuple(kept)
 
 
-@dataclass(frozen=True)
-class Sums:
-    """A set of integers: `offset + k` for each bit k of `bits`."""
-
-    offset: int
-    bits: int
-
-    def plus(self, coeff: int, values: frozenset[int]) -> Sums:
-        """Each of these sums plus `coeff` times each of `values`."""
-        if not values:
-            return Sums(self.offset, 0)
-        steps = [coeff * v for v in values]
-        low = min(steps)
-        bits = 0
+def _reachable(coeffs: tuple[int, ...], domains: Domains) -> list[tuple[int, int]]:
+    """The sums each prefix of the terms can reach, the empty prefix first."""
+    reached = [(0, 1)]
+    for c, domain in zip(coeffs, domains):
+        low, bits = reached[-1]
+        steps = [c * v for v in domain] or [0]
+        least = min(steps)
+        grown = 0
         for step in steps:
-            bits |= self.bits << (step - low)
-        return Sums(self.offset + low, bits)
+            grown |= bits << (step - least)
+        reached.append((low + least, grown if domain else 0))
+    return reached
 
-    def add(self, other: Sums) -> Sums:
-        """Every sum of one of these and one of `other`'s."""
-        bits, rest = 0, self.bits
-        while rest:
-            lowest = rest & -rest
-            bits |= other.bits << (lowest.bit_length() - 1)
-            rest ^= lowest
-        return Sums(self.offset + other.offset, bits)
 
-    def has(self, number: int) -> bool:
-        """True when `number` is one of these sums."""
-        k = number - self.offset
-        return k >= 0 and (self.bits >> k) & 1 == 1
+def _sumset(bits: int, other: int) -> int:
+    """Every sum of one of `bits` and one of `other` (offsets added apart)."""
+    total = 0
+    while bits:
+        lowest = bits & -bits
+        total |= other << (lowest.bit_length() - 1)
+        bits ^= lowest
+    return total
 
-    def members(self) -> list[int]:
-        """These sums, smallest first."""
-        found, rest, k = [], self.bits, self.offset
-        while rest:
-            if rest & 1:
-                found.append(k)
-            rest >>= 1
-            k += 1
-        return found
+
+def _members(low: int, bits: int) -> list[int]:
+    """The sums `(low, bits)` holds, smallest first."""
+    found = []
+    while bits:
+        lowest = bits & -bits
+        found.append(low + lowest.bit_length() - 1)
+        bits ^= lowest
+    return found
 
 
 @dataclass(frozen=True)
