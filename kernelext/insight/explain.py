@@ -3,7 +3,8 @@ explained step by step (a walkthrough; a hint is its first step).
 
 They work on the compiled XCSP3 model, cut into single constraints (`kernelext.xcsp.subsets`). For a
 conflict and for `why`, subsets are written to temporary files and solved with warm ACE; a walkthrough
-reasons in the kernel (`kernelext.insight.walkthrough.deduction`). pycsp3's model itself is only rebuilt from the steps, as the
+reasons in the kernel (`kernelext.insight.walkthrough.deduction`), and hands the searches that grow long
+there to CP-SAT (or ACE, for a model CP-SAT does not read; MiniZinc in a browser). pycsp3's model itself is only rebuilt from the steps, as the
 session does on undo. Each call has a time limit; a set found when time ran out is reported as not minimal.
 """
 
@@ -32,6 +33,7 @@ from kernelext.insight.walkthrough.propagation import (
     Candidates,
     Reasoner,
     TimeUp,
+    TooLong,
     quickxplain,
 )
 from kernelext.insight.walkthrough.reading import rule_of
@@ -43,6 +45,7 @@ from kernelext.solver.result import SolveResult, Status
 from kernelext.xcsp.subsets import XcspModel, objective_constraint, read_model
 
 DEFAULT_TIMEOUT = 30.0
+OUTSIDE_SECONDS = 1.0  # a walkthrough's search handed to a solver gets this long; past it, the answer is unsure
 
 
 # -- the three questions ----------------------------------------------------------------------------
@@ -117,7 +120,7 @@ def walkthrough(session, *, timeout: float = DEFAULT_TIMEOUT, limit: int | None 
                 prove: bool = False) -> Walkthrough:
     """The solve of the current model from its givens, as deductions one after the other (up to `limit`);
     with `prove`, each step not proven smallest is proven so, or replaced by a smaller one (much slower)."""
-    with _Context(session, timeout) as context:
+    with _Context(session, timeout, backend="auto") as context:  # CP-SAT for the searches it hands out
         if context.info is None:
             raise PuzzleUsageError("A walkthrough needs a drawn array (a 1-D or 2-D variable array).")
         optimum = context.post_optimum()
@@ -179,15 +182,18 @@ class _Context:
         self.pool.append(xml)
         return len(self.pool) - 1
 
-    def solve(self, ids: tuple[int, ...]) -> SolveResult | None:
-        """Solve the variables with the constraints `ids` of the pool; None once the deadline has passed."""
+    def solve(self, ids: tuple[int, ...], extra: Sequence[str] = (), most_seconds: float | None = None
+              ) -> SolveResult | None:
+        """Solve the variables with the constraints `ids` of the pool and the `extra` ones (XCSP3 elements),
+        within `most_seconds` if given; None once the deadline has passed."""
         if self.remaining() <= 0.05:
             self.expired = True
             return None
-        if not ids:
+        if not ids and not extra:
             return SolveResult(Status.SAT, ({},))
-        path = self.model.write(self.folder / "subset.xml", [self.pool[i] for i in ids])
-        return self.session.solver.solve(path, self.cells, timeout=self.remaining(), backend=self.backend)
+        path = self.model.write(self.folder / "subset.xml", [self.pool[i] for i in ids] + list(extra))
+        timeout = self.remaining() if most_seconds is None else min(most_seconds, self.remaining())
+        return self.session.solver.solve(path, self.cells, timeout=timeout, backend=self.backend)
 
     def unsat(self, ids: tuple[int, ...]) -> bool:
         """True when the constraints `ids` have no solution; False when they have one or time ran out."""
@@ -270,8 +276,8 @@ class _Walk:
     def __init__(self, context: _Context):
         self.context = context
         constraints = context.model.constraints
-        declared = declared_domains()
-        self.domains: Candidates = {v: frozenset(declared[v]) for c in constraints for v in c.scope}
+        self.declared = {v: frozenset(values) for v, values in declared_domains().items()}
+        self.domains: Candidates = {v: self.declared[v] for c in constraints for v in c.scope}
         self.left_out = []
         rules, self.constraint_of = [], []
         for index, constraint in enumerate(constraints):
@@ -290,9 +296,27 @@ class _Walk:
         self.house_of = houses(rules, self.positions)
         self.reasoner = Reasoner(rules, context.deadline)
         self.deducer = Deducer(self.reasoner, lambda ids, before, after: shape_name(
-            self.house_of, self.positions, ids, before, after))
+            self.house_of, self.positions, ids, before, after), outside=self._solve_outside)
         if self.house_of:
             self.deducer.named_pattern = lambda domains: pattern_step(self.house_of, self.positions, domains)
+
+    def _solve_outside(self, ids: Sequence[int], domains: Candidates, patient: bool) -> Candidates | None:
+        """A solution of the rules `ids` within `domains` from a solver (the values of their variables it
+        prints), or None when there is none; TooLong when it cannot tell in `OUTSIDE_SECONDS` (until the
+        deadline when `patient`), TimeUp when the deadline passed."""
+        scope = self.reasoner.scope(ids)
+        within = [f"<extension><list> {v} </list><supports> {' '.join(map(str, sorted(domains[v])))} </supports>"
+                  "</extension>" for v in scope if domains[v] != self.declared[v]]
+        result = self.context.solve(tuple(self.constraint_of[i] for i in ids), within,
+                                    None if patient else OUTSIDE_SECONDS)
+        if result is None or self.context.remaining() <= 0:
+            raise TimeUp
+        if result.status is Status.UNSAT:
+            return None
+        if result.status is not Status.SAT:
+            raise TooLong
+        values = result.solutions[0]
+        return {v: frozenset((values[v],)) for v in scope if values.get(v) is not None}
 
     def run(self, limit: int | None) -> Walkthrough:
         start = self._marks(self.domains, None)
@@ -344,7 +368,8 @@ class _Walk:
         if marks is not None and found.links:
             marks = replace(marks, links=tuple((k.a, k.b, k.digit, k.strong) for k in found.links))
         links = tuple((self.variable_at[k.a], self.variable_at[k.b], k.digit, k.strong) for k in found.links)
-        return Deduction(placed, removed, culprits, known, found.technique, found.smallest, marks, links)
+        return Deduction(placed, removed, culprits, known, found.technique, found.smallest, marks, links,
+                         found.minimal)
 
     def _marks(self, domains: Candidates, before: Candidates | None, highlighted=frozenset()):
         info = self.context.info

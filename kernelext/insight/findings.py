@@ -120,6 +120,7 @@ class Deduction:
         marks: the candidates after the step, its removed values struck, the constraints' cells highlighted.
         links: a named chain's links, (cell id, cell id, digit, strong): one of two strongly linked cells
             holds the digit, two weakly linked cells do not both hold it.
+        minimal: False when a solver could not tell in time whether fewer of the constraints would do.
     """
 
     placed: tuple[tuple[str, int], ...]
@@ -130,6 +131,7 @@ class Deduction:
     smallest: bool
     marks: PencilGrid | None
     links: tuple[tuple[str, str, int, bool], ...] = ()
+    minimal: bool = True
 
     @property
     def size(self) -> int:
@@ -159,7 +161,7 @@ class Deduction:
         """The step in one line: `FACTS by C1; C2 known: ...`, then its technique and whether it is proven smallest."""
         known = f" known: {', '.join(f'{c} = {v}' for c, v in self.known)}" if self.known else ""
         notes = [self.technique + (f": {self.chain()}" if self.links else "")] if self.technique else []
-        notes += [] if self.smallest else ["minimal, not proven smallest"]
+        notes += [] if self.smallest else ["minimal, not proven smallest"] if self.minimal else ["not proven minimal"]
         note = f" [{'; '.join(notes)}]" if notes else ""
         return f"{self.facts()} by {'; '.join(c.text for c in self.constraints)}{known}{note}"
 

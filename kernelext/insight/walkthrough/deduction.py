@@ -13,16 +13,18 @@ QuickXplain with search for a few candidates (each candidate's set is kept for t
 only shrunk). A step is proven smallest when it has `EXHAUSTIVE + 1` rules
 and no pair was left out, else only minimal; with `prove`, such a step is proven smallest by OCUS, or
 replaced by a smaller one (`smallest.py`). A pattern's facts are the removals its houses force, as the
-pattern says; every other fact comes from `Reasoner.consequences`, exact for its rules.
+pattern says; every other fact comes from `Reasoner.consequences`, exact for its rules. A search that
+grows past `KERNEL_NODES` nodes in the kernel is handed to an outside solver when there is one; a set of
+rules shrunk on an answer it could not give in time is a true step, marked as not proven minimal.
 """
 
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 
-from kernelext.insight.walkthrough.propagation import Candidates, Reasoner, TimeUp, quickxplain
+from kernelext.insight.walkthrough.propagation import Candidates, Reasoner, TimeUp, TooLong, quickxplain
 from kernelext.insight.walkthrough.rules import AllDifferent
 from kernelext.insight.walkthrough.smallest import smallest_refutation
 
@@ -30,6 +32,7 @@ EXHAUSTIVE = 2  # every connected set of up to this many rules is tried
 NARROW = 24  # sets with more open variables than this (focused) are not tried one by one
 SEARCHED = 6  # past this many rules, refuting sets are also looked for with search...
 SEARCHED_LITERALS = 6  # ...for this many candidates, those with the smallest sets by propagation first
+KERNEL_NODES = 300  # a search in the kernel past this many nodes is handed to the outside solver, if any
 MAX_SUBSET = 4  # naked and hidden subsets are named up to quads
 SUBSET_NAMES = {2: "pair", 3: "triple", 4: "quad"}
 
@@ -49,6 +52,7 @@ class Found:
     technique: str
     smallest: bool
     links: tuple = ()
+    minimal: bool = True  # False when an answer the set was shrunk on was cut short (see Deducer.outside)
 
 
 @dataclass
@@ -62,12 +66,17 @@ class Deducer:
             before pairs of rules when it has two, else when no refuting set found has fewer rules.
         prove: a step not proven smallest is then proven so, or replaced by a smaller one (`smallest`):
             exact, and much slower.
+        outside: a solver outside the kernel, for the searches that grow long in it: `outside(ids, candidates,
+            patient)` is a solution of the rules `ids` within the candidates (values of the variables it
+            knows), or None when there is none. It raises TooLong when it cannot tell within a short limit
+            (until the deadline when `patient`), TimeUp past the deadline.
     """
 
     reasoner: Reasoner
     name_shape: Callable[[tuple[int, ...], Candidates, Candidates], str] = lambda ids, before, after: ""
     named_pattern: Callable[[Candidates], Found | None] = lambda domains: None
     prove: bool = False
+    outside: Callable[[Sequence[int], Candidates, bool], Candidates | None] | None = None
     _sets: dict = field(default_factory=dict)  # rule ids -> (candidates of their scope, what they remove)
     _cores: dict = field(default_factory=dict)  # (variable, value) -> a set of rules refuting it
     _searched: dict = field(default_factory=dict)  # (variable, value) -> a set of rules refuting it by search
@@ -76,12 +85,19 @@ class Deducer:
     _supported: dict = field(default_factory=dict)  # (variable, value) -> None: in a solution found
     _skipped: bool = False  # a wide set was left out of the sets tried, at the latest step
     _witnesses: list = field(default_factory=list)  # assignments of earlier proofs (`smallest.Witness`)
+    _unsure: bool = False  # an answer of the outside solver was cut short at the latest step
 
     def next(self, domains: Candidates) -> Found | None:
         """The next deduction from `domains`, or None when no set of rules forces anything more.
         Raises NoSolution when the rules have no solution within `domains`."""
+        found = self._next(domains)
+        if found is not None and self._unsure and not found.smallest:
+            return replace(found, minimal=False)
+        return found
+
+    def _next(self, domains: Candidates) -> Found | None:
         active = [i for i, rule in enumerate(self.reasoner.rules) if any(len(domains[v]) > 1 for v in rule.scope)]
-        self._skipped = False
+        self._skipped = self._unsure = False
         cuts = self._single_cuts(active, domains)
         found = (self._placement(cuts, domains) or self._singles(cuts, domains) or self._subsets(active, domains)
                  or self._alone(active, domains))
@@ -162,7 +178,7 @@ class Deducer:
         ids = list(pattern.ids)
         for index in pattern.ids:
             trial = [i for i in ids if i != index]
-            if trial and all(self.reasoner.unsat(trial, {**domains, v: frozenset((x,))}) for v, x in facts):
+            if trial and all(self._unsat(trial, {**domains, v: frozenset((x,))}) for v, x in facts):
                 ids = trial
         if len(ids) == len(pattern.ids):
             return pattern
@@ -212,7 +228,9 @@ class Deducer:
                 sum(len(domains[v]) > 1 for v in focused.scope(focused_ids)) > most_open:
             changed = None
         else:
-            after = focused.consequences(focused_ids, domains) or {}
+            solve = None if self.outside is None else \
+                lambda some, within, wanted: self._solve(some, within, wanted, focused, ids)
+            after = focused.consequences(focused_ids, domains, solve) or {}
             changed = {v: d for v, d in after.items() if d != domains[v]}
         self._sets[ids] = key, changed
         return changed
@@ -285,14 +303,14 @@ class Deducer:
 
     def _solution_within(self, active: list[int], domains: Candidates) -> Candidates | None:
         if self._solution is None or any(not self._solution[v] <= domains[v] for v in domains if v in self._solution):
-            self._solution = self.reasoner.solution(active, domains)
+            self._solution = self._solve(active, domains)
         return self._solution
 
     def _candidates(self, active, domains: Candidates, solution: Candidates) -> Iterator[tuple[str, int]]:
         """Candidates in none of the solutions found, those with a refuting set already known first."""
         scope = self.reasoner.scope(active)
         literals = [(v, value) for v in scope for value in sorted(domains[v]) if len(domains[v]) > 1
-                    and value not in solution[v] and (v, value) not in self._supported]
+                    and value not in solution.get(v, ()) and (v, value) not in self._supported]
         known = [lit for lit in literals if lit in self._cores]
         yield from known + [lit for lit in literals if lit not in self._cores]
 
@@ -313,7 +331,7 @@ class Deducer:
                    key=len)
         for index in list(core):
             trial = [i for i in core if i != index]
-            if trial and self.reasoner.unsat(trial, assumed):
+            if trial and self._unsat(trial, assumed):
                 core = trial
         self._cores[(variable, value)] = tuple(core)
         return tuple(core)
@@ -328,12 +346,12 @@ class Deducer:
         known = self._searched.get((variable, value))
         if known is not None:
             return self._shrunk(known, assumed)
-        found = self.reasoner.solution(active, assumed)
+        found = self._solve(active, assumed)
         if found is not None:  # solutions stay solutions: a walkthrough only removes values none of them uses
-            self._supported.update(dict.fromkeys((v, x) for v in self.reasoner.scope(active) for x in found[v]))
+            self._supported.update(dict.fromkeys((v, x) for v, values in found.items() for x in values))
             return None
         nearest = sorted(active, key=self._distances(variable).__getitem__)
-        core = quickxplain(lambda ids: self.reasoner.unsat(ids, assumed), (), [(i,) for i in nearest])
+        core = quickxplain(lambda ids: self._unsat(ids, assumed), (), [(i,) for i in nearest])
         self._searched[(variable, value)] = tuple(i for (i,) in core)
         return self._searched[(variable, value)]
 
@@ -342,9 +360,43 @@ class Deducer:
         kept = list(core)
         for index in core:
             trial = [i for i in kept if i != index]
-            if trial and self.reasoner.unsat(trial, assumed):
+            if trial and self._unsat(trial, assumed):
                 kept = trial
         return tuple(kept)
+
+    def _solve(self, ids: Sequence[int], domains: Candidates, wanted: dict | None = None,
+               reasoner: Reasoner | None = None, rules: Sequence[int] | None = None) -> Candidates | None:
+        """A solution of the rules `ids` of `reasoner` (this one's by default) within `domains`, the values
+        in `wanted` first; None when there is none. Searched in the kernel, or when that search grows long,
+        by the outside solver over the same `rules` of this reasoner (the values of the variables it knows).
+        Raises TimeUp when neither can tell."""
+        reasoner = reasoner or self.reasoner
+        if self.outside is None:
+            return reasoner.solution(ids, domains, wanted)
+        try:
+            return reasoner.solution(ids, domains, wanted, KERNEL_NODES)
+        except TooLong:
+            pass
+        try:
+            return self.outside(ids if rules is None else rules, domains, True)
+        except TooLong:
+            raise TimeUp from None
+
+    def _unsat(self, ids: Sequence[int], domains: Candidates) -> bool:
+        """True when the rules `ids` have no solution within `domains` (see `_solve`); False when the outside
+        solver cannot tell within its short limit (`_unsure` is then set: a set of rules kept on that answer
+        may hold more than it needs)."""
+        if self.outside is None:
+            return self.reasoner.unsat(ids, domains)
+        try:
+            return self.reasoner.unsat(ids, domains, KERNEL_NODES)
+        except TooLong:
+            pass
+        try:
+            return self.outside(ids, domains, False) is None
+        except TooLong:
+            self._unsure = True
+            return False
 
     def _distances(self, variable: str) -> dict[int, int]:
         """Every rule's distance from `variable` (0: its rules; 1: rules sharing a variable with those, ...);

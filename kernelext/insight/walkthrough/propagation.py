@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import itertools
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 
 from kernelext.insight.walkthrough.rules import Rule
 
@@ -20,6 +20,10 @@ MEMORY = 300_000  # filter results remembered, at most
 
 class TimeUp(Exception):
     """The deadline passed."""
+
+
+class TooLong(Exception):
+    """A search would take longer than it was allowed."""
 
 
 class Reasoner:
@@ -94,9 +98,17 @@ class Reasoner:
             self.filtered[key] = self.rules[index].filter(before)
         return self.filtered[key]
 
-    def solution(self, ids: Sequence[int], domains: Candidates, wanted: dict | None = None) -> Candidates | None:
+    def solution(self, ids: Sequence[int], domains: Candidates, wanted: dict | None = None,
+                 most_nodes: int | None = None) -> Candidates | None:
         """Domains of one solution of the rules `ids` (every variable of theirs fixed), or None when none exists.
-        Values in `wanted` (variable -> values) are tried first, so that one solution covers many of them."""
+        Values in `wanted` (variable -> values) are tried first, so that one solution covers many of them.
+        Raises TooLong when the search would visit more than `most_nodes` nodes."""
+        return self._search(ids, domains, wanted, itertools.count(), most_nodes)
+
+    def _search(self, ids: Sequence[int], domains: Candidates, wanted: dict | None, nodes: Iterator[int],
+                most_nodes: int | None) -> Candidates | None:
+        if most_nodes is not None and next(nodes) >= most_nodes:
+            raise TooLong
         narrowed = self.propagate(ids, domains)
         if narrowed is None:
             return None
@@ -108,14 +120,17 @@ class Reasoner:
         if wanted is not None:
             values.sort(key=lambda value: value not in wanted.get(variable, ()))
         for value in values:
-            found = self.solution(ids, {**narrowed, variable: frozenset((value,))}, wanted)
+            found = self._search(ids, {**narrowed, variable: frozenset((value,))}, wanted, nodes, most_nodes)
             if found is not None:
                 return found
         return None
 
-    def consequences(self, ids: Sequence[int], domains: Candidates) -> Candidates | None:
+    def consequences(self, ids: Sequence[int], domains: Candidates,
+                     solve: Callable[[Sequence[int], Candidates, dict], Candidates | None] | None = None
+                     ) -> Candidates | None:
         """The candidates of the rules' variables that some solution of the rules `ids` uses (exact); None
-        when they have no solution together."""
+        when they have no solution together. `solve` finds the solutions (as `solution` does, by default)."""
+        solve = solve or self.solution
         narrowed = self.propagate(ids, domains)
         if narrowed is None:
             return None
@@ -128,12 +143,12 @@ class Reasoner:
             for value in sorted(narrowed[variable]):
                 if value not in unsupported[variable]:
                     continue
-                found = self.solution(ids, {**narrowed, variable: frozenset((value,))}, unsupported)
+                found = solve(ids, {**narrowed, variable: frozenset((value,))}, unsupported)
                 if found is None:
                     narrowed[variable] = narrowed[variable] - {value}
                     continue
                 for v in scope:
-                    for used in found[v]:
+                    for used in found.get(v, ()):
                         unsupported[v].pop(used, None)
         supported = {v: candidates[v] - frozenset(unsupported[v]) for v in scope}
         return supported if all(supported.values()) else None
@@ -156,10 +171,11 @@ class Reasoner:
                 group[root(a)] = root(b)
         return True
 
-    def unsat(self, ids: Sequence[int], domains: Candidates) -> bool:
-        """True when the rules `ids` have no solution within `domains` (searched over them focused)."""
+    def unsat(self, ids: Sequence[int], domains: Candidates, most_nodes: int | None = None) -> bool:
+        """True when the rules `ids` have no solution within `domains` (searched over them focused; TooLong past
+        `most_nodes` nodes)."""
         reasoner, ids = self.focused(ids, domains)
-        return reasoner.solution(ids, domains) is None
+        return reasoner.solution(ids, domains, most_nodes=most_nodes) is None
 
 
 def quickxplain(unsat: Callable[[tuple[int, ...]], bool], background: tuple[int, ...],

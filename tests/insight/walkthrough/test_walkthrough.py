@@ -16,7 +16,10 @@ from sessions import (
 )
 
 from kernelext.errors import PuzzleUsageError
+from kernelext.insight import explain
 from kernelext.insight.explain import walkthrough
+from kernelext.insight.walkthrough import deduction
+from kernelext.insight.walkthrough.propagation import TooLong
 from kernelext.insight.walkthrough.techniques import rating
 from kernelext.solver.result import Status
 from kernelext.widgets.static_forms import walkthrough_html
@@ -205,3 +208,49 @@ def test_a_wing_is_named_drawn_forced_by_its_constraints_and_minimal(solver, tmp
     named = [d for d in found.deductions if d.technique not in ("", "singles", "hidden single", "naked single")]
     assert {d.technique for d in named} >= {"locked candidates (pointing)", "naked triple", "W-wing"}
     assert_every_fact_is_forced(session, SimpleNamespace(deductions=named), tmp_path, check_minimal=True)
+
+
+def magic_square(n: int) -> tuple[str, ...]:
+    """The steps of an n x n magic square, its symmetry broken (as in the classroom notebook)."""
+    return (f"n = {n}\nS = n * (n * n + 1) // 2\nx = VarArray(size=[n, n], dom=range(1, n * n + 1))",
+            "satisfy(AllDifferent(x))",
+            "satisfy(Sum(x[i]) == S for i in range(n))",
+            "satisfy(Sum(x[:, j]) == S for j in range(n))",
+            "satisfy(Sum(diagonal_down(x)) == S, Sum(diagonal_up(x)) == S)",
+            "satisfy(x[0][0] < x[0][n - 1], x[0][0] < x[n - 1][0], x[0][0] < x[n - 1][n - 1], "
+            "x[0][n - 1] < x[n - 1][0])")
+
+
+def test_searches_handed_to_the_solver_keep_every_step_forced_and_minimal(solver, tmp_path, monkeypatch):
+    session = session_with(solver, "magic", *magic_square(3))
+    in_kernel = walkthrough(session)
+    handed = []
+    real = explain._Walk._solve_outside
+    monkeypatch.setattr(explain._Walk, "_solve_outside", lambda walk, *args: handed.append(args) or real(walk, *args))
+    monkeypatch.setattr(deduction, "KERNEL_NODES", 0)  # every search goes to the solver
+    found = walkthrough(session)
+    assert handed and found.solved and in_kernel.solved
+    assert [d.size for d in found.deductions] == [d.size for d in in_kernel.deductions]
+    assert all(d.minimal for d in found.deductions)
+    assert_every_fact_is_forced(session, found, tmp_path, check_minimal=True)
+
+
+def test_a_step_shrunk_on_answers_cut_short_says_it_is_not_proven_minimal(solver, tmp_path, monkeypatch):
+    """A solver that never answers within the short limit: the step found stays true, and says that it may
+    hold a constraint too many."""
+    session = session_with(solver, "magic", *magic_square(4))
+    plain = walkthrough(session, limit=3)
+    real = explain._Walk._solve_outside
+
+    def never_in_time(walk, ids, domains, patient):
+        if not patient:
+            raise TooLong
+        return real(walk, ids, domains, patient)
+
+    monkeypatch.setattr(explain._Walk, "_solve_outside", never_in_time)
+    found = walkthrough(session, limit=3)
+    assert plain.deductions[-1].minimal and plain.deductions[-1].line().endswith("[minimal, not proven smallest]")
+    last = found.deductions[-1]
+    assert not last.minimal and not last.smallest and last.line().endswith("[not proven minimal]")
+    assert all(d.minimal for d in found.deductions if d.smallest)
+    assert_every_fact_is_forced(session, found, tmp_path, check_minimal=False)
