@@ -40,6 +40,7 @@ from kernelext.insight.walkthrough.reading import rule_of
 from kernelext.insight.walkthrough.techniques import houses, pattern_step, rating, shape_name
 from kernelext.pycsp3_glue import model_state, operators
 from kernelext.scratch import scratch_folder
+from kernelext.solver.errors import BackendUnsupported
 from kernelext.solver.minizinc_browser import in_browser
 from kernelext.solver.result import SolveResult, Status
 from kernelext.xcsp.subsets import XcspModel, objective_constraint, read_model
@@ -307,8 +308,13 @@ class _Walk:
         scope = self.reasoner.scope(ids)
         within = [f"<extension><list> {v} </list><supports> {' '.join(map(str, sorted(domains[v])))} </supports>"
                   "</extension>" for v in scope if domains[v] != self.declared[v]]
-        result = self.context.solve(tuple(self.constraint_of[i] for i in ids), within,
-                                    None if patient else OUTSIDE_SECONDS)
+        try:
+            result = self.context.solve(tuple(self.constraint_of[i] for i in ids), within,
+                                        None if patient else OUTSIDE_SECONDS)
+        except BackendUnsupported:  # no solver to hand out to (a browser that cannot wait for one)
+            self.deducer.outside = None
+            found = self.reasoner.solution(ids, domains)
+            return None if found is None else {v: found[v] for v in scope}
         if result is None or self.context.remaining() <= 0:
             raise TimeUp
         if result.status is Status.UNSAT:

@@ -20,6 +20,7 @@ from kernelext.insight import explain
 from kernelext.insight.explain import walkthrough
 from kernelext.insight.walkthrough import deduction
 from kernelext.insight.walkthrough.propagation import TooLong
+from kernelext.solver.errors import BackendUnsupported
 from kernelext.insight.walkthrough.techniques import rating
 from kernelext.solver.result import Status
 from kernelext.widgets.static_forms import walkthrough_html
@@ -254,3 +255,21 @@ def test_a_step_shrunk_on_answers_cut_short_says_it_is_not_proven_minimal(solver
     assert not last.minimal and not last.smallest and last.line().endswith("[not proven minimal]")
     assert all(d.minimal for d in found.deductions if d.smallest)
     assert_every_fact_is_forced(session, found, tmp_path, check_minimal=False)
+
+
+def test_with_no_solver_to_hand_out_to_the_kernel_searches_on(solver, monkeypatch):
+    """As in a browser that cannot wait for MiniZinc: the first search handed out finds no solver, and the
+    walkthrough goes on in the kernel, with the same steps."""
+    session = session_with(solver, "magic", *magic_square(3))
+    in_kernel = walkthrough(session)
+    refused = []
+
+    def cannot_wait(context, *args):
+        refused.append(args)
+        raise BackendUnsupported("This browser cannot wait for MiniZinc inside a cell.")
+
+    monkeypatch.setattr(explain._Context, "solve", cannot_wait)
+    monkeypatch.setattr(deduction, "KERNEL_NODES", 0)
+    found = walkthrough(session)
+    assert len(refused) == 1 and found.solved
+    assert [d.line() for d in found.deductions] == [d.line() for d in in_kernel.deductions]
