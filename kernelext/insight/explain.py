@@ -4,8 +4,9 @@ explained step by step (a walkthrough; a hint is its first step).
 They work on the compiled XCSP3 model, cut into single constraints (`kernelext.xcsp.subsets`). For a
 conflict and for `why`, subsets are written to temporary files and solved with warm ACE; a walkthrough
 reasons in the kernel (`kernelext.insight.walkthrough.deduction`), and hands the searches that grow long
-there to CP-SAT (or ACE, for a model CP-SAT does not read; MiniZinc in a browser). pycsp3's model itself is only rebuilt from the steps, as the
-session does on undo. Each call has a time limit; a set found when time ran out is reported as not minimal.
+there to CP-SAT (or ACE, for a model CP-SAT does not read; MiniZinc in a browser). pycsp3's model itself is
+only rebuilt from the steps, as the session does on undo. Each call has a time limit; a set found when time
+ran out is reported as not minimal.
 """
 
 from __future__ import annotations
