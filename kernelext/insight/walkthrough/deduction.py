@@ -329,19 +329,15 @@ class Deducer:
         nearest = sorted(fired, key=self._distances(variable).__getitem__)
         core = min(([i for (i,) in quickxplain(refuted, (), [(i,) for i in order])] for order in (nearest, fired)),
                    key=len)
-        for index in list(core):
-            trial = [i for i in core if i != index]
-            if trial and self._unsat(trial, assumed):
-                core = trial
-        self._cores[(variable, value)] = tuple(core)
-        return tuple(core)
+        self._cores[(variable, value)] = self._shrunk(tuple(core), assumed)
+        return self._cores[(variable, value)]
 
     def _searched_core(self, active: list[int], domains: Candidates, variable: str, value: int
                        ) -> tuple[int, ...] | None:
         """A small minimal set of rules with no solution where `variable` = `value`: QuickXplain with search,
-        over the rules nearest the variable first; None when some
-        solution has that value (its values are then known to be in a solution). A set found at an earlier step
-        still refutes the value (candidates only shrink), and is only shrunk one rule at a time."""
+        over the rules nearest the variable first; None when some solution has that value (its values are then
+        known to be in a solution). A set found at an earlier step still refutes the value (candidates only
+        shrink), and is only shrunk one rule at a time."""
         assumed = {**domains, variable: frozenset((value,))}
         known = self._searched.get((variable, value))
         if known is not None:
