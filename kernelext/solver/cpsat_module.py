@@ -40,3 +40,10 @@ def cp_model() -> ModuleType:
     if getattr(module, "pd", None) is stand_in:
         module.pd = _PandasOnFirstUse("pandas")
     return module
+
+
+def flat_expression(expression):
+    """A CP-SAT linear expression as its variables, coefficients and offset (`.vars`, `.coeffs`, `.offset`)."""
+    from ortools.sat.python import cp_model_helper
+
+    return cp_model_helper.FlatIntExpr(expression)

@@ -1,11 +1,10 @@
-"""Read a compiled XCSP3 file straight into an OR-Tools CP-SAT model, without going through CPMpy.
+"""Read a compiled XCSP3 model straight into an OR-Tools CP-SAT model, without going through CPMpy.
 
-Only what can be translated exactly is read: variables with integer domains; `intension` (the arithmetic,
-comparison and logical operators, `in`/`notin` with sets, `if`; not `div`, `mod` or `pow`); `extension`
-(supports or conflicts, `*` included); `allDifferent` of one list; `sum` (integer coefficients); `count`
-(integer values); `instantiation`; `regular` (a deterministic automaton); `group`, `block` and
-`slide` (circular too); objectives given as an expression or as a sum.
-Anything else raises BackendUnsupported, and the caller solves the model another way.
+Every constraint pycsp3 posts is translated exactly: variables with integer domains; `intension` (every
+operator but set operators; `div` and `mod` truncate, and no tuple divides by zero, as in ACE); `extension`
+(supports or conflicts, `*` included); the global constraints (kernelext.solver.cpsat_globals); `group`,
+`block` and `slide`; objectives that are an expression, a sum, a minimum, a maximum or an nValues. Anything else
+raises BackendUnsupported naming it.
 
 As ACE does, only the variables that some constraint or the objective involves enter the model: the others
 are left out of solutions (None) and do not multiply the solution count.
@@ -20,6 +19,7 @@ from pathlib import Path
 
 from kernelext.errors import Untranslatable
 from kernelext.solver import cpsat_module
+from kernelext.solver.cpsat_globals import GlobalConstraints
 from kernelext.solver.errors import BackendUnsupported
 from kernelext.xcsp.declarations import Declarations, list_text
 from kernelext.xcsp.expressions import BOOLEAN, parse_expression
@@ -126,7 +126,7 @@ def _translate(reader: _Reader, variables, constraints, objective) -> Translated
     return Translated(reader.model, reader.used, objective is not None)
 
 
-class _Reader(Declarations):
+class _Reader(GlobalConstraints, Declarations):
     """Builds the CP-SAT model one XCSP3 element at a time."""
 
     def __init__(self, cp_model, holes: frozenset[str]):
@@ -156,12 +156,139 @@ class _Reader(Declarations):
     def variables(self, text: str) -> list:
         return [self.var(vid) for vid in self.expand(text)]
 
+    def nodes(self, text: str) -> list:
+        """A list's items parsed: numbers, variable ids and expressions (`add(x[0],1)`), compact forms expanded."""
+        return [parse_expression(token) for token in self.tokens(text)]
+
     def terms(self, text: str) -> list:
-        """A list whose items may be expressions (`add(x[0],1)`) as well as variables."""
-        found = []
-        for token in text.split():
-            found += [self.term(parse_expression(token))] if "(" in token else self.variables(token)
-        return found
+        """A list's items as CP-SAT terms (integers, variables, linear expressions)."""
+        return [self.term(node) for node in self.nodes(text)]
+
+    def as_var(self, node):
+        """The item `node` as a CP-SAT variable (a new one equal to it when it is not one)."""
+        return self.as_var_term(self.term(node))
+
+    def as_var_term(self, term):
+        """`term` as a CP-SAT variable (a new one equal to it when it is not one)."""
+        if isinstance(term, self.cp.IntVar):
+            return term
+        if isinstance(term, int):
+            return self.model.NewConstant(term)
+        variable = self.model.NewIntVar(*self.bounds_of(term), "")
+        self.model.Add(variable == term)
+        return variable
+
+    def spans_of(self, term) -> tuple[tuple[int, int], ...]:
+        """The values `term` can take, as intervals (an expression: its bounds)."""
+        if isinstance(term, int):
+            return ((term, term),)
+        if isinstance(term, self.cp.IntVar):
+            declared = self.domains.get(term.Name()) if term.Name() else None
+            if declared is not None:
+                return declared
+            domain = list(term.proto.domain)
+            return tuple(zip(domain[::2], domain[1::2]))
+        flat = cpsat_module.flat_expression(term)
+        low = high = flat.offset
+        for variable, coefficient in zip(flat.vars, flat.coeffs):
+            a, b = self.bounds_of(variable)
+            low, high = low + min(a * coefficient, b * coefficient), high + max(a * coefficient, b * coefficient)
+        return ((low, high),)
+
+    def bounds_of(self, term) -> tuple[int, int]:
+        spans = self.spans_of(term)
+        return spans[0][0], spans[-1][1]
+
+    def values_of(self, term) -> list[int]:
+        """Every value `term` can take (an expression: every value within its bounds)."""
+        return [v for low, high in self.spans_of(term) for v in range(low, high + 1)]
+
+    # literals tied both ways to what they stand for
+
+    def is_true(self, op: str, left, right):
+        """A literal true exactly when `left op right` (a comparison of two CP-SAT terms)."""
+        if isinstance(left, int) and isinstance(right, int):
+            return self.model.NewConstant(int(_COMPARED[op](left, right)))
+        if op == "eq" and isinstance(right, int) and isinstance(left, self.cp.IntVar):
+            return self.equals(left, right)
+        holds = self.model.NewBoolVar("")
+        self.post_comparison(op, left, right, holds)
+        self.post_comparison(_OPPOSITE[op], left, right, holds.Not())
+        return holds
+
+    def conjunction(self, literals: list):
+        """A literal true exactly when every one of `literals` is."""
+        if len(literals) == 1:
+            return literals[0]
+        holds = self.model.NewBoolVar("")
+        self.model.AddBoolAnd(literals).OnlyEnforceIf(holds)
+        self.model.AddBoolOr([lit.Not() for lit in literals]).OnlyEnforceIf(holds.Not())
+        return holds
+
+    def disjunction(self, literals: list):
+        """A literal true exactly when one of `literals` is."""
+        return self.conjunction([lit.Not() for lit in literals]).Not() if literals else self.model.NewConstant(0)
+
+    def equals_value(self, term, value: int):
+        """A literal true exactly when `term` == `value` (shared for a variable)."""
+        if isinstance(term, self.cp.IntVar):
+            return self.equals(term, value)
+        return self.within(term, [value])
+
+    def within(self, term, allowed: list[int]):
+        """A literal true exactly when `term` takes one of `allowed`."""
+        if isinstance(term, int):
+            return self.model.NewConstant(int(term in allowed))
+        if isinstance(term, self.cp.IntVar) and len(allowed) == 1:
+            return self.equals(term, allowed[0])
+        holds = self.model.NewBoolVar("")
+        domain = self.cp.Domain.FromValues(sorted(set(allowed)))
+        self.model.AddLinearExpressionInDomain(term, domain).OnlyEnforceIf(holds)
+        self.model.AddLinearExpressionInDomain(term, domain.complement()).OnlyEnforceIf(holds.Not())
+        return holds
+
+    def condition_literal(self, left, operator: str, operand: str):
+        """A literal true exactly when `left` meets the XCSP3 condition `(operator, operand)`."""
+        if operator in ("in", "notin"):
+            inside = self.within(left, [v for low, high in _set_operand(operand) for v in range(low, high + 1)])
+            return inside if operator == "in" else inside.Not()
+        if operator not in _COMPARED:
+            raise BackendUnsupported(f"the condition operator {operator}")
+        return self.is_true(operator, left, self.term(parse_expression(operand)))
+
+    def post_condition(self, expression, text: str) -> None:
+        """`expression` meets the XCSP3 condition `text`: `(le,y)`, `(in,1..5)`, `(notin,{1,3})`."""
+        operator, operand = condition(text)
+        if operator in ("in", "notin"):
+            domain = self.cp.Domain.FromIntervals([list(i) for i in _set_operand(operand)])
+            self.model.AddLinearExpressionInDomain(expression, domain if operator == "in" else domain.complement())
+        elif operator in _COMPARED:
+            self.post_comparison(operator, expression, self.term(parse_expression(operand)))
+        else:
+            raise BackendUnsupported(f"the condition operator {operator}")
+
+    def matrix_rows(self, text: str) -> list[list[str]]:
+        """A matrix as rows of item texts: `(a,b)(c,d)`, or two dimensions of an array (`x[][]`, `y[2][][1..3]`)."""
+        if "(" in text:
+            rows = [[t.strip() for t in row.split(",")] for row in re.findall(r"\(([^)]*)\)", text)]
+        else:
+            name, _, rest = text.strip().partition("[")
+            parts = re.findall(r"\[([^\]]*)\]", "[" + rest)
+            free = [k for k, part in enumerate(parts) if part == "" or ".." in part]
+            if name not in self.shapes or len(free) != 2 or len(parts) != len(self.shapes[name]):
+                raise BackendUnsupported(f"the matrix {text.strip()[:40]} (not two dimensions of an array)")
+            low, _, high = parts[free[0]].partition("..")
+            span = range(int(low), int(high) + 1) if high else range(self.shapes[name][free[0]])
+            rows = [self.expand(name + "".join(f"[{i if k == free[0] else part}]" for k, part in enumerate(parts)),
+                                declared_only=False) for i in span]
+        if not rows or len({len(row) for row in rows}) != 1:
+            raise BackendUnsupported("a matrix whose rows differ in length")
+        return rows
+
+    def matrix_lines(self, text: str) -> list[list[str]]:
+        """A matrix's rows, then its columns."""
+        rows = self.matrix_rows(text)
+        return [*rows, *(list(column) for column in zip(*rows))]
 
     # constraints
 
@@ -171,22 +298,6 @@ class _Reader(Declarations):
             if handler is None or leaf.tag in ("expand", "variables", "substitute"):
                 raise BackendUnsupported(f"the constraint <{leaf.tag}>")
             handler(leaf)
-
-    def _regular(self, element) -> None:
-        """An automaton over the list, its states numbered in the order they are named (CP-SAT takes
-        deterministic ones only)."""
-        states: dict[str, int] = {}
-
-        def state(name: str) -> int:
-            return states.setdefault(name, len(states))
-
-        start = state(child_text(element, "start").strip())
-        final = [state(name) for name in child_text(element, "final").split()]
-        arcs = re.findall(r"\(\s*([^,()\s]+)\s*,\s*(-?\d+)\s*,\s*([^,()\s]+)\s*\)", child_text(element, "transitions"))
-        triples = [(state(tail), int(value), state(head)) for tail, value, head in arcs]
-        if len({(tail, value) for tail, value, _ in triples}) < len(set(triples)):
-            raise BackendUnsupported("a <regular> automaton that is not deterministic")
-        self.model.AddAutomaton(self.variables(child_text(element, "list")), start, final, triples)
 
     def _intension(self, element) -> None:
         function = element.find("function")
@@ -211,14 +322,14 @@ class _Reader(Declarations):
         elif not any("*" in row for row in rows) or expanded_size(rows, columns, MAX_TUPLES) <= MAX_TUPLES:
             self.model.AddAllowedAssignments(variables, expand_rows(rows, columns))
         else:  # short tuples with many `*`: one literal per tuple, true exactly when the tuple matches
-            self.model.AddBoolOr([self.all_of([self.equals(v, value) for v, value in zip(variables, row)
+            self.model.AddBoolOr([self.conjunction([self.equals(v, value) for v, value in zip(variables, row)
                                                if value != "*"]) for row in rows])
 
     def equals(self, variable, value: int):
         """A literal true exactly when `variable` == `value` (one per pair, shared)."""
         key = (variable.Index(), value)
         if key not in self.equalities:
-            if boolean(self.domains[variable.Name()]):
+            if boolean(self.spans_of(variable)):
                 self.equalities[key] = variable if value == 1 else variable.Not() if value == 0 else \
                     self.model.NewConstant(0)
             else:
@@ -228,34 +339,6 @@ class _Reader(Declarations):
                 self.equalities[key] = holds
         return self.equalities[key]
 
-    def all_of(self, literals: list):
-        """A literal true exactly when every one of `literals` is."""
-        if len(literals) == 1:
-            return literals[0]
-        holds = self.model.NewBoolVar("")
-        self.model.AddBoolAnd(literals).OnlyEnforceIf(holds)
-        self.model.AddBoolOr([lit.Not() for lit in literals]).OnlyEnforceIf(holds.Not())
-        return holds
-
-    def _allDifferent(self, element) -> None:  # noqa: N802 (XCSP3's own name)
-        lists = element.findall("list")
-        if element.find("except") is not None or element.find("matrix") is not None or len(lists) > 1:
-            raise BackendUnsupported("an allDifferent with except, matrix or several lists")
-        self.model.AddAllDifferent(self.terms(lists[0].text if lists else element.text or ""))
-
-    def _sum(self, element) -> None:
-        variables = self.terms(child_text(element, "list"))
-        coeffs = element.find("coeffs")
-        weights = [1] * len(variables) if coeffs is None else values(coeffs.text or "")
-        if len(weights) != len(variables):
-            raise BackendUnsupported("a sum whose coefficients do not match its list")
-        self._condition(sum(w * v for w, v in zip(weights, variables)), child_text(element, "condition"))
-
-    def _count(self, element) -> None:
-        variables = self.variables(child_text(element, "list"))
-        counted = [self.reified_in(v, values(child_text(element, "values"))) for v in variables]
-        self._condition(sum(counted), child_text(element, "condition"))
-
     def _instantiation(self, element) -> None:
         variables = self.variables(child_text(element, "list"))
         fixed = values(child_text(element, "values"))
@@ -264,25 +347,15 @@ class _Reader(Declarations):
         for variable, value in zip(variables, fixed):
             self.model.Add(variable == value)
 
-    def _condition(self, expression, text: str) -> None:
-        operator, operand = condition(text)
-        if operator in ("in", "notin"):
-            domain = self.cp.Domain.FromIntervals([list(i) for i in intervals(operand.strip("{}").replace(",", " "))])
-            self.model.AddLinearExpressionInDomain(expression, domain if operator == "in" else domain.complement())
-        elif operator in _COMPARED:
-            self.post_comparison(operator, expression, self.term(parse_expression(operand)))
-        else:
-            raise BackendUnsupported(f"the condition operator {operator}")
-
     def objective(self, element) -> None:
         kind = element.get("type", "expression")
         if kind == "expression":
             target = self.term(parse_expression(element.text or ""))
         elif kind == "sum":
-            variables = self.terms(list_text(element))
-            coeffs = element.find("coeffs")
-            weights = [1] * len(variables) if coeffs is None else values(coeffs.text or "")
-            target = sum(w * v for w, v in zip(weights, variables))
+            target = self.weighted(element, list_text(element))
+        elif kind in ("minimum", "maximum", "nValues") and element.find("coeffs") is None:
+            items = self.terms(list_text(element))
+            target = self.distinct(items) if kind == "nValues" else self.extremum(kind[:3], items)
         else:
             raise BackendUnsupported(f"an objective of type {kind}")
         if element.tag == "minimize":
@@ -331,14 +404,6 @@ class _Reader(Declarations):
             raise BackendUnsupported("`in` with something other than a set of integers")
         return self.term(args[0]), allowed
 
-    def reified_in(self, variable, allowed: list[int]):
-        """A Boolean variable that is 1 exactly when `variable` takes one of `allowed`."""
-        holds = self.model.NewBoolVar("")
-        domain = self.cp.Domain.FromValues(allowed)
-        self.model.AddLinearExpressionInDomain(variable, domain).OnlyEnforceIf(holds)
-        self.model.AddLinearExpressionInDomain(variable, domain.complement()).OnlyEnforceIf(holds.Not())
-        return holds
-
     def literal(self, node):
         """A CP-SAT literal equal to the Boolean expression `node`."""
         if isinstance(node, int):
@@ -355,6 +420,10 @@ class _Reader(Declarations):
             return self.literal(args[0]).Not()
         if op == "eq" and len(args) > 2:
             return self.literal(("and", tuple(("eq", (args[0], a)) for a in args[1:])))
+        if op == "iff" and len(args) > 2:
+            return self.literal(("and", tuple(("iff", pair) for pair in zip(args, args[1:]))))
+        if op == "xor" and len(args) > 2:
+            return self.literal(("xor", (("xor", args[:2]), *args[2:])))
         holds = self.model.NewBoolVar("")  # every branch below ties it to `node` both ways
         if op in _COMPARED:
             left, right = [self.term(a) for a in _binary(op, args)]
@@ -426,7 +495,54 @@ class _Reader(Declarations):
             self.model.Add(result == self.term(args[1])).OnlyEnforceIf(condition)
             self.model.Add(result == self.term(args[2])).OnlyEnforceIf(condition.Not())
             return result
+        if op in ("div", "mod") and len(args) == 2:
+            return self._divided(op, self.term(args[0]), self.term(args[1]))
+        if op == "pow" and len(args) == 2:
+            return self._power(self.term(args[0]), self.term(args[1]))
         raise BackendUnsupported(f"the operator {op}")
+
+    def _divided(self, op: str, numerator, denominator):
+        """`numerator` div or mod `denominator`, both truncated toward zero as ACE computes them; a divisor of 0
+        is not allowed (as in ACE, no tuple divides by zero)."""
+        if isinstance(numerator, int) and isinstance(denominator, int) and denominator:
+            quotient = abs(numerator) // abs(denominator) * (1 if (numerator >= 0) == (denominator > 0) else -1)
+            return quotient if op == "div" else numerator - quotient * denominator
+        spans = [span for low, high in self.spans_of(denominator)
+                 for span in ((low, min(high, -1)), (max(low, 1), high)) if span[0] <= span[1]]
+        if not spans:
+            self.model.AddBoolOr([])
+            return 0
+        divisor = self.model.NewIntVarFromDomain(self.cp.Domain.FromIntervals([list(s) for s in spans]), "")
+        self.model.Add(divisor == denominator)
+        largest = max(abs(v) for v in self.bounds_of(numerator))
+        result = self.model.NewIntVar(-largest, largest, "")
+        numerator = self.as_var_term(numerator)
+        if op == "div":
+            self.model.AddDivisionEquality(result, numerator, divisor)
+        else:  # x mod y == x mod |y| when both truncate; CP-SAT takes a positive modulus only
+            positive = self.model.NewIntVar(1, max(abs(v) for v in self.bounds_of(divisor)), "")
+            self.model.AddAbsEquality(positive, divisor)
+            self.model.AddModuloEquality(result, numerator, positive)
+        return result
+
+    def _power(self, base, exponent):
+        """`base` to the power `exponent`: a product for a fixed exponent, else a table of the pairs."""
+        if isinstance(exponent, int):
+            if exponent < 0:
+                raise BackendUnsupported("pow with a negative exponent")
+            if exponent <= 1 or isinstance(base, int):
+                return base ** exponent if isinstance(base, int) else (1 if exponent == 0 else base)
+            reached = [v ** exponent for v in self.bounds_of(base)] + ([0] if self.bounds_of(base)[0] < 0 else [])
+            result = self.model.NewIntVar(min(reached), max(reached), "")
+            self.model.AddMultiplicationEquality(result, [self.as_var_term(base)] * exponent)
+            return result
+        bases, exponents = self.values_of(base), [e for e in self.values_of(exponent) if e >= 0]
+        if len(bases) * len(exponents) > MAX_TUPLES:
+            raise BackendUnsupported("pow with a variable exponent over large domains")
+        rows = [(b, e, b ** e) for b in bases for e in exponents]
+        result = self.model.NewIntVar(min(r[2] for r in rows), max(r[2] for r in rows), "")
+        self.model.AddAllowedAssignments([self.as_var_term(base), self.as_var_term(exponent), result], rows)
+        return result
 
     def _product(self, factors: list, node):
         pairs = list(zip(factors, node[1] if node[0] == "mul" else (node[1][0], node[1][0])))
@@ -494,3 +610,8 @@ def _binary(op: str, args: tuple) -> tuple:
     if len(args) != 2:
         raise BackendUnsupported(f"{op} with other than two arguments")
     return args
+
+
+def _set_operand(text: str):
+    """A condition's set operand (`1..5`, `{1,3}`) as intervals."""
+    return intervals(text.strip().strip("{}").replace(",", " "))

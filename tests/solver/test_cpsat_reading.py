@@ -164,13 +164,11 @@ def test_compact_lists_skip_the_holes_of_an_array(tmp_path):
 
 
 @pytest.mark.parametrize("constraint, named", [
-    ("<regular><list> x[] </list><transitions> (q0,0,q0)(q0,1,q0)(q0,1,q1)(q1,2,q1) </transitions>"
-     "<start> q0 </start><final> q1 </final></regular>", "not deterministic"),
-    ("<intension> eq(mod(x[0],2),0) </intension>", "mod"),
-    ("<intension> eq(div(x[0],2),1) </intension>", "div"),
-    ("<nValues><list> x[] </list><condition> (eq,2) </condition></nValues>", "nValues"),
-    ("<element><list> x[] </list><value> 2 </value></element>", "element"),
-    ("<allDifferent><list> x[] </list><except> 0 </except></allDifferent>", "except"),
+    ("<allDifferent><matrix> x[] </matrix></allDifferent>", "not two dimensions"),
+    ("<cumulative><origins> x[] </origins><lengths> 1 1 1 </lengths><heights> 1 1 1 </heights>"
+     "<machines> x[] </machines><conditions> (le,1) </conditions></cumulative>", "machines"),
+    ("<intension> eq(pow(x[0],-1),1) </intension>", "negative exponent"),
+    ("<smart><list> x[] </list></smart>", "<smart>"),
 ])
 def test_what_it_does_not_translate_is_named_and_left_to_another_solver(tmp_path, constraint, named):
     with pytest.raises(BackendUnsupported, match=named):

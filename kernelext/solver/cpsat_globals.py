@@ -1,0 +1,416 @@
+"""XCSP3's global constraints posted into a CP-SAT model (the part of kernelext.solver.cpsat_reader that
+reads them).
+
+Each is posted exactly as XCSP3 defines it, with the meaning `kernelext/xcsp/to_minizinc.py` gives it (both
+are checked against brute force). Every auxiliary variable is a function of the model's own variables (a
+literal is tied to its condition both ways), so that enumerating solutions never repeats one.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+
+from kernelext.solver.errors import BackendUnsupported
+from kernelext.xcsp.declarations import list_text
+from kernelext.xcsp.expressions import parse_expression
+from kernelext.xcsp.values import child_text, condition, values
+
+_SWAPPED = {"lt": "gt", "le": "ge", "gt": "lt", "ge": "le"}
+
+
+class GlobalConstraints:
+    """The handlers `_<tag>` of XCSP3's global constraints, for a reader that offers `model`, `cp`, `term`,
+    `literal`, `equals`, `is_true`, `as_var`, `nodes`, `terms`, `bounds`, `post_condition`, `tokens`,
+    `domains` and `expand` (see cpsat_reader._Reader)."""
+
+    # lists
+
+    def _allDifferent(self, element) -> None:  # noqa: N802 (XCSP3's own names)
+        lists = element.findall("list")
+        if element.find("matrix") is not None:
+            for line in self.matrix_lines(child_text(element, "matrix")):
+                self.model.AddAllDifferent(self.terms(" ".join(line)))
+            return
+        if len(lists) > 1:  # allDifferentList: no two lists equal
+            items = [self.terms(listed.text or "") for listed in lists]
+            if len({len(item) for item in items}) != 1:
+                raise BackendUnsupported("an allDifferent of lists of different lengths")
+            for first, second in itertools.combinations(items, 2):
+                self.model.AddBoolOr([self.is_true("ne", a, b) for a, b in zip(first, second)])
+            return
+        items = self.terms(lists[0].text if lists else element.text or "")
+        excepted = element.find("except")
+        if excepted is None:
+            self.model.AddAllDifferent(items)
+            return
+        skip = values(excepted.text or "")
+        for a, b in itertools.combinations(items, 2):  # equal only on a value excepted
+            self.model.Add(a != b).OnlyEnforceIf(self.within(a, skip).Not())
+
+    def _allEqual(self, element) -> None:  # noqa: N802
+        items = self.terms(list_text(element))
+        for other in items[1:]:
+            self.model.Add(items[0] == other)
+
+    def _ordered(self, element) -> None:
+        items = self.terms(list_text(element))
+        operator = child_text(element, "operator").strip()
+        if operator not in _SWAPPED:
+            raise BackendUnsupported(f"<ordered> with the operator {operator}")
+        lengths = element.find("lengths")
+        gaps = self.terms(lengths.text or "") if lengths is not None else [0] * len(items)
+        for gap, (a, b) in zip(gaps, zip(items, items[1:])):
+            self.post_comparison(operator, a + gap, b)
+
+    def _lex(self, element) -> None:
+        operator = child_text(element, "operator").strip()
+        if operator not in _SWAPPED:
+            raise BackendUnsupported(f"<lex> with the operator {operator}")
+        if element.find("matrix") is not None:
+            rows = self.matrix_rows(child_text(element, "matrix"))
+            groups = [rows, [list(column) for column in zip(*rows)]]
+            lists = [[self.terms(" ".join(line)) for line in group] for group in groups]
+        else:
+            lists = [[self.terms(listed.text or "") for listed in element.findall("list")]]
+        for group in lists:
+            for first, second in zip(group, group[1:]):
+                self.lex(first, second, operator)
+
+    def lex(self, first: list, second: list, operator: str) -> None:
+        """`first` before `second` in lexicographic order (`lt`, `le`), or after (`gt`, `ge`)."""
+        if operator in ("gt", "ge"):
+            first, second, operator = second, first, _SWAPPED[operator]
+        if len(first) != len(second):
+            raise BackendUnsupported("a lex of lists of different lengths")
+        prefix = self.model.NewConstant(1)  # true while the lists are equal so far
+        for a, b in zip(first, second):
+            self.model.Add(a <= b).OnlyEnforceIf(prefix)
+            prefix = self.conjunction([prefix, self.is_true("eq", a, b)])
+        if operator == "lt":
+            self.model.AddBoolOr([prefix.Not()])
+
+    # counting
+
+    def _sum(self, element) -> None:
+        self.post_condition(self.weighted(element, list_text(element)), child_text(element, "condition"))
+
+    def weighted(self, element, listed: str):
+        """The sum of a list's items times the `<coeffs>` (numbers or variables), or of the items alone."""
+        items = self.nodes(listed)
+        coeffs = element.find("coeffs")
+        weights = [1] * len(items) if coeffs is None else self.nodes(coeffs.text or "")
+        if len(weights) != len(items):
+            raise BackendUnsupported("a sum whose coefficients do not match its list")
+        return sum(self.term(("mul", (w, x))) if not isinstance(w, int) else w * self.term(x)
+                   for w, x in zip(weights, items))
+
+    def _count(self, element) -> None:
+        items = self.terms(list_text(element))
+        counted = self.nodes(child_text(element, "values"))
+        marks = [self.one_of(item, counted) for item in items]
+        self.post_condition(sum(marks), child_text(element, "condition"))
+
+    def one_of(self, item, counted: list):
+        """A literal true exactly when `item` equals one of `counted` (numbers or variables)."""
+        if all(isinstance(v, int) for v in counted):
+            return self.within(item, counted)
+        return self.disjunction([self.is_true("eq", item, self.term(v)) for v in counted])
+
+    def _nValues(self, element) -> None:  # noqa: N802
+        excepted = element.find("except")
+        skip = set(values(excepted.text or "")) if excepted is not None else set()
+        self.post_condition(self.distinct(self.terms(list_text(element)), skip), child_text(element, "condition"))
+
+    def distinct(self, items: list, skip: set = frozenset()):
+        """The number of distinct values among `items`, those of `skip` left out."""
+        seen = sorted({v for item in items for v in self.values_of(item)} - set(skip))
+        return sum(self.disjunction([self.equals_value(item, v) for item in items]) for v in seen)
+
+    def _cardinality(self, element) -> None:
+        items = self.terms(list_text(element))
+        counted = self.nodes(child_text(element, "values"))
+        occurs = self.tokens(child_text(element, "occurs"))
+        if len(occurs) != len(counted):
+            raise BackendUnsupported("a cardinality whose occurrences do not match its values")
+        for value, occurrence in zip(counted, occurs):
+            total = sum(self.is_true("eq", item, self.term(value)) if not isinstance(value, int)
+                        else self.equals_value(item, value) for item in items)
+            low, dots, high = occurrence.partition("..")
+            if dots:
+                self.model.AddLinearConstraint(total, int(low), int(high))
+            else:
+                self.model.Add(total == self.term(parse_expression(occurrence)))
+        if element.find("values").get("closed") == "true":
+            for item in items:
+                self.model.AddBoolOr([self.one_of(item, counted)])
+
+    def _minimum(self, element) -> None:
+        self.post_condition(self.extremum("min", self.terms(list_text(element))), child_text(element, "condition"))
+
+    def _maximum(self, element) -> None:
+        self.post_condition(self.extremum("max", self.terms(list_text(element))), child_text(element, "condition"))
+
+    def extremum(self, which: str, items: list):
+        """A new variable equal to the least (`min`) or greatest (`max`) of `items`."""
+        spans = [self.bounds_of(item) for item in items]
+        result = self.model.NewIntVar(min(s[0] for s in spans), max(s[1] for s in spans), "")
+        (self.model.AddMinEquality if which == "min" else self.model.AddMaxEquality)(result, items)
+        return result
+
+    def _minimumArg(self, element) -> None:  # noqa: N802
+        self.arg_extremum(element, "min")
+
+    def _maximumArg(self, element) -> None:  # noqa: N802
+        self.arg_extremum(element, "max")
+
+    def arg_extremum(self, element, which: str) -> None:
+        """The index of the least or greatest item (the first, the last, or any of them: `rank`) satisfies the
+        condition."""
+        items = self.terms(list_text(element))
+        listed = element.find("list")
+        start = int(listed.get("startIndex", "0")) if listed is not None else 0
+        best = self.extremum(which, items)
+        reached = [self.is_true("eq", item, best) for item in items]
+        rank = element.get("rank", "any")
+        if rank in ("first", "last"):
+            order = range(len(items)) if rank == "first" else range(len(items) - 1, -1, -1)
+            chosen, earlier = {}, []
+            for k in order:
+                chosen[k] = self.conjunction([reached[k], *(lit.Not() for lit in earlier)])
+                earlier.append(reached[k])
+            reached = [chosen[k] for k in range(len(items))]
+        operator, operand = condition(child_text(element, "condition"))
+        holds = [self.conjunction([lit, self.condition_literal(k + start, operator, operand)])
+                 for k, lit in enumerate(reached)]
+        self.model.AddBoolOr(holds)
+
+    # indexing
+
+    def _element(self, element) -> None:
+        if element.find("matrix") is not None:
+            matrix = element.find("matrix")
+            rows = [self.terms(" ".join(row)) for row in self.matrix_rows(child_text(element, "matrix"))]
+            first, second = self.nodes(child_text(element, "index"))
+            starts = int(matrix.get("startRowIndex", "0")), int(matrix.get("startColIndex", "0"))
+            row, column = self.term(first) - starts[0], self.term(second) - starts[1]
+            self.model.AddLinearConstraint(row, 0, len(rows) - 1)
+            self.model.AddLinearConstraint(column, 0, len(rows[0]) - 1)
+            index, items = row * len(rows[0]) + column, [item for line in rows for item in line]
+        else:
+            listed = element.find("list")
+            items = self.terms(child_text(element, "list"))
+            index = self.term(parse_expression(child_text(element, "index"))) - int(listed.get("startIndex", "0"))
+        held = element.find("value")
+        if held is not None:
+            target = self.term(parse_expression(held.text or ""))
+        else:
+            spans = [self.bounds_of(item) for item in items]
+            target = self.model.NewIntVar(min(s[0] for s in spans), max(s[1] for s in spans), "")
+        self.model.AddElement(index, items, target)
+        if held is None:
+            self.post_condition(target, child_text(element, "condition"))
+
+    def _channel(self, element) -> None:
+        lists = element.findall("list") or [element]
+        first = [self.as_var(node) for node in self.nodes(lists[0].text or "")]
+        start = int(lists[0].get("startIndex", "0"))
+        if len(lists) == 1 and element.find("value") is not None:  # a 0/1 list and the index of its 1
+            value = self.term(parse_expression(child_text(element, "value")))
+            self.model.Add(sum(first) == 1)
+            for k, x in enumerate(first):
+                self.model.Add(self.equals(x, 1) == self.is_true("eq", value, k + start))
+        elif len(lists) == 1:
+            for i, x in enumerate(first):
+                for j, y in enumerate(first):
+                    self.model.Add(self.equals(x, j + start) == self.equals(y, i + start))
+        elif len(lists) == 2:
+            second = [self.as_var(node) for node in self.nodes(lists[1].text or "")]
+            other = int(lists[1].get("startIndex", "0"))
+            if len(first) > len(second):
+                raise BackendUnsupported("a channel whose first list is the longer")
+            for i, x in enumerate(first):
+                self.model.AddLinearConstraint(x, other, other + len(second) - 1)
+                for j, y in enumerate(second):
+                    if len(first) == len(second):
+                        self.model.Add(self.equals(x, j + other) == self.equals(y, i + start))
+                    else:
+                        self.model.AddImplication(self.equals(x, j + other), self.equals(y, i + start))
+        else:
+            raise BackendUnsupported("a channel of more than two lists")
+
+    def _precedence(self, element) -> None:
+        """Each value first appears after the value before it; with `covered`, every value appears."""
+        items = self.terms(list_text(element))
+        listed = element.find("values")
+        if listed is not None:
+            ordered = values(listed.text or "")
+        else:
+            ordered = sorted({v for item in items for v in self.values_of(item)})
+        for before, after in zip(ordered, ordered[1:]):
+            for k, item in enumerate(items):
+                earlier = [self.equals_value(other, before) for other in items[:k]]
+                self.model.AddBoolOr([self.equals_value(item, after).Not(), *earlier])
+        if element.get("covered") == "true" or (listed is not None and listed.get("covered") == "true"):
+            for value in ordered:
+                self.model.AddBoolOr([self.equals_value(item, value) for item in items])
+
+    # graphs
+
+    def _circuit(self, element) -> None:
+        """XCSP3's circuit: the nodes that do not point to themselves form one cycle of at least two nodes."""
+        listed = element.find("list")
+        items = [self.as_var(node) for node in self.nodes(list_text(element))]
+        start = int((listed if listed is not None else element).get("startIndex", "0"))
+        arcs, loops = [], []
+        for i, x in enumerate(items):
+            self.model.AddLinearConstraint(x, start, start + len(items) - 1)
+            for value in self.values_of(x):
+                if start <= value < start + len(items):
+                    arcs.append((i, value - start, self.equals(x, value)))
+            loops.append(self.equals(x, i + start))
+        self.model.AddCircuit(arcs)
+        size = element.find("size")
+        if size is not None:
+            self.model.Add(sum(lit.Not() for lit in loops) == self.term(parse_expression(size.text or "")))
+        self.model.AddBoolOr([lit.Not() for lit in loops])
+
+    def _flow(self, element) -> None:
+        """Each arc's flow: what leaves a node less what enters it is its balance; the weighted flow meets the
+        condition."""
+        flows = self.terms(list_text(element))
+        arcs = [tuple(int(n) for n in pair) for pair in re.findall(r"\(\s*(-?\d+)\s*,\s*(-?\d+)\s*\)",
+                                                                      child_text(element, "arcs"))]
+        balance = self.terms(child_text(element, "balance"))
+        if len(arcs) != len(flows):
+            raise BackendUnsupported("a flow whose arcs do not match its list")
+        low = min(node for arc in arcs for node in arc)
+        for k, node in enumerate(range(low, low + len(balance))):
+            out = sum(f for f, (tail, _) in zip(flows, arcs) if tail == node)
+            into = sum(f for f, (_, head) in zip(flows, arcs) if head == node)
+            self.model.Add(out - into == balance[k])
+        if element.find("weights") is not None:
+            weights = self.terms(child_text(element, "weights"))
+            self.post_condition(sum(w * f for w, f in zip(weights, flows)), child_text(element, "condition"))
+
+    # scheduling and packing
+
+    def _noOverlap(self, element) -> None:  # noqa: N802
+        origins, lengths = child_text(element, "origins"), child_text(element, "lengths")
+        ignore_zero = element.get("zeroIgnored", "true") != "false"
+        if "(" in origins:
+            boxes = [self.terms(" ".join(t.split(","))) for t in re.findall(r"\(([^)]*)\)", origins)]
+            sizes = [self.terms(" ".join(t.split(","))) for t in re.findall(r"\(([^)]*)\)", lengths)]
+        else:
+            boxes, sizes = [[t] for t in self.terms(origins)], [[t] for t in self.terms(lengths)]
+        if len(boxes) != len(sizes) or any(len(b) != len(s) for b, s in zip(boxes, sizes)):
+            raise BackendUnsupported("a noOverlap whose lengths do not match its origins")
+        if all(isinstance(s, int) and s > 0 for box in sizes for s in box) and len(boxes[0]) <= 2:
+            intervals_ = [[self.model.NewFixedSizeIntervalVar(o, s, "") for o, s in zip(box, size)]
+                          for box, size in zip(boxes, sizes)]
+            if len(boxes[0]) == 1:
+                self.model.AddNoOverlap([i[0] for i in intervals_])
+            else:
+                self.model.AddNoOverlap2D([i[0] for i in intervals_], [i[1] for i in intervals_])
+            return
+        for a, b in itertools.combinations(range(len(boxes)), 2):  # apart along some axis (or a length is 0)
+            apart = []
+            for d in range(len(boxes[a])):
+                apart += [self.is_true("le", boxes[a][d] + sizes[a][d], boxes[b][d]),
+                          self.is_true("le", boxes[b][d] + sizes[b][d], boxes[a][d])]
+            if ignore_zero:
+                apart += [self.is_true("eq", length, 0) for length in (*sizes[a], *sizes[b])]
+            self.model.AddBoolOr(apart)
+
+    def _cumulative(self, element) -> None:
+        if element.find("machines") is not None:
+            raise BackendUnsupported("<cumulative> with machines")
+        origins, lengths, heights = (self.terms(child_text(element, tag)) for tag in ("origins", "lengths", "heights"))
+        if element.find("ends") is not None:
+            for origin, length, end in zip(origins, lengths, self.terms(child_text(element, "ends"))):
+                self.model.Add(origin + length == end)
+        operator, operand = condition(child_text(element, "condition"))
+        limit = self.term(parse_expression(operand))
+        if operator not in ("le", "lt"):
+            raise BackendUnsupported(f"<cumulative> with the condition {operator}")
+        if any(self.bounds_of(h)[0] < 0 for h in heights) or any(self.bounds_of(n)[0] < 0 for n in lengths):
+            raise BackendUnsupported("<cumulative> with negative lengths or heights")
+        tasks = [self.model.NewIntervalVar(o, n, o + n, "") for o, n in zip(origins, lengths)]
+        self.model.AddCumulative(tasks, heights, limit - 1 if operator == "lt" else limit)
+
+    def _binPacking(self, element) -> None:  # noqa: N802
+        """Each bin's load (the sizes of the items put in it): under its limit, equal to its load, or meeting the
+        condition; bins are the values the items can take (numbered from 0 for limits and loads)."""
+        items = self.terms(list_text(element))
+        weights = self.terms(child_text(element, "sizes"))
+        if element.find("limits") is not None or element.find("loads") is not None:
+            tag = "limits" if element.find("limits") is not None else "loads"
+            capacities = self.terms(child_text(element, tag))
+            for item in items:
+                self.model.AddLinearConstraint(item, 0, len(capacities) - 1)
+            for b, capacity in enumerate(capacities):
+                load = sum(w * self.equals_value(item, b) for w, item in zip(weights, items))
+                self.model.Add(load <= capacity if tag == "limits" else load == capacity)
+            return
+        bins = sorted({v for item in items for v in self.values_of(item)})
+        for b in bins:
+            load = sum(w * self.equals_value(item, b) for w, item in zip(weights, items))
+            self.post_condition(load, child_text(element, "condition"))
+
+    def _knapsack(self, element) -> None:
+        items = self.terms(list_text(element))
+        weights = self.terms(child_text(element, "weights"))
+        profits = self.terms(child_text(element, "profits"))
+        conditions = [c.text or "" for c in element.findall("condition")]
+        limit = element.find("limit")
+        if limit is not None:
+            conditions.insert(0, limit.text or "")
+        if len(conditions) != 2:
+            raise BackendUnsupported("this form of <knapsack>")
+        for factors, held in zip((weights, profits), conditions):
+            if re.fullmatch(r"\s*-?\d+\s*", held) or "(" not in held:  # a plain limit
+                held = f"(le,{held.strip()})"
+            self.post_condition(sum(f * x for f, x in zip(factors, items)), held)
+
+    # automata
+
+    def _regular(self, element) -> None:
+        arcs = _arcs(child_text(element, "transitions"))
+        self.automaton(self.terms(child_text(element, "list")), arcs, child_text(element, "start").strip(),
+                       child_text(element, "final").split())
+
+    def _mdd(self, element) -> None:
+        arcs = _arcs(child_text(element, "transitions"))
+        tails = {tail for tail, _, _ in arcs}
+        finals = sorted({head for _, _, head in arcs} - tails)
+        self.automaton(self.terms(child_text(element, "list")), arcs, arcs[0][0] if arcs else "", finals)
+
+    def automaton(self, items: list, arcs: list[tuple[str, int, str]], start: str, finals: list[str]) -> None:
+        """The items read by the automaton, made deterministic first (sets of states), so that each word has
+        one run."""
+        if not arcs:
+            self.model.AddBoolOr([])
+            return
+        following: dict[tuple[str, int], set[str]] = {}
+        for tail, value, head in arcs:
+            following.setdefault((tail, value), set()).add(head)
+        alphabet = sorted({value for _, value, _ in arcs})
+        numbered = {frozenset([start]): 0}
+        queue, transitions = [frozenset([start])], []
+        while queue:
+            states = queue.pop()
+            for value in alphabet:
+                heads = frozenset(h for s in states for h in following.get((s, value), ()))
+                if heads:
+                    if heads not in numbered:
+                        numbered[heads] = len(numbered)
+                        queue.append(heads)
+                    transitions.append((numbered[states], value, numbered[heads]))
+        accepting = [n for states, n in numbered.items() if states & set(finals)]
+        self.model.AddAutomaton([self.as_var_term(item) for item in items], 0, accepting, transitions)
+
+
+def _arcs(text: str) -> list[tuple[str, int, str]]:
+    return [(tail, int(value), head) for tail, value, head in
+            re.findall(r"\(\s*([^,()\s]+)\s*,\s*(-?\d+)\s*,\s*([^,()\s]+)\s*\)", text)]
+
