@@ -1,17 +1,20 @@
-"""Pencil marks: each cell's values left after the solver's propagation at the root (drawn by
-kernelext.widgets.pencil_forms).
+"""Pencil marks: each cell's values left after propagation (drawn by kernelext.widgets.pencil_forms).
 
-`pencil_grid` and `compare_domains` are pure; `pencil_report` compiles a
-session's model and asks the solver for the domains.
+`pencil_grid` and `compare_domains` are pure; `pencil_report` compiles a session's model and propagates its
+constraints with the kit's own reasoning (`kernelext.insight.kit_search.fixpoint`: pure Python, no solver).
 """
 
 from __future__ import annotations
 
+import time
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from kernelext.grid import ArrayInfo
+from kernelext.insight.kit_search import fixpoint, read_rules
+from kernelext.pycsp3_glue import operators
+from kernelext.xcsp.subsets import read_model
 
 Domains = Mapping[str, tuple[int, ...]]
 
@@ -30,6 +33,7 @@ class PencilGrid:
         highlighted: (row, col) cells to draw highlighted (the cells of a deduction's constraints).
         left: what the values are, in the summary line ("values left after propagation", "candidates left").
         links: a chain to draw, ((row, col), (row, col), digit, strong) per link.
+        note: what else to know about these marks, in a few words (constraints left out, time ran out), or "".
     """
 
     name: str
@@ -40,6 +44,7 @@ class PencilGrid:
     highlighted: frozenset[tuple[int, int]] = frozenset()
     left: str = "values left after propagation"
     links: tuple[tuple[tuple[int, int], tuple[int, int], int, bool], ...] = ()
+    note: str = ""
 
     @property
     def shape(self) -> tuple[int, int]:
@@ -98,19 +103,28 @@ def pencil_report(session, previous_domains: Domains | None = None, *, timeout: 
                   ) -> tuple[PencilGrid | None, dict[str, tuple[int, ...]]]:
     """The pencil marks of `session`'s model as it stands: (the shown array's PencilGrid, every variable's domain).
 
-    Variables the solver leaves out (in no constraint) keep their declared domain. Pass the domains returned
-    by the previous call as `previous_domains` to mark what this step removed, and `model` when the model as it
-    stands is already compiled (compiling takes most of the time). The grid is None without a drawable array.
+    Each constraint read as a rule by the kit's reasoning filters its variables' values, from the declared
+    domains, until none filters more; a constraint it does not read is left out (the marks then keep values
+    it rules out), and the grid's note names its kind. Variables in no constraint keep their declared domain;
+    an empty tuple is a wiped-out domain. When the time limit (`timeout`, else the session's) runs out, the
+    values narrowed until then are shown, and the note says so. Pass the domains returned by the previous
+    call as `previous_domains` to mark what this step removed, and `model` when the model as it stands is
+    already compiled. The grid is None without a drawable array.
     """
     to_solve = session.anything_to_solve()  # first: it makes pycsp3's model the session's
     domains = declared_domains()
     if model is None and to_solve:
         model = session.compile()
+    note = ""
     if model is not None:
-        domains.update(session.solver.domains(model, timeout=timeout or session.timeout))
+        deadline = time.monotonic() + (timeout or session.timeout)
+        with operators.plain_operators():  # pycsp3's `in` on sets is slow, and propagation needs none of it
+            marks = fixpoint(read_rules(read_model(model), domains), deadline)
+        domains.update({v: tuple(sorted(values)) for v, values in marks.domains.items()})
+        note = marks.note
     info = session.array(array) if array is not None else session.shown_array()
     grid = pencil_grid(info, domains, previous_domains) if info is not None and len(info.shape) <= 2 else None
-    return grid, domains
+    return (replace(grid, note=note) if grid is not None and note else grid), domains
 
 
 def declared_domains() -> dict[str, tuple[int, ...]]:

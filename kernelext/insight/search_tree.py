@@ -1,18 +1,22 @@
-"""The search tree of a solve: ACE's decisions (x = a), refutations (x != a), failures and solutions.
+"""The search tree of a solve: its decisions (x = a), refutations (x != a), failures and solutions.
 
-`record_tree` runs warm ACE with a recorder; everything else here is pure: building the tree from the
-recorded events, the grid at a node, and a side-by-side comparison of two trees (kernelext.widgets.tree_forms
-draws them).
+`record_tree` runs the kit's own search (`kernelext.insight.kit_search`: pure Python, the same in a browser)
+and builds its tree; everything else here is pure: building the tree from the recorded events, the grid at a
+node, and a side-by-side comparison of two trees (kernelext.widgets.tree_forms draws them).
 """
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from kernelext.errors import PuzzleUsageError
 from kernelext.grid import ArrayInfo, Grid
-from kernelext.insight.pencil_marks import side_by_side
-from kernelext.solver.engine import Solver
+from kernelext.insight.kit_search import RuleModel, kind_of, read_rules, search
+from kernelext.insight.pencil_marks import declared_domains, side_by_side
+from kernelext.pycsp3_glue import operators
+from kernelext.xcsp.subsets import read_model
 
 DEFAULT_NODES = 500
 KINDS = ("root", "decision", "refutation", "failure", "solution")
@@ -56,15 +60,17 @@ class SearchTree:
 
     Attributes:
         nodes: every node, by id.
-        truncated: the search was stopped after `limit` decisions; the tree is its beginning only.
+        truncated: the search was stopped before its end; the tree is its beginning only.
         limit: the decision limit the search was recorded with.
-        stats: ACE's own counters for the search (nodes, decisions, wrong_decisions, assignments, solutions...).
+        stats: the search's own counts (nodes with the root, decisions with refutations, failures, solutions).
+        stopped: why it was stopped when truncated: "nodes" (at `limit` decisions), "time" or "interrupt".
     """
 
     nodes: tuple[TreeNode, ...]
     truncated: bool = False
     limit: int = DEFAULT_NODES
     stats: dict = field(default_factory=dict, compare=False)
+    stopped: str = "nodes"
 
     @property
     def size(self) -> int:
@@ -73,7 +79,7 @@ class SearchTree:
 
     @property
     def decisions(self) -> int:
-        """Decisions and refutations on variables with more than one value: ACE's own count of decisions."""
+        """Decisions and refutations on variables with more than one value."""
         return sum(1 for node in self.nodes[1:] if node.size > 1)
 
     @property
@@ -91,8 +97,11 @@ class SearchTree:
     @property
     def note(self) -> str:
         """A sentence saying that the tree is cut short, or ""."""
-        return (f"Stopped after {self.limit} decisions: only the beginning of the search is shown."
-                if self.truncated else "")
+        if not self.truncated:
+            return ""
+        why = {"time": "when the time limit ran out (more with --timeout)",
+               "interrupt": "by an interrupt"}.get(self.stopped, f"after {self.limit} decisions")
+        return f"Stopped {why}: only the beginning of the search is shown."
 
     def children(self, node_id: int) -> tuple[int, ...]:
         return children_of(self.nodes).get(node_id, ())
@@ -112,8 +121,9 @@ class SearchTree:
         return f"{text}\n{self.note}" if self.truncated else text
 
 
-def build_tree(events, *, truncated: bool = False, limit: int = DEFAULT_NODES, stats: dict | None = None) -> SearchTree:
-    """The tree the recorder's `events` describe (see kernelext.solver._warm_worker).
+def build_tree(events, *, truncated: bool = False, limit: int = DEFAULT_NODES, stats: dict | None = None,
+               stopped: str = "nodes") -> SearchTree:
+    """The tree the recorded `events` describe (see `kernelext.insight.kit_search.Recording`).
 
     A decision hangs under the current node; a refutation `x != a` under the parent of the decision
     `x = a` it refutes; "x" marks the current node failed, "s" a solution (with its values).
@@ -140,7 +150,7 @@ def build_tree(events, *, truncated: bool = False, limit: int = DEFAULT_NODES, s
             nodes[stack[-1]]["kind"] = "failure"
         elif tag == "s":
             nodes[stack[-1]].update(kind="solution", solution=tuple(sorted(event[1].items())))
-    return SearchTree(tuple(TreeNode(**node) for node in nodes), truncated, limit, dict(stats or {}))
+    return SearchTree(tuple(TreeNode(**node) for node in nodes), truncated, limit, dict(stats or {}), stopped)
 
 
 def _decides(node: dict, variable: str, value: int) -> bool:
@@ -154,28 +164,41 @@ def children_of(nodes: tuple[TreeNode, ...]) -> dict[int, tuple[int, ...]]:
     return {key: tuple(value) for key, value in children.items()}
 
 
-def record_tree(source, *, nodes: int = DEFAULT_NODES, sols: int | str = "all", timeout: float | None = None,
-                solver=None) -> SearchTree:
-    """Solve while recording the search tree, up to `nodes` decisions.
+def record_tree(source, *, nodes: int = DEFAULT_NODES, sols: int | str = "all", timeout: float | None = None
+                ) -> SearchTree:
+    """Search the solutions while recording the search tree, up to `nodes` decisions, with the kit's own
+    reasoning (`kernelext.insight.kit_search`: propagation of every constraint read as a rule at each node).
 
     Arguments:
-        source: a PuzzleSession (its model as it stands, solved with its solver) or the path of an XCSP3 file.
-        nodes: the most decisions to record; the search stops there (`truncated`).
+        source: a PuzzleSession (its model as it stands) or the path of an XCSP3 file.
+        nodes: the most decisions (and refutations) to record; the search stops there (`truncated`).
         sols: how many solutions to look for (an int, or "all").
-        timeout: seconds before the search stops (the session's timeout by default, else 10).
-        solver: the Solver for a file (a new one, closed afterwards, by default).
+        timeout: seconds before the search stops (the session's timeout by default, else 10); an interrupt
+            stops it too. Either keeps the tree so far, `truncated`.
+    Raises PuzzleUsageError when the model has no constraint, or one the kit's reasoning does not read (its
+    solutions could not be told from assignments that break it).
     """
     if isinstance(source, (str, Path)):
-        own = solver is None
-        solver = solver or Solver()
-        try:
-            ace = solver.search_tree(Path(source), nodes=nodes, sols=sols, timeout=timeout or 10.0)
-        finally:
-            if own:
-                solver.close()
+        path, declared, timeout = Path(source), None, timeout or 10.0
     else:
-        ace = source.solver.search_tree(source.compile(), nodes=nodes, sols=sols, timeout=timeout or source.timeout)
-    return build_tree(ace.events, truncated=ace.truncated or ace.run.interrupted or ace.run.out_of_time, limit=nodes, stats=ace.stats)
+        if not source.anything_to_solve():
+            raise PuzzleUsageError("This puzzle has no constraints yet: there is no search to show.")
+        path, declared, timeout = source.compile(), declared_domains(), timeout or source.timeout
+    deadline = time.monotonic() + timeout
+    with operators.plain_operators():  # pycsp3's `in` on sets is slow, and the search needs none of it
+        model = read_rules(read_model(path), declared)
+        _refuse_left_out(model)
+        recording = search(model, nodes=nodes, sols=None if sols == "all" else int(sols), deadline=deadline)
+    return build_tree(recording.events, truncated=recording.truncated, limit=nodes, stats=recording.stats,
+                      stopped=recording.stopped or "nodes")
+
+
+def _refuse_left_out(model: RuleModel) -> None:
+    if model.left_out:
+        first = model.left_out[0]
+        text = first.text if len(first.text) <= 60 else first.text[:57] + "..."
+        raise PuzzleUsageError(f"No search tree: the kit's reasoning does not read {kind_of(first)} constraints "
+                               f"such as {text}, so it cannot tell which nodes are solutions.")
 
 
 def grid_at(tree: SearchTree, node_id: int, info: ArrayInfo) -> Grid:

@@ -39,6 +39,7 @@ def pencil_text(pg: PencilGrid) -> str:
     summary = f"{pg.name}: {pg.remaining} {pg.left}"
     summary += f", {removed} removed by this step" if removed else ""
     summary += f"; {len(pg.wiped_out)} cell(s) wiped out ({WIPED_OUT}): no solution" if pg.wiped_out else ""
+    summary += f"; {pg.note}" if pg.note else ""
     lines = ["  ".join(text.rjust(width) for text, width in zip(row, widths)).rstrip() for row in texts]
     return "\n".join([summary, *lines])
 

@@ -28,10 +28,9 @@ from lite_site import (
 ROOT = Path(__file__).resolve().parents[2]
 NOTEBOOKS = ROOT / "notebooks"
 STATUS = re.compile(r"^status: .*$", re.M)
-# What needs the desktop kit: pencil marks and search trees (from ACE), pictures (matplotlib), the Java and
-# OR-Tools solvers; as commands, options or the kit's Python functions.
-DESKTOP_ONLY = re.compile(r"%puzzle (domains|tree|save)\b|--domains\b|--solver (ace|ace-cold|choco|ortools|cp-sat)\b"
-                          r"|kernelext\.insight\.(pencil_marks|search_tree)\b")
+# What needs the desktop kit: pictures (matplotlib), the Java and OR-Tools solvers (pencil marks and search
+# trees come from the kit's own reasoning, and run in the browser as on the desktop).
+DESKTOP_ONLY = re.compile(r"%puzzle save\b|--solver (ace|ace-cold|choco|ortools|cp-sat)\b")
 # Compiles each model as a step after the declarations, and solves it: all solutions, or the optimum.
 COMPILE_AND_SOLVE = '''
 def compile_and_solve(declare, models, backend=None):

@@ -1,4 +1,4 @@
-"""The search tree recorded from warm ACE: its shape, its counts against ACE's own, and its drawings."""
+"""The search tree the kit's own search records: its shape, its counts, and its drawings."""
 
 from __future__ import annotations
 
@@ -15,7 +15,6 @@ from kernelext.insight.search_tree import (
 )
 from kernelext.kinds.queens import conflicts
 from kernelext.pycsp3_glue import model_state
-from kernelext.solver.warm import WarmAce
 from kernelext.steps.session import PuzzleSession
 from kernelext.widgets.tree_forms import tree_html, tree_outline, tree_svg
 from kernelext.widgets.tree_widget import WIDGET_MIME, TreeWidget
@@ -25,29 +24,33 @@ QUEENS_RULES = ("satisfy(AllDifferent(q), AllDifferent(q[i] + i for i in range(4
                 " AllDifferent(q[i] - i for i in range(4)))\n")
 
 
+pytestmark = pytest.mark.timeout(300)
+
+
 @pytest.fixture
-def queens(solver):
-    session = PuzzleSession("queens", solver=solver)
+def queens():
+    session = PuzzleSession("queens")
     session.add_step(QUEENS, solve=False)
     session.add_step(QUEENS_RULES, solve=False)
-    return session
+    yield session
+    assert session.solver.worker_pid is None  # no JVM, no solver process: the kit alone
+    session.close()
 
 
-def ace_count(output: str, label: str) -> int:
-    return int(re.search(rf"^d {label}\s+(\d+)", output, re.M).group(1))
+def test_four_queens_tree_has_two_solutions_and_counts_its_own_nodes(queens):
+    tree = record_tree(queens, nodes=1000)
+    assert not tree.truncated
+    assert len(tree.solutions) == 2 == tree.stats["solutions"]
+    assert all(not tree.children(node_id) for node_id in tree.solutions)  # green leaves
+    assert tree.decisions == tree.size == tree.stats["decisions"]  # every decision on an open variable
+    assert len(tree.nodes) == tree.stats["nodes"]  # the root counted as a node
+    assert len(tree.failures) == tree.stats["failures"] > 0
 
 
-def test_four_queens_tree_has_two_solutions_and_ace_counts(queens, solver, tmp_path):
+def test_a_file_gives_the_same_tree_as_its_session(queens, tmp_path):
     path = tmp_path / "queens.xml"
     model_state.compile_to(path)
-    ace = solver.search_tree(path, nodes=1000)
-    tree = build_tree(ace.events, truncated=ace.truncated, stats=ace.stats)
-    assert not tree.truncated
-    assert len(tree.solutions) == 2 == ace_count(ace.run.output, "FOUND SOLUTIONS")
-    assert all(not tree.children(node_id) for node_id in tree.solutions)  # green leaves
-    assert tree.decisions == ace.stats["decisions"]
-    assert len(tree.nodes) == ace.stats["nodes"]  # ACE counts the root as a node
-    assert len(tree.failures) == ace_count(ace.run.output, "WRONG DECISIONS") == ace.stats["wrong_decisions"]
+    assert record_tree(path) == record_tree(queens)
 
 
 def test_solution_nodes_show_valid_solutions(queens):
@@ -117,21 +120,9 @@ def test_widget_selection_computes_the_grid_at_that_node(queens):
     assert "export default" in str(TreeWidget._esm)
 
 
-def test_unsatisfiable_root_is_a_single_failed_node(solver):
-    session = PuzzleSession("none", solver=solver)
+def test_unsatisfiable_root_is_a_single_failed_node():
+    session = PuzzleSession("none")
     session.add_step("y = VarArray(size=2, dom=range(2))\n", solve=False)
     session.add_step("satisfy(y[0] + y[1] > 2)\n", solve=False)
     tree = record_tree(session)
     assert tree.size == 0 and not tree.solutions and tree.nodes[0].kind == "failure"
-
-
-def test_heap_stays_flat_over_many_trees(queens, tmp_path):
-    path = tmp_path / "queens.xml"
-    model_state.compile_to(path)
-    with WarmAce() as ace:
-        for _ in range(5):
-            ace.tree([str(path), "-s=all"], 100, timeout=10)
-        before = ace.heap_used()
-        for _ in range(20):
-            ace.tree([str(path), "-s=all"], 100, timeout=10)
-        assert ace.heap_used() - before < 20_000_000  # a tree kept alive would hold about 4 MB
