@@ -1,0 +1,1244 @@
+"""Every answer checked: a compiled XCSP3 model's constraints evaluated on a full assignment, in pure Python.
+
+Each solution a solver returns (CP-SAT, ACE, MiniZinc, Choco) passes `Checker.broken` before a student sees it.
+Each constraint means what XCSP3 says, as `kernelext/xcsp/to_minizinc.py` translates it (checked against brute
+force): `div` and `mod` truncate toward zero and no tuple of an expression divides by zero (ACE evaluates every
+branch), a circuit has at least two nodes, noOverlap ignores boxes with a zero length unless `zeroIgnored` is
+false. The forms that translation refuses take the meaning XCSP3's own solution checker gives them
+(XCSP3-Java-Tools' SolutionChecker): allEqual and nValues with except, minimum with an index, minimumArg and
+maximumArg, element with a rank, reifiedBy or no index, channel's other forms, circuit with a size, cumulative
+with ends, binPacking with limits or loads, flow, clause, the meta-constraints (and, or, not, iff, xor, ifThen,
+ifThenElse), objectives of type product. A power with a negative exponent is undefined (as the CP-SAT reading
+has it). Anything else raises `Untranslatable` naming it.
+
+Checking is fast: each single constraint is compiled once into a closure (an expression into nested functions,
+a table into sets of tuples, `*` kept by position), and `broken` only calls them; `Checker.extended` reuses
+what was compiled for the constraint elements a model shares with the one checked before. Standard library
+only: the browser imports it too.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+import operator
+import re
+import xml.etree.ElementTree as ElementTree
+from collections.abc import Callable, Iterable, Mapping
+from functools import partial
+from operator import itemgetter
+
+from kernelext.errors import Untranslatable
+from kernelext.xcsp.declarations import Declarations, list_text
+from kernelext.xcsp.expressions import parse_expression
+from kernelext.xcsp.to_minizinc import _arcs, _Writer
+from kernelext.xcsp.values import Intervals, boolean, child_text, intervals, size, tuples, values
+from kernelext.xcsp.values import condition as read_condition
+
+MAX_TEXT = 80  # the longest text `broken` gives for a constraint
+_SMALL = 1 << 16  # sets of values up to this size are kept as sets, larger ones as intervals
+_NUMBER = re.compile(r"-?\d+")
+_PARAMETER = re.compile(r"%(\d+)")
+_PLACEHOLDER = "__kx"  # a template's %i while its expression is compiled (no XCSP3 id starts with `_`)
+_COMPARE = {"lt": operator.lt, "le": operator.le, "gt": operator.gt, "ge": operator.ge,
+            "eq": operator.eq, "ne": operator.ne}
+_ORDER = ("lt", "le", "gt", "ge")
+_META = ("and", "or", "not", "iff", "xor", "ifThen", "ifThenElse")
+
+
+class Checker:
+    """Checks solutions against a model's constraints and computes its objective.
+
+    Arguments:
+        variables: the `<variables>` element.
+        constraints: the constraint elements (children of `<constraints>`: groups, slides, blocks included).
+        objective: the `<minimize>` or `<maximize>` element, or None.
+        holes: the ids of array cells that hold no variable.
+
+    Raises:
+        Untranslatable: the model holds something the checker cannot evaluate exactly (the message names it).
+    """
+
+    def __init__(self, variables, constraints: Iterable, objective=None, holes: frozenset[str] = frozenset()):
+        self._build(None, variables, constraints, objective, holes)
+
+    @classmethod
+    def of_file(cls, path, holes: frozenset[str] = frozenset()) -> Checker:
+        """The checker of the XCSP3 file at `path`."""
+        try:
+            root = ElementTree.parse(path).getroot()
+        except ElementTree.ParseError as error:
+            raise Untranslatable(f"a model file that is not XCSP3 ({error})") from None
+        constraints, objectives = root.find("constraints"), root.find("objectives")
+        if objectives is not None and len(objectives) > 1:
+            raise Untranslatable("several objectives")
+        return cls(root.find("variables"), constraints if constraints is not None else (),
+                   objectives[0] if objectives is not None and len(objectives) else None, holes)
+
+    def extended(self, variables, constraints: Iterable, objective=None,
+                 holes: frozenset[str] = frozenset()) -> Checker:
+        """The checker of another model: when it has the very same `variables` element (and holes) and its
+        constraints begin with the very same elements as this checker's, what was compiled for those is reused."""
+        checker = Checker.__new__(Checker)
+        checker._build(self, variables, constraints, objective, holes)
+        return checker
+
+    def _build(self, base: Checker | None, variables, constraints: Iterable, objective, holes) -> None:
+        holes = frozenset(holes)
+        elements = list(() if constraints is None else constraints)
+        kept = 0
+        if base is not None and variables is base._variables and holes == base._holes:
+            compiler, done = base._compiler, base._elements
+            while kept < min(len(elements), len(done)) and elements[kept] is done[kept]:
+                kept += 1
+            parts = base._parts[:kept]
+        else:
+            compiler, parts = _Compiler(holes), []
+            try:
+                compiler.declare(variables)
+            except Untranslatable:
+                raise
+            except Exception as error:
+                raise Untranslatable(f"the variables in a form not foreseen ({type(error).__name__})") from None
+        for element in elements[kept:]:
+            try:
+                parts.append(compiler.leaves_of(element))
+            except Untranslatable:
+                raise
+            except Exception as error:  # a malformed group or slide (its template, its arguments)
+                raise Untranslatable(f"the constraint <{element.tag}> in a form not foreseen "
+                                     f"({type(error).__name__})") from None
+        self._variables, self._holes, self._compiler = variables, holes, compiler
+        self._elements, self._parts = elements, parts
+        self._leaves = [leaf for part in parts for leaf in part]
+        self._checks = [leaf.holds for leaf in self._leaves]
+        used = dict.fromkeys(vid for leaf in self._leaves for vid in leaf.scope)
+        self._objective, self._objective_scope, self._optimises = None, (), ""
+        if objective is not None and objective.tag == "objectives":
+            if len(objective) > 1:
+                raise Untranslatable("several objectives")
+            objective = objective[0] if len(objective) else None
+        if objective is not None:
+            scope: dict[str, None] = {}
+            self._objective = _function(compiler.objective(objective, scope))
+            self._objective_scope, self._optimises = tuple(scope), objective.tag
+        self._used = tuple(used)
+
+    @property
+    def optimises(self) -> str:
+        """What the objective asks: "minimize", "maximize", or "" (a satisfaction model)."""
+        return self._optimises
+
+    def broken(self, solution: Mapping[str, int | None]) -> str | None:
+        """None when `solution` (variable id -> value) satisfies every constraint, else a short text naming
+        what it breaks first: a value outside its variable's domain, then the first constraint (in the model's
+        order) it breaks, or whose variables it gives no value."""
+        outside = self._compiler.outside(solution)
+        if outside:
+            return outside
+        get = solution.get
+        missing = {vid for vid in self._used if get(vid) is None}
+        for k, holds in enumerate(self._checks):
+            if missing:
+                lacking = next((vid for vid in self._leaves[k].scope if vid in missing), None)
+                if lacking is not None:
+                    return _text(self._leaves[k], MAX_TEXT - 20) + f" (no value for {lacking})"
+            try:
+                if holds(solution):
+                    continue
+            except ArithmeticError:  # a division by zero, a negative power: no such tuple is allowed
+                pass
+            return _text(self._leaves[k], MAX_TEXT)
+        return None
+
+    def objective_value(self, solution: Mapping[str, int | None]) -> int | None:
+        """The objective's value for `solution`; None when the model has no objective (or when `solution`
+        leaves one of its variables without a value, or divides by zero in it)."""
+        if self._objective is None or any(solution.get(vid) is None for vid in self._objective_scope):
+            return None
+        try:
+            return int(self._objective(solution))
+        except ArithmeticError:
+            return None
+
+
+class _Leaf:
+    """One single constraint, compiled: `holds(solution)`, the variables it involves, and how to name it."""
+
+    __slots__ = ("holds", "scope", "tag", "label")
+
+    def __init__(self, holds: Callable, scope: tuple[str, ...], tag: str, label: str | Callable | None = None):
+        self.holds, self.scope, self.tag, self.label = holds, scope, tag, label
+
+
+def _text(leaf: _Leaf, limit: int) -> str:
+    """The leaf as a short text: an expression as written, another constraint as its tag and its variables."""
+    label = leaf.label() if callable(leaf.label) else leaf.label
+    if label is not None:
+        return label if len(label) <= limit else label[:limit - 3] + "..."
+    shown = f"{leaf.tag}({' '.join(leaf.scope)})"
+    if len(shown) <= limit:
+        return shown
+    kept = f"{leaf.tag}("
+    for vid in leaf.scope:
+        if len(kept) + len(vid) + 5 > limit:
+            break
+        kept += vid + " "
+    return kept + "...)"
+
+
+def _compact(text: str) -> str:
+    return "".join(text.split())
+
+
+def _domain_text(spans: Intervals) -> str:
+    text = " ".join(f"{low}..{high}" if high > low else str(low) for low, high in spans) or "(empty)"
+    return text if len(text) <= 30 else text[:27] + "..."
+
+
+# compiled terms: an int (a constant) or a function of the solution
+
+def _function(term) -> Callable:
+    if callable(term):
+        return term
+    return lambda s: term
+
+
+def _unary(f: Callable, a) -> Callable:
+    if callable(a):
+        return lambda s: f(a(s))
+    return lambda s: f(a)
+
+
+def _binary(f: Callable, a, b) -> Callable:
+    if callable(a):
+        if callable(b):
+            return lambda s: f(a(s), b(s))
+        return lambda s: f(a(s), b)
+    if callable(b):
+        return lambda s: f(a, b(s))
+    return lambda s: f(a, b)
+
+
+def _div(a: int, b: int) -> int:
+    """XCSP3's (and ACE's) division: truncated toward zero; dividing by zero raises ZeroDivisionError."""
+    quotient = abs(a) // abs(b)
+    return quotient if (a >= 0) == (b > 0) else -quotient
+
+
+def _mod(a: int, b: int) -> int:
+    """The remainder of the truncated division (the sign of `a`)."""
+    return a - _div(a, b) * b
+
+
+def _pow(a: int, b: int) -> int:
+    if b < 0:
+        raise ArithmeticError("a negative power")
+    return a ** b
+
+
+def _dist(a: int, b: int) -> int:
+    return abs(a - b)
+
+
+def _sqr(a: int) -> int:
+    return a * a
+
+
+def _membership(spans: Intervals) -> Callable[[int], bool]:
+    """A test of membership in the values `spans` holds."""
+    if size(spans) <= _SMALL:
+        return frozenset(v for low, high in spans for v in range(low, high + 1)).__contains__
+    return lambda v: any(low <= v <= high for low, high in spans)
+
+
+def _node(token: str):
+    """A list item as an expression tree: an int, a variable id, or an expression."""
+    if _NUMBER.fullmatch(token):
+        return int(token)
+    return parse_expression(token) if "(" in token else token
+
+
+def _safe(holds: Callable) -> Callable:
+    def checked(s) -> bool:
+        try:
+            return holds(s)
+        except ArithmeticError:
+            return False
+    return checked
+
+
+def _table(rows: list[tuple]) -> Callable | frozenset:
+    """The tuples of a table as a frozenset (no `*`), or a test of a tuple against them: the rows with `*` are
+    grouped by the positions of their stars, each group a set of the values at the other positions."""
+    plain, starred = set(), {}
+    for row in rows:
+        if "*" in row:
+            fixed = tuple(k for k, v in enumerate(row) if v != "*")
+            starred.setdefault(fixed, set()).add(tuple(row[k] for k in fixed))
+        else:
+            plain.add(row)
+    plain = frozenset(plain)
+    if not starred:
+        return plain
+    if () in starred:
+        return lambda t: True
+    groups = [(itemgetter(*fixed) if len(fixed) > 1 else (lambda t, k=fixed[0]: (t[k],)), frozenset(keys))
+              for fixed, keys in starred.items()]
+    return lambda t: t in plain or any(pick(t) in keys for pick, keys in groups)
+
+
+def _fill_text(text: str, args: list[str]) -> str:
+    return _compact(_PARAMETER.sub(lambda m: args[int(m.group(1))], text))
+
+
+class _Filler:
+    """A group's or slide's template filled with arguments, as `declarations.substitute` fills it (`%...`, then
+    `%i`), by a copy of the element rather than a round trip through text."""
+
+    def __init__(self, template):
+        self.template = template
+        used = [int(i) for part in template.iter() for i in _PARAMETER.findall(part.text or "")]
+        self.after = max(used) + 1 if used else 0
+
+    def __call__(self, args: list[str]):
+        rest = " ".join(args[self.after:])
+
+        def fill(text: str) -> str:
+            return _PARAMETER.sub(lambda m: args[int(m.group(1))], text.replace("%...", rest))
+
+        def copied(element):
+            twin = ElementTree.Element(element.tag, element.attrib)
+            twin.text = fill(element.text) if element.text else element.text
+            twin.extend(copied(child) for child in element)
+            return twin
+        return copied(self.template)
+
+
+class _Compiler(Declarations):
+    """Compiles each single constraint into a `_Leaf` (a closure over the solution)."""
+
+    matrix = _Writer.matrix  # a matrix as rows of item texts, read as the MiniZinc translation reads it
+
+    def __init__(self, holes: frozenset[str]):
+        super().__init__(holes)
+        self.getters: dict[str, Callable] = {}
+        self.tables: dict[tuple[str, int], object] = {}
+        self.trees: dict[str, object] = {}
+        self.conditions: dict[str, tuple] = {}
+        self._bounds: dict[str, tuple] | None = None
+
+    # domains
+
+    def outside(self, solution: Mapping) -> str | None:
+        """The first value of `solution` outside its variable's domain, as a text (None when there is none)."""
+        if self._bounds is None:
+            shared: dict[int, tuple] = {}
+            self._bounds = {}
+            for vid, spans in self.domains.items():
+                if id(spans) not in shared:
+                    low, high = (spans[0][0], spans[-1][1]) if spans else (1, 0)
+                    shared[id(spans)] = (low, high, None if len(spans) <= 1 else _membership(spans), spans)
+                self._bounds[vid] = shared[id(spans)]
+        bounds = self._bounds
+        for vid, value in solution.items():
+            bound = bounds.get(vid)
+            if bound is None or value is None:
+                continue
+            if type(value) is not int and not isinstance(value, int):
+                return f"{vid} = {value!r}, not an integer"
+            low, high, inside, spans = bound
+            if value < low or value > high or (inside is not None and not inside(value)):
+                return f"{vid} = {value}, outside its domain {_domain_text(spans)}"
+        return None
+
+    # leaves
+
+    def leaves_of(self, element) -> list[_Leaf]:
+        """The single constraints `element` stands for, compiled (groups, slides and blocks expanded)."""
+        if element.tag == "block":
+            return [leaf for child in element for leaf in self.leaves_of(child)]
+        if element.tag == "group":
+            template, *rest = list(element) or [None]
+            if template is None:
+                return []
+            for args in rest:
+                if args.tag != "args":
+                    raise Untranslatable(f"<{args.tag}> in a group")
+            return self.members(template, [self.items(args.text or "") for args in rest])
+        if element.tag == "slide":
+            return self.members(*self.windows(element))
+        return [self.leaf(element)]
+
+    def windows(self, element) -> tuple:
+        """A slide's template and its arguments on each window (as `Declarations.slide_members` has them; a
+        single list may also say how many variables each window collects, the template's arity)."""
+        lists, template = element.findall("list"), [child for child in element if child.tag != "list"]
+        if len(lists) != 1 or len(template) != 1:
+            raise Untranslatable("this form of <slide>")
+        items, offset = self.items(lists[0].text or ""), int(lists[0].get("offset", "1"))
+        used = [int(i) for part in template[0].iter() for i in _PARAMETER.findall(part.text or "")]
+        if not used or offset < 1 or not items or lists[0].get("collect", "1") not in ("1", str(1 + max(used))):
+            raise Untranslatable("this form of <slide>")
+        arity = 1 + max(used)
+        stop = len(items) if element.get("circular") == "true" else len(items) - arity + 1
+        windows = [[items[(start + k) % len(items)] for k in range(arity)] for start in range(0, stop, offset)]
+        return template[0], windows
+
+    def members(self, template, arguments: list[list[str]]) -> list[_Leaf]:
+        """The leaves of a template filled with each list of arguments."""
+        text = template.text or ""
+        if template.tag == "intension" and not len(template) and "%..." not in text:
+            return [self.guarded("intension", self.bound_intension, text, args) for args in arguments]
+        if template.tag == "extension" and "%..." not in "".join(part.text or "" for part in template.iter()):
+            shape = self.extension_shape(template)
+            if shape is not None:
+                return [self.guarded("extension", self.bound_extension, shape, args) for args in arguments]
+        filled = _Filler(template)
+        return [leaf for args in arguments for leaf in self.leaves_of(filled(args))]
+
+    def guarded(self, tag: str, compile_: Callable, *args) -> _Leaf:
+        try:
+            return compile_(*args)
+        except Untranslatable:
+            raise
+        except Exception as error:
+            raise Untranslatable(f"the constraint <{tag}> in a form not foreseen ({type(error).__name__})") from None
+
+    def bound_intension(self, text: str, args: list[str]) -> _Leaf:
+        """A member of a group (or slide) of intensions: the template's tree, parsed once, with its %i bound."""
+        tree = self.trees.get(text)
+        if tree is None:
+            tree = self.trees[text] = parse_expression(_PARAMETER.sub(lambda m: _PLACEHOLDER + m.group(1), text))
+        if any(int(i) >= len(args) for i in _PARAMETER.findall(text)):
+            raise Untranslatable("a group whose arguments do not match its template")
+        bound = {_PLACEHOLDER + str(k): _node(arg) for k, arg in enumerate(args)}
+        scope: dict[str, None] = {}
+        holds = _function(self.literal(tree, scope, bound))
+        return _Leaf(holds, tuple(scope), "intension", partial(_fill_text, text, args))
+
+    def extension_shape(self, template) -> tuple | None:
+        """(list items, table text, supports?) of an extension template whose only parameters are in its list;
+        each list item is the number of its parameter, or the item's own text."""
+        parts = {child.tag: child for child in template}
+        table = parts.get("supports", parts.get("conflicts"))
+        if set(parts) - {"list", "supports", "conflicts"} or "list" not in parts or table is None or len(parts) != 2 \
+                or template.get("type", "").startswith("hybrid") or "%" in (table.text or ""):
+            return None
+        listed = [int(found.group(1)) if found else item
+                  for item in (parts["list"].text or "").split() for found in [_PARAMETER.fullmatch(item)]]
+        return listed, table.text or "", table.tag == "supports"
+
+    def bound_extension(self, shape: tuple, args: list[str]) -> _Leaf:
+        listed, text, positive = shape
+        ids = []
+        for item in listed:
+            if isinstance(item, int):
+                ids.append(args[item])
+            else:
+                ids += self.items(item)
+        scope: dict[str, None] = {}
+        return _Leaf(self.table(ids, text, positive, scope), tuple(scope), "extension")
+
+    def leaf(self, element) -> _Leaf:
+        tag = element.tag
+        handler = _HANDLERS.get(tag)
+        if handler is None:
+            raise Untranslatable(f"the constraint <{tag}>")
+        scope: dict[str, None] = {}
+        holds = self.guarded(tag, handler, self, element, scope)
+        label = None
+        if tag == "intension":
+            function = element.find("function")
+            label = _compact((function.text if function is not None else element.text) or "")
+        return _Leaf(holds, tuple(scope), tag, label)
+
+    # terms
+
+    def var(self, vid: str, scope: dict) -> Callable:
+        getter = self.getters.get(vid)
+        if getter is None:
+            if vid not in self.domains:
+                raise Untranslatable(f"the undeclared variable {vid}")
+            getter = self.getters[vid] = itemgetter(vid)
+        scope[vid] = None
+        return getter
+
+    def items(self, text: str) -> list[str]:
+        """`Declarations.tokens`, with the declared ids (the most common items) taken as they are."""
+        found, domains, holes = [], self.domains, self.holes
+        for token in text.split():
+            if token in domains and token not in holes:
+                found.append(token)
+            else:
+                found += self.tokens(token)
+        return found
+
+    def nodes(self, text: str) -> list:
+        domains = self.domains
+        return [token if token in domains else _node(token) for token in self.items(text)]
+
+    def term(self, node, scope: dict, bound: dict | None = None):
+        """The integer expression `node` compiled: an int, or a function of the solution."""
+        if isinstance(node, int):
+            return node
+        if isinstance(node, str):
+            if bound is not None and node in bound:
+                return self.term(bound[node], scope)
+            return self.var(node, scope)
+        op, args = node
+        if op in _COMPARE or op in ("not", "and", "or", "imp", "iff", "xor", "in", "notin"):
+            return self.literal(node, scope, bound)  # true and false are 1 and 0
+        terms = [self.term(a, scope, bound) for a in args if not (isinstance(a, tuple) and a[0] == "set")]
+        if len(terms) != len(args):
+            raise Untranslatable(f"a set inside the operator {op}")
+        if op in ("add", "mul", "min", "max") and terms:
+            if len(terms) == 2 and op in ("add", "mul"):
+                return _binary(operator.add if op == "add" else operator.mul, *terms)
+            functions = [_function(t) for t in terms]
+            fold = {"add": sum, "mul": math.prod, "min": min, "max": max}[op]
+            return lambda s: fold([f(s) for f in functions])
+        binary = {"sub": operator.sub, "div": _div, "mod": _mod, "pow": _pow, "dist": _dist}.get(op)
+        if binary is not None and len(terms) == 2:
+            return _binary(binary, *terms)
+        unary = {"neg": operator.neg, "abs": abs, "sqr": _sqr}.get(op)
+        if unary is not None and len(terms) == 1:
+            return _unary(unary, terms[0])
+        if op == "if" and len(args) == 3:
+            test = _function(self.literal(args[0], scope, bound))
+            then, otherwise = _function(terms[1]), _function(terms[2])
+
+            def chosen(s):
+                a, b = then(s), otherwise(s)  # both evaluated, as ACE does: neither may divide by zero
+                return a if test(s) else b
+            return chosen
+        raise Untranslatable(f"the operator {op}")
+
+    def literal(self, node, scope: dict, bound: dict | None = None):
+        """The Boolean expression `node` compiled: a bool, or a function of the solution giving a bool."""
+        if isinstance(node, int):
+            if node not in (0, 1):
+                raise Untranslatable("an integer other than 0 or 1 used as a condition")
+            return bool(node)
+        if isinstance(node, str):
+            if bound is not None and node in bound:
+                return self.literal(bound[node], scope)
+            getter = self.var(node, scope)
+            if not boolean(self.domains[node]):
+                raise Untranslatable(f"the integer variable {node} used as a condition")
+            return lambda s: getter(s) == 1
+        op, args = node
+        if op in ("in", "notin") and len(args) == 2 and isinstance(args[1], tuple) and args[1][0] == "set":
+            left, members = self.term(args[0], scope, bound), args[1][1]
+            if all(isinstance(m, int) for m in members):
+                inside = _unary(frozenset(members).__contains__, left)
+            else:
+                functions, left = [_function(self.term(m, scope, bound)) for m in members], _function(left)
+                inside = lambda s: left(s) in [f(s) for f in functions]  # noqa: E731
+            return inside if op == "in" else _unary(operator.not_, inside)
+        if op in ("in", "notin"):
+            raise Untranslatable(f"`{op}` with something other than a set")
+        if op in _COMPARE and len(args) == 2:
+            return _binary(_COMPARE[op], *(self.term(a, scope, bound) for a in args))
+        if op == "eq" and len(args) > 2:
+            functions = [_function(self.term(a, scope, bound)) for a in args]
+            return lambda s: len({f(s) for f in functions}) == 1
+        if op == "not" and len(args) == 1:
+            return _unary(operator.not_, self.literal(args[0], scope, bound))
+        if op not in ("and", "or", "imp", "xor", "iff"):
+            raise Untranslatable(f"the operator {op} used as a condition")
+        literals = [_function(self.literal(a, scope, bound)) for a in args]
+        if op == "and" and literals:  # every argument evaluated, as ACE does (none may divide by zero)
+            return lambda s: all([f(s) for f in literals])
+        if op == "or" and literals:
+            return lambda s: any([f(s) for f in literals])
+        if op == "imp" and len(literals) == 2:
+            first, second = literals
+            return lambda s: first(s) <= second(s)
+        if op == "xor" and literals:
+            return lambda s: sum([f(s) for f in literals]) % 2 == 1
+        if op == "iff" and len(literals) >= 2:
+            return lambda s: len({f(s) for f in literals}) == 1
+        raise Untranslatable(f"the operator {op} used as a condition")
+
+    def sequence(self, nodes: list, scope: dict) -> Callable:
+        """A function giving the values of the list items `nodes` (a tuple or a list)."""
+        if nodes and all(isinstance(n, str) for n in nodes):
+            getters = [self.var(n, scope) for n in nodes]
+            if len(nodes) == 1:
+                only = getters[0]
+                return lambda s: (only(s),)
+            return itemgetter(*nodes)
+        if all(isinstance(n, int) for n in nodes):
+            fixed = tuple(nodes)
+            return lambda s: fixed
+        functions = [_function(self.term(n, scope)) for n in nodes]
+        return lambda s: [f(s) for f in functions]
+
+    def listed(self, text: str, scope: dict) -> tuple[Callable, int]:
+        """The values of a list's items, and how many items it has."""
+        nodes = self.nodes(text)
+        return self.sequence(nodes, scope), len(nodes)
+
+    def condition(self, text: str, scope: dict) -> Callable[[int, Mapping], bool]:
+        """The XCSP3 condition `text` (`(le,y)`, `(in,1..5)`, `(notin,{1,3})`) as a test of a value (compiled
+        once per text)."""
+        known = self.conditions.get(text)
+        if known is None:
+            involved: dict[str, None] = {}
+            known = self.conditions[text] = (self.compiled_condition(text, involved), tuple(involved))
+        scope.update(dict.fromkeys(known[1]))
+        return known[0]
+
+    def compiled_condition(self, text: str, scope: dict) -> Callable[[int, Mapping], bool]:
+        op, operand = read_condition(text)
+        if op in ("in", "notin"):
+            inside = _membership(intervals(operand.strip().strip("{}").replace(",", " ")))
+            return (lambda v, s: inside(v)) if op == "in" else (lambda v, s: not inside(v))
+        compare = _COMPARE.get(op)
+        if compare is None:
+            raise Untranslatable(f"the condition operator {op}")
+        right = self.term(_node(operand), scope)
+        if callable(right):
+            return lambda v, s: compare(v, right(s))
+        return lambda v, s: compare(v, right)
+
+    def domain_values(self, nodes: list, what: str) -> list[int]:
+        """The values of the domains of the variables `nodes`, in increasing order."""
+        if not all(isinstance(n, str) and n in self.domains for n in nodes):
+            raise Untranslatable(f"{what} over something other than variables")
+        return sorted({v for n in nodes for low, high in self.domains[n] for v in range(low, high + 1)})
+
+    def start_index(self, element) -> int:
+        listed = element.find("list")
+        return int((listed if listed is not None else element).get("startIndex", element.get("startIndex", "0")))
+
+    # constraints: generic
+
+    def _intension(self, element, scope: dict) -> Callable:
+        function = element.find("function")
+        return _function(self.literal(parse_expression((function.text if function is not None else element.text)
+                                                       or ""), scope))
+
+    def _extension(self, element, scope: dict) -> Callable:
+        if element.get("type", "").startswith("hybrid"):
+            raise Untranslatable("a hybrid table")
+        supports, conflicts = element.find("supports"), element.find("conflicts")
+        table = supports if supports is not None else conflicts
+        if table is None:
+            raise Untranslatable("a table with neither supports nor conflicts")
+        return self.table(self.items(list_text(element)), table.text or "", supports is not None, scope)
+
+    def table(self, ids: list[str], text: str, positive: bool, scope: dict) -> Callable:
+        domains = self.domains
+        if not all(vid in domains for vid in ids):
+            raise Untranslatable("a table over something other than variables")
+        getters = [self.var(vid, scope) for vid in ids]
+        if len(ids) == 1 and "(" not in text:  # a unary table: values such as `1 3..5`
+            inside, only = _membership(intervals(text)), getters[0]
+            return (lambda s: inside(only(s))) if positive else (lambda s: not inside(only(s)))
+        key = (text, len(ids))
+        matcher = self.tables.get(key)
+        if matcher is None:
+            matcher = self.tables[key] = _table(tuples(text, len(ids)))
+        get = itemgetter(*ids) if len(ids) > 1 else (lambda s, g=getters[0]: (g(s),))
+        if isinstance(matcher, frozenset):
+            return (lambda s: get(s) in matcher) if positive else (lambda s: get(s) not in matcher)
+        return (lambda s: matcher(get(s))) if positive else (lambda s: not matcher(get(s)))
+
+    def _instantiation(self, element, scope: dict) -> Callable:
+        get, n = self.listed(list_text(element), scope)
+        fixed = tuple(values(child_text(element, "values")))
+        if len(fixed) != n:
+            raise Untranslatable("an instantiation whose values do not match its list")
+        return lambda s: tuple(get(s)) == fixed
+
+    def _clause(self, element, scope: dict) -> Callable:
+        positive, negative = [], []
+        for node in self.nodes(list_text(element)):
+            if isinstance(node, str):
+                positive.append(self.var(node, scope))
+            elif isinstance(node, tuple) and node[0] == "not" and len(node[1]) == 1 and isinstance(node[1][0], str):
+                negative.append(self.var(node[1][0], scope))
+            else:
+                raise Untranslatable("this form of <clause>")
+        return lambda s: any(g(s) == 1 for g in positive) or any(g(s) == 0 for g in negative)
+
+    def _meta(self, element, scope: dict) -> Callable:
+        parts = []
+        for child in element:
+            leaves = self.leaves_of(child)
+            for leaf in leaves:
+                scope.update(dict.fromkeys(leaf.scope))
+            checks = [_safe(leaf.holds) for leaf in leaves]
+            parts.append(lambda s, checks=checks: all([h(s) for h in checks]))
+        tag, count = element.tag, len(parts)
+        if tag == "and":
+            return lambda s: all([p(s) for p in parts])
+        if tag == "or":
+            return lambda s: any([p(s) for p in parts])
+        if tag == "iff" and count >= 2:
+            return lambda s: len({p(s) for p in parts}) == 1
+        if tag == "xor" and count:
+            return lambda s: sum([p(s) for p in parts]) % 2 == 1
+        if tag == "not" and count == 1:
+            return lambda s: not parts[0](s)
+        if tag == "ifThen" and count == 2:
+            return lambda s: parts[0](s) <= parts[1](s)
+        if tag == "ifThenElse" and count == 3:
+            return lambda s: parts[1](s) if parts[0](s) else parts[2](s)
+        raise Untranslatable(f"<{tag}> with {count} constraints")
+
+    # comparison
+
+    def _allDifferent(self, element, scope: dict) -> Callable:  # noqa: N802 (XCSP3's own names)
+        excepted = element.find("except")
+        if element.find("matrix") is not None:
+            rows = self.matrix(child_text(element, "matrix"))
+            lines = [self.sequence(self.nodes(" ".join(line)), scope) for line in [*rows, *zip(*rows)]]
+            skip = frozenset(values(excepted.text or "")) if excepted is not None else frozenset()
+            return lambda s: all(_distinct(line(s), skip) for line in lines)
+        lists = element.findall("list")
+        if len(lists) > 1:  # allDifferentList: no two lists equal, except on the tuples excepted
+            nodes = [self.nodes(listed.text or "") for listed in lists]
+            if len({len(n) for n in nodes}) != 1:
+                raise Untranslatable("an allDifferent of lists of different lengths")
+            vectors = [self.sequence(n, scope) for n in nodes]
+            skip = frozenset(tuples(excepted.text or "", len(nodes[0]))) if excepted is not None else frozenset()
+
+            def lists_differ(s) -> bool:
+                kept = [v for v in (tuple(get(s)) for get in vectors) if v not in skip]
+                return len(set(kept)) == len(kept)
+            return lists_differ
+        get, n = self.listed(list_text(element), scope)
+        if excepted is None:
+            return lambda s: len(set(get(s))) == n
+        skip = frozenset(values(excepted.text or ""))
+        return lambda s: _distinct(get(s), skip)
+
+    def _allEqual(self, element, scope: dict) -> Callable:  # noqa: N802
+        lists = element.findall("list")
+        if len(lists) > 1:
+            vectors = [self.sequence(self.nodes(listed.text or ""), scope) for listed in lists]
+            return lambda s: len({tuple(get(s)) for get in vectors}) == 1
+        get, _ = self.listed(list_text(element), scope)
+        excepted = element.find("except")
+        if excepted is None:
+            return lambda s: len(set(get(s))) <= 1
+        skip = frozenset(values(excepted.text or ""))  # as ACE posts it: equal unless one of them is excepted
+        return lambda s: len(set(get(s)) - skip) <= 1
+
+    def operator(self, element) -> Callable:
+        op = child_text(element, "operator").strip()
+        if op not in _ORDER:
+            raise Untranslatable(f"<{element.tag}> with the operator {op}")
+        return _COMPARE[op]
+
+    def _ordered(self, element, scope: dict) -> Callable:
+        get, n = self.listed(list_text(element), scope)
+        compare = self.operator(element)
+        lengths = element.find("lengths")
+        if lengths is None:
+            return lambda s: all(map(compare, *_pairs(get(s))))
+        gaps, count = self.listed(lengths.text or "", scope)
+        if count != n - 1:
+            raise Untranslatable("an ordered whose lengths do not match its list")
+
+        def ordered(s) -> bool:
+            items = get(s)
+            return all(map(compare, map(operator.add, items, gaps(s)), itertools.islice(items, 1, None)))
+        return ordered
+
+    def _lex(self, element, scope: dict) -> Callable:
+        compare = self.operator(element)
+        if element.find("limit") is not None:
+            raise Untranslatable("<lex> with a limit")
+        if element.find("matrix") is not None:
+            rows = self.matrix(child_text(element, "matrix"))
+            groups = [[" ".join(row) for row in rows], [" ".join(column) for column in zip(*rows)]]
+        else:
+            groups = [[listed.text or "" for listed in element.findall("list")]]
+        compiled = []
+        for group in groups:
+            nodes = [self.nodes(text) for text in group]
+            if len({len(n) for n in nodes}) > 1:
+                raise Untranslatable("a lex of lists of different lengths")
+            compiled.append([self.sequence(n, scope) for n in nodes])
+
+        def ordered(s) -> bool:
+            for vectors in compiled:
+                found = [tuple(get(s)) for get in vectors]
+                if not all(map(compare, found, found[1:])):
+                    return False
+            return True
+        return ordered
+
+    def _precedence(self, element, scope: dict) -> Callable:
+        nodes = self.nodes(list_text(element))
+        get = self.sequence(nodes, scope)
+        listed = element.find("values")
+        ordered = values(listed.text or "") if listed is not None else self.domain_values(nodes, "<precedence>")
+        covered = element.get("covered") == "true" or (listed is not None and listed.get("covered") == "true")
+        pairs = list(zip(ordered, ordered[1:]))
+
+        def precedes(s) -> bool:
+            first: dict[int, int] = {}
+            for k, v in enumerate(get(s)):
+                first.setdefault(v, k)
+            for before, after in pairs:
+                if after in first and not (before in first and first[before] < first[after]):
+                    return False
+            return not covered or all(v in first for v in ordered)
+        return precedes
+
+    # counting
+
+    def weighted(self, element, tag: str, n: int, scope: dict) -> Callable | None:
+        """The coefficients of the child `tag` (numbers or variables), or None when there is no such child."""
+        found = element.find(tag)
+        if found is None:
+            return None
+        nodes = self.nodes(found.text or "")
+        if len(nodes) != n:
+            raise Untranslatable(f"a <{element.tag}> whose {tag} do not match its list")
+        return self.sequence(nodes, scope)
+
+    def _sum(self, element, scope: dict) -> Callable:
+        get, n = self.listed(list_text(element), scope)
+        weights = self.weighted(element, "coeffs", n, scope)
+        test = self.condition(child_text(element, "condition"), scope)
+        if weights is None:
+            return lambda s: test(sum(get(s)), s)
+        return lambda s: test(sum(map(operator.mul, weights(s), get(s))), s)
+
+    def _count(self, element, scope: dict) -> Callable:
+        get, _ = self.listed(list_text(element), scope)
+        counted = self.nodes(child_text(element, "values"))
+        test = self.condition(child_text(element, "condition"), scope)
+        if all(isinstance(v, int) for v in counted):
+            inside = frozenset(counted).__contains__
+            return lambda s: test(sum(map(inside, get(s))), s)
+        chosen = self.sequence(counted, scope)
+        return lambda s: test(sum(map(set(chosen(s)).__contains__, get(s))), s)
+
+    def _nValues(self, element, scope: dict) -> Callable:  # noqa: N802
+        get, _ = self.listed(list_text(element), scope)
+        excepted = element.find("except")
+        skip = frozenset(values(excepted.text or "")) if excepted is not None else frozenset()
+        test = self.condition(child_text(element, "condition"), scope)
+        return lambda s: test(len(set(get(s)) - skip), s)
+
+    def _cardinality(self, element, scope: dict) -> Callable:
+        get, _ = self.listed(list_text(element), scope)
+        counted = self.nodes(child_text(element, "values"))
+        occurs = self.items(child_text(element, "occurs"))
+        if len(occurs) != len(counted):
+            raise Untranslatable("a cardinality whose occurrences do not match its values")
+        chosen = self.sequence(counted, scope)
+        tests = []
+        for occurrence in occurs:
+            low, dots, high = occurrence.partition("..")
+            if dots:
+                tests.append(lambda n, s, low=int(low), high=int(high): low <= n <= high)
+            else:
+                tests.append(partial(_count_is, _function(self.term(_node(occurrence), scope))))
+        closed = element.find("values").get("closed") == "true"
+
+        def counts(s) -> bool:
+            items, picked = list(get(s)), chosen(s)
+            if not all(test(items.count(v), s) for v, test in zip(picked, tests)):
+                return False
+            return not closed or set(items) <= set(picked)
+        return counts
+
+    # connection
+
+    def _minimum(self, element, scope: dict) -> Callable:
+        return self.extremum(element, scope, min)
+
+    def _maximum(self, element, scope: dict) -> Callable:
+        return self.extremum(element, scope, max)
+
+    def extremum(self, element, scope: dict, pick: Callable) -> Callable:
+        get, _ = self.listed(list_text(element), scope)
+        index = element.find("index")
+        if index is None:
+            test = self.condition(child_text(element, "condition"), scope)
+            return lambda s: test(pick(get(s)), s)
+        held = element.find("condition")  # minimum with an index: the index of the least value, of the rank given
+        test = self.condition(held.text or "", scope) if held is not None else None
+        at, start, rank = _function(self.term(_node((index.text or "").strip()), scope)), self.start_index(element), \
+            index.get("rank", "any")
+
+        def found(s) -> bool:
+            items = list(get(s))
+            best, k = pick(items), at(s) - start
+            if not 0 <= k < len(items) or items[k] != best:
+                return False
+            if (rank == "first" and best in items[:k]) or (rank == "last" and best in items[k + 1:]):
+                return False
+            return test is None or test(best, s)
+        return found
+
+    def _minimumArg(self, element, scope: dict) -> Callable:  # noqa: N802
+        return self.arg_extremum(element, scope, min)
+
+    def _maximumArg(self, element, scope: dict) -> Callable:  # noqa: N802
+        return self.arg_extremum(element, scope, max)
+
+    def arg_extremum(self, element, scope: dict, pick: Callable) -> Callable:
+        """The index of the least (greatest) item, the first, the last or any of them (`rank`), meets the
+        condition."""
+        get, _ = self.listed(list_text(element), scope)
+        start, rank = self.start_index(element), element.get("rank", "any")
+        test = self.condition(child_text(element, "condition"), scope)
+
+        def found(s) -> bool:
+            items = list(get(s))
+            best = pick(items)
+            if rank == "first":
+                return test(items.index(best) + start, s)
+            if rank == "last":
+                return test(len(items) - 1 - items[::-1].index(best) + start, s)
+            return any(test(k + start, s) for k, v in enumerate(items) if v == best)
+        return found
+
+    def _element(self, element, scope: dict) -> Callable:
+        held = element.find("value")
+        if held is not None:
+            target = self.term(_node((held.text or "").strip()), scope)
+            test = (lambda v, s: v == target(s)) if callable(target) else (lambda v, s: v == target)
+        else:
+            test = self.condition(child_text(element, "condition"), scope)
+        index = element.find("index")
+        if element.find("matrix") is not None:
+            matrix = element.find("matrix")
+            rows = self.matrix(child_text(element, "matrix"))
+            get = self.sequence(self.nodes(" ".join(item for row in rows for item in row)), scope)
+            picked = self.nodes(child_text(element, "index"))
+            if len(picked) != 2:
+                raise Untranslatable("an element of a matrix without two indexes")
+            row, column = (_function(self.term(node, scope)) for node in picked)
+            first, second = int(matrix.get("startRowIndex", "0")), int(matrix.get("startColIndex", "0"))
+            height, width = len(rows), len(rows[0])
+
+            def at_cell(s) -> bool:
+                r, c = row(s) - first, column(s) - second
+                return 0 <= r < height and 0 <= c < width and test(get(s)[r * width + c], s)
+            return at_cell
+        get, _ = self.listed(list_text(element), scope)
+        if index is None:  # the value is one of the list's
+            reified = element.get("reifiedBy")
+            if reified is None:
+                return lambda s: any(test(v, s) for v in get(s))
+            flag = self.var(reified, scope)
+            return lambda s: any(test(v, s) for v in get(s)) == (flag(s) == 1)
+        at, start, rank = _function(self.term(_node((index.text or "").strip()), scope)), self.start_index(element), \
+            index.get("rank", "any")
+
+        def at_index(s) -> bool:
+            items = get(s)
+            k = at(s) - start
+            if not 0 <= k < len(items) or not test(items[k], s):
+                return False
+            if rank == "first":
+                return not any(test(v, s) for v in items[:k])
+            if rank == "last":
+                return not any(test(v, s) for v in items[k + 1:])
+            return True
+        return at_index
+
+    def _channel(self, element, scope: dict) -> Callable:
+        lists = element.findall("list") or [element]
+        first, n = self.listed(lists[0].text or "", scope)
+        start = int(lists[0].get("startIndex", "0"))
+        held = element.find("value")
+        if len(lists) == 1 and held is not None:  # a 0/1 list and the index of its only 1
+            value = _function(self.term(_node((held.text or "").strip()), scope))
+
+            def one_at(s) -> bool:
+                items, k = first(s), value(s) - start
+                return items.count(1) == 1 and 0 <= k < n and items[k] == 1
+            return one_at
+        if len(lists) == 1:  # x[i] = j -> x[j] = i
+            def inverse(s) -> bool:
+                items = first(s)
+                return all(0 <= v - start < n and items[v - start] == i + start for i, v in enumerate(items))
+            return inverse
+        if len(lists) != 2:
+            raise Untranslatable("a channel of more than two lists")
+        second, m = self.listed(lists[1].text or "", scope)
+        other = int(lists[1].get("startIndex", "0"))
+        if n > m:
+            raise Untranslatable("a channel whose first list is the longer")
+
+        def inverses(s) -> bool:  # x[i] = j -> y[j] = i (and back, which follows when the lists are as long)
+            xs, ys = first(s), second(s)
+            return all(0 <= v - other < m and ys[v - other] == i + start for i, v in enumerate(xs))
+        return inverses
+
+    # graphs
+
+    def _circuit(self, element, scope: dict) -> Callable:
+        """The nodes that do not point to themselves form one cycle, of at least two nodes (XCSP3's circuit)."""
+        get, n = self.listed(list_text(element), scope)
+        start = self.start_index(element)
+        held = element.find("size")
+        wanted = _function(self.term(_node((held.text or "").strip()), scope)) if held is not None else None
+
+        def circuit(s) -> bool:
+            following = [v - start for v in get(s)]
+            if not all(0 <= v < n for v in following):
+                return False
+            loops = sum(1 for k, v in enumerate(following) if k == v)
+            if loops == n or (wanted is not None and wanted(s) != n - loops):
+                return False
+            origin = next(k for k, v in enumerate(following) if k != v)
+            length, node = 1, following[origin]
+            while node != origin and length <= n:
+                node, length = following[node], length + 1
+            return node == origin and length == n - loops
+        return circuit
+
+    def _flow(self, element, scope: dict) -> Callable:
+        """What leaves each node less what enters it is its balance (nodes in increasing order); the weighted
+        flow meets the condition."""
+        flows, n = self.listed(list_text(element), scope)
+        arcs = [(int(a), int(b)) for a, b in re.findall(r"\(\s*(-?\d+)\s*,\s*(-?\d+)\s*\)",
+                                                          child_text(element, "arcs"))]
+        balance, count = self.listed(child_text(element, "balance"), scope)
+        ends = sorted({node for arc in arcs for node in arc})
+        if len(arcs) != n or len(ends) != count:
+            raise Untranslatable("a flow whose arcs do not match its list or its balance")
+        position = {node: k for k, node in enumerate(ends)}
+        tails, heads = [position[a] for a, _ in arcs], [position[b] for _, b in arcs]
+        weights = self.weighted(element, "weights", n, scope)
+        test = self.condition(child_text(element, "condition"), scope) if weights is not None else None
+
+        def balanced(s) -> bool:
+            amounts, net = flows(s), [0] * len(ends)
+            for tail, head, amount in zip(tails, heads, amounts):
+                net[tail] += amount
+                net[head] -= amount
+            if net != list(balance(s)):
+                return False
+            return test is None or test(sum(map(operator.mul, weights(s), amounts)), s)
+        return balanced
+
+    # scheduling and packing
+
+    def _noOverlap(self, element, scope: dict) -> Callable:  # noqa: N802
+        origins, lengths = child_text(element, "origins"), child_text(element, "lengths")
+        ignore_zero = element.get("zeroIgnored", "true") != "false"
+        if "(" not in origins:
+            starts, n = self.listed(origins, scope)
+            sizes, m = self.listed(lengths, scope)
+            if n != m:
+                raise Untranslatable("a noOverlap whose lengths do not match its origins")
+            return partial(_apart_on_a_line, starts, sizes, ignore_zero)
+        boxes = [self.nodes(" ".join(t.split(","))) for t in re.findall(r"\(([^)]*)\)", origins)]
+        sides = [self.nodes(" ".join(t.split(","))) for t in re.findall(r"\(([^)]*)\)", lengths)]
+        if len(boxes) != len(sides) or any(len(b) != len(boxes[0]) or len(e) != len(b) for b, e in zip(boxes, sides)):
+            raise Untranslatable("a noOverlap whose lengths do not match its origins")
+        corners = [self.sequence(b, scope) for b in boxes]
+        extents = [self.sequence(e, scope) for e in sides]
+        dimensions = range(len(boxes[0]))
+
+        def apart(s) -> bool:
+            placed = [(tuple(c(s)), tuple(e(s))) for c, e in zip(corners, extents)]
+            if ignore_zero:
+                placed = [box for box in placed if 0 not in box[1]]
+            return all(any(a[d] + la[d] <= b[d] or b[d] + lb[d] <= a[d] for d in dimensions)
+                       for (a, la), (b, lb) in itertools.combinations(placed, 2))
+        return apart
+
+    def _cumulative(self, element, scope: dict) -> Callable:
+        """At each time between the first start and the last end, the heights of the tasks running then meet the
+        condition; with ends, each task ends at its origin plus its length."""
+        if element.find("machines") is not None:
+            raise Untranslatable("<cumulative> with machines")
+        starts, n = self.listed(child_text(element, "origins"), scope)
+        (lengths, m), (heights, k) = (self.listed(child_text(element, tag), scope) for tag in ("lengths", "heights"))
+        finishes = self.listed(child_text(element, "ends"), scope) if element.find("ends") is not None else None
+        if n != m or n != k or (finishes is not None and finishes[1] != n):
+            raise Untranslatable("a cumulative whose lists differ in length")
+        test = self.condition(child_text(element, "condition"), scope)
+
+        def within(s) -> bool:
+            origins, spans = starts(s), lengths(s)
+            if finishes is not None and any(o + d != e for o, d, e in zip(origins, spans, finishes[0](s))):
+                return False
+            tasks = [(o, o + d, h) for o, d, h in zip(origins, spans, heights(s)) if d > 0]
+            if not tasks:
+                return True
+            last = max(end for _, end, _ in tasks)
+            for time in sorted({o for o, _, _ in tasks} | {end for _, end, _ in tasks if end < last}):
+                if not test(sum(h for o, end, h in tasks if o <= time < end), s):
+                    return False
+            return True
+        return within
+
+    def _binPacking(self, element, scope: dict) -> Callable:  # noqa: N802
+        """Each bin's load (the sizes of the items put in it) meets the condition (bins: the values of the items'
+        domains), or is at most its limit, or equals its load (bins numbered from 0)."""
+        nodes = self.nodes(list_text(element))
+        get, n = self.sequence(nodes, scope), len(nodes)
+        sizes, count = self.listed(child_text(element, "sizes"), scope)
+        if count != n:
+            raise Untranslatable("a binPacking whose sizes do not match its list")
+        bounded = next((tag for tag in ("limits", "loads") if element.find(tag) is not None), None)
+        if bounded is not None:
+            capacities, bins = self.listed(child_text(element, bounded), scope)
+            compare = operator.le if bounded == "limits" else operator.eq
+
+            def packed(s) -> bool:
+                placed, load = get(s), [0] * bins
+                if not all(0 <= b < bins for b in placed):
+                    return False
+                for b, weight in zip(placed, sizes(s)):
+                    load[b] += weight
+                return all(map(compare, load, capacities(s)))
+            return packed
+        if element.find("condition") is None:
+            raise Untranslatable("this form of <binPacking>")
+        bins = len(self.domain_values(nodes, "<binPacking>"))
+        test = self.condition(child_text(element, "condition"), scope)
+
+        def loaded(s) -> bool:
+            load: dict[int, int] = {}
+            for b, weight in zip(get(s), sizes(s)):
+                load[b] = load.get(b, 0) + weight
+            return all(test(w, s) for w in load.values()) and (len(load) >= bins or test(0, s))
+        return loaded
+
+    def _knapsack(self, element, scope: dict) -> Callable:
+        get, n = self.listed(list_text(element), scope)
+        weights, profits = self.weighted(element, "weights", n, scope), self.weighted(element, "profits", n, scope)
+        conditions = [c.text or "" for c in element.findall("condition")]
+        limit = element.find("limit")
+        if limit is not None:
+            text = limit.text or ""
+            conditions.insert(0, text if "(" in text else f"(le,{text.strip()})")
+        if len(conditions) != 2 or weights is None or profits is None:
+            raise Untranslatable("this form of <knapsack>")
+        heavy, rich = (self.condition(text, scope) for text in conditions)
+
+        def fits(s) -> bool:
+            items = get(s)
+            return heavy(sum(map(operator.mul, weights(s), items)), s) and \
+                rich(sum(map(operator.mul, profits(s), items)), s)
+        return fits
+
+    # automata
+
+    def _regular(self, element, scope: dict) -> Callable:
+        get, _ = self.listed(child_text(element, "list"), scope)
+        return _automaton(get, _arcs(child_text(element, "transitions")), child_text(element, "start").strip(),
+                          child_text(element, "final").split())
+
+    def _mdd(self, element, scope: dict) -> Callable:
+        """A path from the root (the first arc's tail) to a terminal (a node no arc leaves)."""
+        get, _ = self.listed(child_text(element, "list"), scope)
+        arcs = _arcs(child_text(element, "transitions"))
+        tails = {tail for tail, _, _ in arcs}
+        return _automaton(get, arcs, arcs[0][0] if arcs else "", [head for _, _, head in arcs if head not in tails])
+
+    # objective
+
+    def objective(self, element, scope: dict):
+        """The objective's expression, compiled."""
+        if element.tag not in ("minimize", "maximize"):
+            raise Untranslatable(f"the objective <{element.tag}>")
+        kind = element.get("type", "expression")
+        try:
+            if kind == "expression":
+                return self.term(_node(_compact(element.text or "")), scope)
+            if kind not in ("sum", "product", "minimum", "maximum", "nValues"):
+                raise Untranslatable(f"an objective of type {kind}")
+            get, n = self.listed(list_text(element), scope)
+            weights = self.weighted(element, "coeffs", n, scope)
+            fold = {"sum": sum, "product": math.prod, "minimum": min, "maximum": max,
+                    "nValues": lambda found: len(set(found))}[kind]
+            if weights is None:
+                return lambda s: fold(get(s))
+            return lambda s: fold(list(map(operator.mul, weights(s), get(s))))
+        except Untranslatable:
+            raise
+        except Exception as error:
+            raise Untranslatable(f"the objective <{element.tag}> in a form not foreseen "
+                                 f"({type(error).__name__})") from None
+
+
+def _distinct(found, skip: frozenset) -> bool:
+    kept = [v for v in found if v not in skip]
+    return len(set(kept)) == len(kept)
+
+
+def _pairs(items) -> tuple:
+    return items, itertools.islice(items, 1, None)
+
+
+def _count_is(occurs: Callable, n: int, s) -> bool:
+    return n == occurs(s)
+
+
+def _apart_on_a_line(starts: Callable, sizes: Callable, ignore_zero: bool, s) -> bool:
+    """No two tasks overlap: sorted by origin (then length), each starts after every earlier one ends."""
+    tasks = sorted(zip(starts(s), sizes(s)))
+    if ignore_zero:
+        tasks = [task for task in tasks if task[1] != 0]
+    if any(length < 0 for _, length in tasks):  # the definition itself, pair by pair
+        return all(a + la <= b or b + lb <= a for (a, la), (b, lb) in itertools.combinations(tasks, 2))
+    end = None
+    for origin, length in tasks:
+        if end is not None and origin < end:
+            return False
+        end = origin + length if end is None else max(end, origin + length)
+    return True
+
+
+def _automaton(get: Callable, arcs: list[tuple[str, int, str]], start: str, finals: list[str]) -> Callable:
+    """The items read by the automaton (non-deterministic ones too) end in a final state."""
+    if not arcs:
+        return lambda s: False
+    following: dict[tuple[str, int], list[str]] = {}
+    for tail, value, head in arcs:
+        following.setdefault((tail, value), []).append(head)
+    accepting = frozenset(finals)
+    if all(len(heads) == 1 for heads in following.values()):
+        step = {key: heads[0] for key, heads in following.items()}
+
+        def read(s) -> bool:
+            state = start
+            for v in get(s):
+                state = step.get((state, v))
+                if state is None:
+                    return False
+            return state in accepting
+        return read
+    steps = {key: frozenset(heads) for key, heads in following.items()}
+
+    def guess(s) -> bool:
+        states = {start}
+        for v in get(s):
+            states = {head for state in states for head in steps.get((state, v), ())}
+            if not states:
+                return False
+        return not accepting.isdisjoint(states)
+    return guess
+
+
+_HANDLERS: dict[str, Callable] = {
+    "intension": _Compiler._intension, "extension": _Compiler._extension,
+    "instantiation": _Compiler._instantiation, "clause": _Compiler._clause,
+    "allDifferent": _Compiler._allDifferent, "allEqual": _Compiler._allEqual, "ordered": _Compiler._ordered,
+    "lex": _Compiler._lex, "precedence": _Compiler._precedence,
+    "sum": _Compiler._sum, "count": _Compiler._count, "nValues": _Compiler._nValues,
+    "cardinality": _Compiler._cardinality,
+    "minimum": _Compiler._minimum, "maximum": _Compiler._maximum, "minimumArg": _Compiler._minimumArg,
+    "maximumArg": _Compiler._maximumArg, "element": _Compiler._element, "channel": _Compiler._channel,
+    "circuit": _Compiler._circuit, "flow": _Compiler._flow,
+    "noOverlap": _Compiler._noOverlap, "cumulative": _Compiler._cumulative, "binPacking": _Compiler._binPacking,
+    "knapsack": _Compiler._knapsack, "regular": _Compiler._regular, "mdd": _Compiler._mdd,
+    **dict.fromkeys(_META, _Compiler._meta),
+}
