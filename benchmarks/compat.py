@@ -247,7 +247,7 @@ def main(argv: list[str] | None = None) -> int:
             if args.solve and kit is not None and not model.difference:
                 seconds = args.kit_seconds or args.solve
                 expected = solve_stock(model, args.solve)
-                solvers = KIT_SOLVERS if expected is not None else ("minizinc",)
+                solvers = KIT_SOLVERS if expected is not None else ("cp-sat", "minizinc")
                 model.solved = {"stock": expected} | {solver: solve_in_kit(kernel, solver, seconds) for solver in solvers}
         after = kernel.memory()
     finally:
@@ -296,17 +296,16 @@ def report(models: list[Model], built: list[Model], before: str, after: str, sec
 def report_solving(built: list[Model], seconds: float) -> None:
     solved = [m for m in built if m.solved]
     stock = [m for m in solved if m.solved["stock"] is not None]
-    unread = sum(m.solved["cp-sat"][0] == "unread" for m in stock)
-    print(f"solved by stock ACE within {seconds:g} s: {len(stock)} (CP-SAT reads {len(stock) - unread} of them)")
-    refused = [m for m in solved if m.solved["minizinc"][0] == "unread"]
-    translated = len(solved) - len(refused)
-    print(f"MiniZinc: translated {translated} of {len(solved)} ({100 * translated / max(1, len(solved)):.0f}%), "
-          f"refused {len(refused)}")
-    reasons: dict[str, list[str]] = {}
-    for m in refused:
-        reasons.setdefault(m.solved["minizinc"][1], []).append(m.name)
-    for reason, names in sorted(reasons.items(), key=lambda item: -len(item[1])):
-        print(f"  refused {len(names)}: {reason} ({', '.join(names)})")
+    print(f"solved by stock ACE within {seconds:g} s: {len(stock)}")
+    for solver in ("cp-sat", "minizinc"):
+        refused = [m for m in solved if m.solved[solver][0] == "unread"]
+        read = len(solved) - len(refused)
+        print(f"{solver}: reads {read} of {len(solved)} ({100 * read / max(1, len(solved)):.1f}%), refuses {len(refused)}")
+        reasons: dict[str, list[str]] = {}
+        for m in refused:
+            reasons.setdefault(m.solved[solver][1], []).append(m.name)
+        for reason, names in sorted(reasons.items(), key=lambda item: -len(item[1])):
+            print(f"  refused {len(names)}: {reason} ({', '.join(names)})")
     finished = {solver: sum(solver in _finished(m) for m in solved) for solver in ("stock", *KIT_SOLVERS)}
     compared = [m for m in solved if len(_finished(m)) >= 2]
     differ = [m for m in compared if not _agree(m)]

@@ -2,8 +2,7 @@
 
 Run: python benchmarks/pencil_marks.py [--rounds N]
 Prints the median seconds of `pencil_report` (compile + propagation + layout) and of `pencil_report` given the
-compiled model, after two warm-up rounds, against the 0.05 s target; and, while the solver still offers them,
-of ACE's root propagation in its warm JVM (`Solver.domains`) on the same model, with how the two marks compare.
+compiled model, after two warm-up rounds, against the 0.05 s target.
 """
 
 from __future__ import annotations
@@ -14,7 +13,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from kernelext.insight.pencil_marks import compare_domains, pencil_report
+from kernelext.insight.pencil_marks import pencil_report
 from kernelext.pycsp3_glue import model_state
 from kernelext.solver.engine import Solver
 from kernelext.steps.session import PuzzleSession
@@ -60,20 +59,11 @@ def main() -> None:
             path = Path(folder) / "model.xml"
             model_state.compile_to(path)
             precompiled = timed(lambda: pencil_report(session, model=path), rounds)
-            ace = None
-            if callable(getattr(solver, "domains", None)):  # ACE's way, while the solver offers it
-                try:
-                    ace = timed(lambda: solver.domains(path), rounds), solver.domains(path)
-                except Exception as error:  # no Java here, or the route is gone: the kit's figures alone
-                    print(f"(ACE's pencil marks not timed: {str(error).splitlines()[0]})")
         grid, kit = pencil_report(session)
         verdict = "within" if report <= BUDGET else "OVER"
         print(f"9x9 Sudoku, {grid.remaining} values left after propagation; median of {rounds}:")
         print(f"  pencil_report    {report:.3f} s  ({verdict} the {BUDGET} s target)")
         print(f"  pencil_report    {precompiled:.3f} s  (with the model already compiled)")
-        if ace is not None:
-            print(f"  Solver.domains   {ace[0]:.3f} s  (ACE's root propagation in its warm JVM alone)")
-            print(compare_domains(ace[1], kit, ("ACE", "kit")))
     finally:
         session.close()
         solver.close()

@@ -65,13 +65,13 @@ def explain(session, *, timeout: float = DEFAULT_TIMEOUT) -> Explanation:
 
 
 def conflict(session, *, timeout: float = DEFAULT_TIMEOUT, given_step: int | None = None,
-             backend: str = "ace") -> Explanation | None:
+             backend: str = "auto") -> Explanation | None:
     """As `explain`, but None when the model has a solution.
 
     Arguments:
         given_step: the number of a step whose constraints are facts (values fixed in the cells): they are
             part of every set tried, and never named.
-        backend: the solver of the subsets (warm ACE by default; "auto" takes CP-SAT where it reads them).
+        backend: the solver of the subsets (the kit's default, CP-SAT).
     Raises PuzzleUsageError when nothing was decided in `timeout` seconds.
     """
     with _Context(session, timeout, backend) as context:
@@ -138,7 +138,7 @@ class _Context:
     """A session's model cut into constraints that know their step, and solves of subsets of them until a
     deadline. Used as a context manager (its temporary folder is removed at the end)."""
 
-    def __init__(self, session, timeout: float, backend: str = "ace"):
+    def __init__(self, session, timeout: float, backend: str = "auto"):
         if not session.steps:
             raise PuzzleUsageError("This puzzle has no steps yet: start it with %%puzzle NAME.")
         self.deadline = time.monotonic() + timeout

@@ -15,9 +15,6 @@ from kernelext.pycsp3_glue import model_state
 from kernelext.pycsp3_glue.operators import plain_operators
 from kernelext.solver.backends import BACKENDS, MINIZINC_SOLVERS, backends_help
 from kernelext.solver.engine import Solver
-from kernelext.solver.errors import JavaNotFound
-from kernelext.solver.java import find_java
-from kernelext.solver.minizinc_browser import in_browser
 from kernelext.steps.session import PuzzleSession
 
 
@@ -62,8 +59,6 @@ class PuzzleMagics(Magics):
         self._solver = None
         self._cell_id = None
         self._failed = None  # the name of a puzzle whose %%puzzle cell failed: no current puzzle until one starts
-        self._java_checked = False  # Java is looked for once, at the first %%puzzle cell
-        self._java_fallback = None  # "ortools" when there is no Java and the default solver was asked for
 
     @property
     def session(self):
@@ -137,7 +132,7 @@ class PuzzleMagics(Magics):
         if args.view:
             kind_for(args.view)
         session = PuzzleSession(args.words[0], self.shell.user_ns, solver=self._shared_solver(),
-                                timeout=self.timeout, backend=self._backend_with_java_check())
+                                timeout=self.timeout, backend=self.solver)
         puzzle = NotebookPuzzle(session, self.shell.user_ns, args.view, self.timeout)
         try:
             self._show_step(puzzle, args, cell)
@@ -190,29 +185,6 @@ class PuzzleMagics(Magics):
         if args.step:
             return "step:" + args.step
         return "cell:" + self._cell_id if self._cell_id else None
-
-    def _backend_with_java_check(self) -> str:
-        """The configured solver; without Java, say so once, and use OR-Tools instead of the default ACE."""
-        import importlib.util
-
-
-        if self.solver == "ortools" or self._java_checked or in_browser():
-            return self._java_fallback or self.solver
-        self._java_checked = True
-        try:
-            find_java()
-            return self.solver
-        except JavaNotFound:
-            pass
-        jvm_free = all(importlib.util.find_spec(name) for name in ("ortools", "cpmpy"))
-        get_java = "install Java 11+ (apt install default-jre) or `pip install 'kernelext[java]'`"
-        if jvm_free and self.solver in ("ace", "auto"):
-            self._java_fallback = "ortools"
-            print(f"No Java runtime found: solving with OR-Tools (--solver ortools). For ACE, {get_java}.")
-            return "ortools"
-        other = "" if jvm_free else " or `pip install 'kernelext[ortools]'` for a solver without Java"
-        print(f"No Java runtime found: the {self.solver} solver needs one; {get_java}{other}.")
-        return self.solver
 
     def _shared_solver(self):
         if self._solver is None:

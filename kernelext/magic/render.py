@@ -51,8 +51,12 @@ def status_text(result: SolveResult | None, note: str = "", counted: bool = Fals
         text += f" [search stopped: {result.stopped}]"
     if result.status is Status.UNSAT:
         text += ": " + (unsat or "no solution.")
-    elif result.status is Status.UNKNOWN and not result.stopped:
+    elif result.status is Status.UNKNOWN and not result.stopped and not result.invalid:
         text += ": the solver gave no answer."
+    if result.repeats:
+        text += f" ({result.repeats} repeated solution{'s' if result.repeats > 1 else ''} dropped)"
+    if result.invalid:
+        text += f" [answer refused by the kit's check: {result.invalid}]"
     return text
 
 

@@ -5,16 +5,9 @@ stdin, replies go as JSON lines on stdout; the JVM's own stdout and stderr (ACE'
 files named in the config, which the parent reads. When stdin closes (the parent closed it or
 died), the worker removes those files and exits.
 
-Requests: {"op": "solve", "args": [...]}, {"op": "stop"} (during a solve or a tree), {"op": "heap"},
-{"op": "domains", "args": [...]} (the domains after propagation at the root, no search),
-{"op": "tree", "args": [...], "nodes": N} (a solve recording its first N decisions).
+Requests: {"op": "solve", "args": [...]}, {"op": "stop"} (during a solve), {"op": "heap"}.
 Replies: {"op": "ready"}, {"op": "done", "error": str | None}, {"op": "reading"} (to a stop request that
-came while ACE still reads the model, which cannot be stopped: the parent then ends the worker), {"op": "heap", "bytes": int},
-{"op": "domains", "domains": {id: [values]}, "consistent": bool, "error": str | None},
-{"op": "tree", "events": [...], "truncated": bool, "stats": {...}, "error": str | None}; tree events are
-["+", id, value, size] (decision id = value, taken when id had `size` values), ["-", id, value, size]
-(refutation id != value), ["x"] (the last decision failed) and ["s", {id: value}] (the last decision
-completed this solution).
+came while ACE still reads the model, which cannot be stopped: the parent then ends the worker), {"op": "heap", "bytes": int}.
 """
 
 from __future__ import annotations
@@ -49,10 +42,6 @@ def main() -> None:
             _send(replies, {"op": "done", "error": error})
         elif op == "heap":
             _send(replies, {"op": "heap", "bytes": ace.heap_used()})
-        elif op == "domains":
-            _send(replies, {"op": "domains", **ace.domains(message["args"])})
-        elif op == "tree":
-            _send(replies, {"op": "tree", **ace.tree(message["args"], message["nodes"], inbox)})
         elif op == "eof":
             break
     shutil.rmtree(os.path.dirname(config["stdout"]), ignore_errors=True)  # in case the parent could not
@@ -114,21 +103,15 @@ class _Ace:
         self.ArrayList = jpype.JClass("java.util.ArrayList")
         jpype.JClass("utility.Kit").useColors = False
         self.classes = None  # the first Head's list of ACE's classes, given to every later Head (see _new_head)
-        self.recorder_class = None  # made on the first tree request, keeping the worker's start short
 
-    def solve(self, args: list[str], inbox: queue.Queue, prepare=None) -> str | None:
-        """Run ACE on `args` until it ends or a stop request comes; returns an error text or None.
-
-        `prepare`, when given, is called with ACE's Head before its search thread starts.
-        """
+    def solve(self, args: list[str], inbox: queue.Queue) -> str | None:
+        """Run ACE on `args` until it ends or a stop request comes; returns an error text or None."""
         hooks_before = set(self.ArrayList(self.hooks.keySet()))
         try:
             self.Input.loadArguments(self.jpype.JArray(self.jpype.JString)(args))
             head = self._new_head()
         except self.jpype.JException as error:
             return f"ACE rejected the arguments: {error}"
-        if prepare is not None:
-            prepare(head)
         head.start()
         stopping = ending = False
         while head.isAlive():
@@ -171,26 +154,6 @@ class _Ace:
                 self.runtime.removeShutdownHook(hook)
         self.api2imp.clear()
 
-    def domains(self, args: list[str]) -> dict:
-        """Each variable's values after ACE's propagation at the root (no search), on this thread."""
-        hooks_before = set(self.ArrayList(self.hooks.keySet()))
-        try:
-            self.Input.loadArguments(self.jpype.JArray(self.jpype.JString)(args))
-            head = self._new_head()
-            problem = head.buildProblem(0)
-            solver = _accessible(self.Head.class_.getDeclaredMethod("buildSolver", problem.getClass())).invoke(
-                head, problem)
-            consistent = bool(solver.propagation.runInitially())
-            domains = {str(v.id()): _values(v.dom) for v in problem.variables
-                       if not v.isAuxiliaryVariableIntroducedBySolver()}
-        except self.jpype.JException as error:
-            return {"domains": {}, "consistent": False, "error": f"ACE could not propagate the model: {error}"}
-        finally:
-            self.System.out.flush()
-            self.System.err.flush()
-            self._release(hooks_before)
-        return {"domains": domains, "consistent": consistent, "error": None}
-
     def _new_head(self):
         """A new Head for the arguments loaded in Input, made without listing ACE's classes again.
 
@@ -212,155 +175,11 @@ class _Ace:
         head.availableClasses = self.classes
         return head
 
-    def tree(self, args: list[str], nodes: int, inbox: queue.Queue) -> dict:
-        """Solve `args` recording the search's first `nodes` decisions (see Recorder)."""
-        if self.recorder_class is None:
-            self.recorder_class = _recorder_class(self.jpype)
-        recorder = self.recorder_class(nodes, self.EXCEEDED_TIME)
-
-        def prepare(head) -> None:
-            recorder.head = head
-            self._construction_observers(head).add(recorder)
-
-        error = self.solve(args, inbox, prepare)
-        reply = {"events": recorder.finish(), "truncated": recorder.truncated, "stats": recorder.stats(),
-                 "error": error}
-        recorder.head = recorder.solver = None  # else the proxy and ACE's objects keep each other alive
-        return reply
-
-    def _construction_observers(self, head):
-        """The Head's private list of observers that each build of a problem starts from."""
-        return _accessible(self.Head.class_.getDeclaredField("permamentObserversConstruction")).get(head)
-
     def heap_used(self) -> int:
         """Bytes of heap in use after a full garbage collection."""
         for _ in range(3):
             self.System.gc()
         return int(self.runtime.totalMemory() - self.runtime.freeMemory())
-
-
-def _accessible(member):
-    """A private Java method or field of ACE's, made callable through reflection."""
-    member.setAccessible(True)
-    return member
-
-
-def _values(dom) -> list[int]:
-    """The values left in an ACE domain, in increasing order."""
-    values, index = [], dom.first()
-    while index != -1:
-        values.append(int(dom.toVal(index)))
-        index = dom.next(index)
-    return values
-
-
-def _recorder_class(jpype):
-    """The Java observer class that records a search as events (defined once the JVM runs)."""
-
-    @jpype.JImplements("interfaces.Observers$ObserverOnConstruction", "interfaces.Observers$ObserverOnDecisions",
-                       "interfaces.Observers$ObserverOnAssignments", "interfaces.Observers$ObserverOnConflicts")
-    class Recorder:
-        """Hooked into ACE's solver once built; called from ACE's search thread.
-
-        Events as in this module's docstring. After `limit` decisions it asks ACE to stop, and records nothing more.
-        """
-
-        def __init__(self, limit: int, stopping):
-            self.limit, self.stopping = limit, stopping
-            self.head = self.solver = None
-            self.events: list[list] = []
-            self.decisions = self.found = 0
-            self.truncated = False
-            self.names: dict[int, str] = {}
-
-        @jpype.JOverride
-        def beforeAnyConstruction(self):
-            pass
-
-        @jpype.JOverride
-        def afterProblemConstruction(self, n):
-            pass
-
-        @jpype.JOverride
-        def afterSolverConstruction(self):
-            self.solver = solver = self.head.solver
-            solver.observersOnDecisions.add(self)
-            solver.observersOnAssignments.add(self)
-            solver.observersOnConflicts.add(self)
-
-        @jpype.JOverride
-        def beforePositiveDecision(self, x, a):
-            self._decision("+", x, a)
-
-        @jpype.JOverride
-        def beforeNegativeDecision(self, x, a):
-            self._decision("-", x, a)
-
-        @jpype.JOverride
-        def afterAssignment(self, x, a):
-            pass
-
-        @jpype.JOverride
-        def afterFailedAssignment(self, x, a):
-            self._failure("+")
-
-        @jpype.JOverride
-        def afterUnassignment(self, x):
-            pass
-
-        @jpype.JOverride
-        def whenWipeout(self, c, x):
-            pass
-
-        @jpype.JOverride
-        def whenBacktrack(self):
-            self._failure("-")
-
-        def _decision(self, sign: str, x, a) -> None:
-            self._note_solutions()
-            if self.truncated:
-                return
-            if self.decisions == self.limit:
-                self.truncated = True
-                if self.solver.stopping is None:
-                    self.solver.stopping = self.stopping
-                return
-            self.decisions += 1
-            num = int(x.num)
-            if num not in self.names:
-                self.names[num] = str(x.id())
-            self.events.append([sign, self.names[num], int(x.dom.toVal(a)), int(x.dom.size())])
-
-        def _failure(self, sign: str) -> None:
-            if not self.truncated and self.events and self.events[-1][0] == sign:
-                self.events.append(["x"])
-
-        def _note_solutions(self) -> None:
-            found = int(self.solver.solutions.found) if self.solver is not None else 0
-            if found > self.found and not self.truncated:
-                idxs = self.solver.solutions.last.idxs
-                self.events.append(["s", {str(x.id()): int(x.dom.toVal(idxs[x.num]))
-                                          for x in self.solver.problem.variables
-                                          if not x.isAuxiliaryVariableIntroducedBySolver()}])
-            self.found = found
-
-        def finish(self) -> list[list]:
-            """The events, once the search has ended ("x" alone when it failed before any decision)."""
-            self._note_solutions()
-            if not self.events and self.found == 0:
-                self.events.append(["x"])
-            return self.events
-
-        def stats(self) -> dict:
-            """ACE's own counters for the search."""
-            if self.solver is None:
-                return {}
-            s = self.solver.stats
-            return {"nodes": int(s.nNodes), "decisions": int(s.nDecisions), "wrong_decisions": int(s.nWrongDecisions),
-                    "assignments": int(s.nAssignments), "failed_assignments": int(s.nFailedAssignments),
-                    "solutions": int(self.solver.solutions.found)}
-
-    return Recorder
 
 
 if __name__ == "__main__":

@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Protocol
 
 from kernelext.solver.cpsat_reader import Translated, read
+from kernelext.xcsp.check import Checker
 
 
 class CompiledModel(Protocol):
@@ -23,6 +24,11 @@ class CompiledModel(Protocol):
         """The model as a CP-SAT model (`holes`: the ids of array cells that hold no variable).
 
         Raises BackendUnsupported when it holds something the reading does not translate."""
+
+    def checker(self, holes: frozenset[str]):
+        """The model's Checker (kernelext.xcsp.check), which evaluates its constraints on a solution.
+
+        Raises Untranslatable naming a constraint it cannot evaluate."""
 
 
 @dataclass(frozen=True)
@@ -42,7 +48,16 @@ class ModelFile:
     def cp_sat(self, holes: frozenset[str]) -> Translated:
         return read(self.file, holes)
 
+    def checker(self, holes: frozenset[str]):
+        return Checker.of_file(self.file, holes)
+
 
 def compiled(model: Path | str | CompiledModel) -> CompiledModel:
     """`model` as a CompiledModel: a path names an XCSP3 file."""
     return ModelFile(Path(model)) if isinstance(model, (str, Path)) else model
+
+
+def holes_of(cells) -> frozenset[str]:
+    """The ids of the array cells that hold no variable, from each array's cells (None at a hole)."""
+    return frozenset(name + "".join(f"[{i}]" for i in index)
+                     for name, array in cells.items() for index, vid in array if vid is None)

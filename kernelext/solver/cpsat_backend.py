@@ -14,7 +14,7 @@ from types import MappingProxyType
 
 from kernelext.pycsp3_glue.operators import plain_operators
 from kernelext.solver import ace_output
-from kernelext.solver.compiled import CompiledModel, compiled
+from kernelext.solver.compiled import CompiledModel, compiled, holes_of
 from kernelext.solver.cpsat_module import cp_model
 from kernelext.solver.result import SolveResult, Status
 
@@ -29,8 +29,7 @@ def solve_cpsat(model: Path | CompiledModel, cells: ace_output.Cells, *, sols: i
         BackendUnsupported: the model uses something the direct reading does not translate.
     """
     called = time.perf_counter()
-    holes = frozenset(name + "".join(f"[{i}]" for i in index)
-                      for name, array in cells.items() for index, vid in array if vid is None)
+    holes = holes_of(cells)
     try:
         with plain_operators():  # pycsp3's `in` on tuples and sets is slow, and the reading uses it
             translated = compiled(model).cp_sat(holes)

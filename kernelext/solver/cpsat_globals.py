@@ -50,8 +50,14 @@ class GlobalConstraints:
 
     def _allEqual(self, element) -> None:  # noqa: N802
         items = self.terms(list_text(element))
-        for other in items[1:]:
-            self.model.Add(items[0] == other)
+        excepted = element.find("except")
+        if excepted is None:
+            for other in items[1:]:
+                self.model.Add(items[0] == other)
+            return
+        skip = values(excepted.text or "")
+        for a, b in itertools.combinations(items, 2):  # differ only where one takes a value excepted
+            self.model.AddBoolOr([self.within(a, skip), self.within(b, skip), self.is_true("eq", a, b)])
 
     def _ordered(self, element) -> None:
         items = self.terms(list_text(element))
@@ -222,6 +228,7 @@ class GlobalConstraints:
                 self.model.Add(self.equals(x, 1) == self.is_true("eq", value, k + start))
         elif len(lists) == 1:
             for i, x in enumerate(first):
+                self.model.AddLinearConstraint(x, start, start + len(first) - 1)
                 for j, y in enumerate(first):
                     self.model.Add(self.equals(x, j + start) == self.equals(y, i + start))
         elif len(lists) == 2:
@@ -261,7 +268,7 @@ class GlobalConstraints:
         """XCSP3's circuit: the nodes that do not point to themselves form one cycle of at least two nodes."""
         listed = element.find("list")
         items = [self.as_var(node) for node in self.nodes(list_text(element))]
-        start = int((listed if listed is not None else element).get("startIndex", "0"))
+        start = int(element.get("startIndex") or (listed.get("startIndex", "0") if listed is not None else "0"))
         arcs, loops = [], []
         for i, x in enumerate(items):
             self.model.AddLinearConstraint(x, start, start + len(items) - 1)

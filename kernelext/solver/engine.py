@@ -2,25 +2,19 @@
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
+from kernelext.errors import Untranslatable
 from kernelext.solver import ace_output
-from kernelext.solver.backends import (
-    ALL,
-    BACKENDS,
-    Backend,
-    check_backend,
-    check_minizinc_solver,
-)
-from kernelext.solver.compiled import CompiledModel, compiled
-from kernelext.solver.errors import BackendUnsupported, SolverError
+from kernelext.solver.backends import BACKENDS, Backend, check_backend, check_minizinc_solver
+from kernelext.solver.checking import checked
+from kernelext.solver.compiled import CompiledModel, compiled, holes_of
+from kernelext.solver.errors import BackendUnsupported, JavaNotFound, SolverError
 from kernelext.solver.java import find_java
 from kernelext.solver.minizinc_browser import in_browser
 from kernelext.solver.result import SolveResult
 
-USES = {"domains": "Pencil marks (`%puzzle domains`, `--domains`)",
-        "tree": "Search trees (`%puzzle tree`)",
-        "cores": "Fast repeated solves of sub-models"}
 
 
 class Solver:
@@ -50,18 +44,30 @@ class Solver:
         Returns:
             a SolveResult.
         """
-        return self.backend(backend or self.default).solve(compiled(model), cells, sols=sols, timeout=timeout)
+        name, model = backend or self.default, compiled(model)
+        result = self.backend(name).solve(model, cells, sols=sols, timeout=timeout)
+        return result if name == "auto" else self.check(model, cells, result)  # auto checks each solver it asks
 
-    def domains(self, model: Path, timeout: float = 10.0) -> dict[str, tuple[int, ...]]:
-        """Each variable's values after propagation at the root of `model` (no search), by variable id.
+    def check(self, model: CompiledModel, cells: ace_output.Cells, result: SolveResult) -> SolveResult:
+        """`result` with its answers checked on `model`'s constraints (see kernelext.solver.checking)."""
+        if not result.solutions:
+            return result
+        try:
+            checker = model.checker(holes_of(cells))
+        except Untranslatable as error:
+            raise SolverError(f"The kit cannot check answers to this model ({error}).") from None
+        return checked(result, checker)
 
-        An empty tuple is a wiped-out domain; variables in no constraint may be missing.
-        """
-        return self.capable("domains").domains(model, timeout)
-
-    def search_tree(self, model: Path, *, nodes: int, sols: int | str = ALL, timeout: float = 10.0):
-        """Solve `model` recording its first `nodes` decisions (an AceTree)."""
-        return self.capable("tree").tree(model, nodes=nodes, sols=sols, timeout=timeout)
+    def available(self, name: str) -> bool:
+        """Whether the backend `name` can run here: MiniZinc needs its program, the JVM backends Java."""
+        if name == "minizinc":
+            return in_browser() or shutil.which("minizinc") is not None
+        if BACKENDS[name].needs_java:
+            try:
+                self.java()
+            except JavaNotFound:
+                return False
+        return True
 
     def backend(self, name: str) -> Backend:
         """The backend `name`, built on first use (BackendUnsupported, saying why, for one a browser cannot run)."""
@@ -71,18 +77,6 @@ class Solver:
         if name not in self._backends:
             self._backends[name] = BACKENDS[name](self)
         return self._backends[name]
-
-    def capable(self, capability: str) -> Backend:
-        """The default backend if it offers `capability`, else the first backend of the registry that does (in a
-        browser, the first that runs there, else BackendUnsupported saying what needs the desktop kit)."""
-        names = [self.default, *BACKENDS]
-        found = [n for n in names if capability in BACKENDS[n].capabilities]
-        if not found:
-            raise SolverError(f"No solver offers {capability}.")
-        if in_browser() and all(BACKENDS[n].desktop_only for n in found):
-            raise BackendUnsupported(f"{USES[capability]} need the desktop kit: they come from ACE, which runs on "
-                                     "Java, and a browser has none.")
-        return self.backend(found[0])
 
     @property
     def worker_pid(self) -> int | None:

@@ -30,6 +30,8 @@ class SolveResult:
         backend: which solver answered ("ace-warm", "ace-cold", "choco", "ortools").
         stats: the solver's own figures (decisions, failures...), as text.
         stopped: why the search stopped early ("timeout", "interrupted"), or "".
+        invalid: which solver returned an answer the kit's check refused, and the constraint it breaks, or "".
+        repeats: how many repeated solutions were dropped.
     """
 
     status: Status
@@ -40,6 +42,8 @@ class SolveResult:
     backend: str = ""
     stats: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
     stopped: str = ""
+    invalid: str = ""
+    repeats: int = 0
 
     @property
     def solution(self) -> Solution | None:

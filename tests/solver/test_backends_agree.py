@@ -13,7 +13,6 @@ import pytest
 from conftest import ROOT
 from instances import AMAZE, FUTOSHIKI, INSTANCES, Instance
 
-from kernelext.pycsp3_glue import model_state
 from kernelext.solver.backends import BACKENDS as REGISTRY
 from kernelext.solver.engine import Solver
 from kernelext.solver.errors import BackendUnsupported
@@ -22,7 +21,6 @@ from kernelext.steps.session import PuzzleSession
 # Every backend of the registry but Choco (checked on the notebooks' last steps by test_puzzle_loop, it
 # needs a new JVM per solve).
 BACKENDS = tuple(name for name in REGISTRY if name != "choco")
-PARTIAL = "cp-sat"  # reads only the constraints it translates exactly; auto falls back to ACE for the others
 
 
 def outcomes(solver: Solver, steps, sols=1):
@@ -33,11 +31,9 @@ def outcomes(solver: Solver, steps, sols=1):
     for backend in BACKENDS:
         try:
             results[backend] = session.solve(sols=sols, backend=backend)
-        except BackendUnsupported:
-            assert backend == PARTIAL
-    # auto: CP-SAT for a satisfaction model it reads, warm ACE for optimisation and the rest
-    expected = "cp-sat" if PARTIAL in results and not model_state.has_objective() else "ace-warm"
-    assert results["auto"].backend == expected
+        except BackendUnsupported as refused:  # a solver known to be wrong on a constraint refuses it by name
+            assert backend in ("ace", "ace-cold", "ortools") and "known to count wrong" in str(refused)
+    assert results["auto"].backend == "cp-sat"  # optimisation included
     session.close()
     return results
 
@@ -56,25 +52,23 @@ def test_backends_agree_on_external_instances(solver, instance: Instance):
 def test_backends_agree_on_every_walkthrough_step(solver, steps):
     for k in range(2, len(steps) + 1):
         results = outcomes(solver, steps[:k])
-        assert PARTIAL in results, "CP-SAT reads every walkthrough step directly"
+        assert "cp-sat" in results, "CP-SAT reads every walkthrough step directly"
         assert len({(r.status, r.bound) for r in results.values()}) == 1, {b: (r.status, r.bound) for b, r in results.items()}
 
 
-def test_auto_falls_back_to_ace_when_cp_sat_cannot_read_the_model(solver, monkeypatch):
+def test_auto_falls_back_to_minizinc_when_cp_sat_cannot_read_the_model(solver, monkeypatch):
     session = PuzzleSession("auto", solver=solver)
     for source in FUTOSHIKI:
         session.add_step(source, solve=False)
-    assert session.solve(backend="auto").backend == "cp-sat"
-    session.add_step("satisfy(F[0][1] % 2 == 0)\n", solve=False)  # `mod` is left to ACE
-    expected = session.solve(backend="ace")
-    with pytest.raises(BackendUnsupported, match="mod"):
-        session.solve(backend="cp-sat")
-    result = session.solve(backend="auto")
-    assert result.backend == "ace-warm"
-    assert (result.status, result.solutions) == (expected.status, expected.solutions)
+    expected = session.solve(backend="auto", sols="all")
+    assert expected.backend == "cp-sat"
     monkeypatch.setitem(sys.modules, "ortools.sat.python.cp_model", None)  # as where OR-Tools is not installed
     with pytest.raises(BackendUnsupported, match="not installed"):
         session.solve(backend="cp-sat")
+    result = session.solve(backend="auto", sols="all")
+    assert result.backend == "minizinc"
+    assert (result.status, set(map(frozenset, map(dict.items, map(dict, result.solutions))))) == \
+        (expected.status, set(map(frozenset, map(dict.items, map(dict, expected.solutions)))))
     session.close()
 
 
@@ -92,7 +86,8 @@ NOTEBOOKS = sorted((ROOT / "notebooks").glob("*.ipynb"))
 
 @pytest.mark.parametrize("notebook", NOTEBOOKS, ids=lambda path: path.stem)
 def test_backends_agree_on_every_notebook_step(shell, notebook, monkeypatch):
-    """Warm ACE, OR-Tools and MiniZinc after every step of every classroom notebook; cold ACE at each puzzle's last step."""
+    """Warm ACE, OR-Tools and MiniZinc after every step of every classroom notebook; cold ACE at each puzzle's last
+    step (each against the default, CP-SAT)."""
     monkeypatch.chdir(notebook.parent)
     magics = shell.ip.magics_manager.registry["PuzzleMagics"]
     checked, last = 0, None
@@ -101,14 +96,14 @@ def test_backends_agree_on_every_notebook_step(shell, notebook, monkeypatch):
             continue
         starts_puzzle = cell.source.startswith("%%puzzle ")
         if starts_puzzle and last is not None:
-            assert_agree(last, ("ace", "ace-cold"))
+            assert_agree(last, ("auto", "ace", "ace-cold"))
         shell.ok(cell.source)
         if cell.source.startswith("%%puzzle") and magics.session.steps and magics.session.anything_to_solve():
             last = magics.session
-            assert_agree(last, ("ace", "ortools", "minizinc"))
+            assert_agree(last, ("auto", "ace", "ortools", "minizinc"))
             checked += 1
     if last is not None:
-        assert_agree(last, ("ace", "ace-cold"))
+        assert_agree(last, ("auto", "ace", "ace-cold"))
     assert checked > 0
 
 
