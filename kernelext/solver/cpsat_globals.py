@@ -14,7 +14,7 @@ import re
 from kernelext.solver.errors import BackendUnsupported
 from kernelext.xcsp.declarations import list_text
 from kernelext.xcsp.expressions import parse_expression
-from kernelext.xcsp.values import child_text, condition, values
+from kernelext.xcsp.values import arcs, child_text, condition, values
 
 _SWAPPED = {"lt": "gt", "le": "ge", "gt": "lt", "ge": "le"}
 
@@ -74,7 +74,7 @@ class GlobalConstraints:
         if operator not in _SWAPPED:
             raise BackendUnsupported(f"<lex> with the operator {operator}")
         if element.find("matrix") is not None:
-            rows = self.matrix_rows(child_text(element, "matrix"))
+            rows = self.matrix(child_text(element, "matrix"))
             groups = [rows, [list(column) for column in zip(*rows)]]
             lists = [[self.terms(" ".join(line)) for line in group] for group in groups]
         else:
@@ -196,7 +196,7 @@ class GlobalConstraints:
     def _element(self, element) -> None:
         if element.find("matrix") is not None:
             matrix = element.find("matrix")
-            rows = [self.terms(" ".join(row)) for row in self.matrix_rows(child_text(element, "matrix"))]
+            rows = [self.terms(" ".join(row)) for row in self.matrix(child_text(element, "matrix"))]
             first, second = self.nodes(child_text(element, "index"))
             starts = int(matrix.get("startRowIndex", "0")), int(matrix.get("startColIndex", "0"))
             row, column = self.term(first) - starts[0], self.term(second) - starts[1]
@@ -269,14 +269,14 @@ class GlobalConstraints:
         listed = element.find("list")
         items = [self.as_var(node) for node in self.nodes(list_text(element))]
         start = int(element.get("startIndex") or (listed.get("startIndex", "0") if listed is not None else "0"))
-        arcs, loops = [], []
+        edges, loops = [], []
         for i, x in enumerate(items):
             self.model.AddLinearConstraint(x, start, start + len(items) - 1)
             for value in self.values_of(x):
                 if start <= value < start + len(items):
-                    arcs.append((i, value - start, self.equals(x, value)))
+                    edges.append((i, value - start, self.equals(x, value)))
             loops.append(self.equals(x, i + start))
-        self.model.AddCircuit(arcs)
+        self.model.AddCircuit(edges)
         size = element.find("size")
         if size is not None:
             self.model.Add(sum(lit.Not() for lit in loops) == self.term(parse_expression(size.text or "")))
@@ -286,15 +286,15 @@ class GlobalConstraints:
         """Each arc's flow: what leaves a node less what enters it is its balance; the weighted flow meets the
         condition."""
         flows = self.terms(list_text(element))
-        arcs = [tuple(int(n) for n in pair) for pair in re.findall(r"\(\s*(-?\d+)\s*,\s*(-?\d+)\s*\)",
-                                                                      child_text(element, "arcs"))]
+        pairs = [tuple(int(n) for n in pair) for pair in re.findall(r"\(\s*(-?\d+)\s*,\s*(-?\d+)\s*\)",
+                                                                       child_text(element, "arcs"))]
         balance = self.terms(child_text(element, "balance"))
-        if len(arcs) != len(flows):
+        if len(pairs) != len(flows):
             raise BackendUnsupported("a flow whose arcs do not match its list")
-        low = min(node for arc in arcs for node in arc)
+        low = min(node for pair in pairs for node in pair)
         for k, node in enumerate(range(low, low + len(balance))):
-            out = sum(f for f, (tail, _) in zip(flows, arcs) if tail == node)
-            into = sum(f for f, (_, head) in zip(flows, arcs) if head == node)
+            out = sum(f for f, (tail, _) in zip(flows, pairs) if tail == node)
+            into = sum(f for f, (_, head) in zip(flows, pairs) if head == node)
             self.model.Add(out - into == balance[k])
         if element.find("weights") is not None:
             weights = self.terms(child_text(element, "weights"))
@@ -382,28 +382,29 @@ class GlobalConstraints:
     # automata
 
     def _regular(self, element) -> None:
-        arcs = _arcs(child_text(element, "transitions"))
-        self.automaton(self.terms(child_text(element, "list")), arcs, child_text(element, "start").strip(),
+        self.automaton(self.terms(child_text(element, "list")), arcs(child_text(element, "transitions")),
+                       child_text(element, "start").strip(),
                        child_text(element, "final").split())
 
     def _mdd(self, element) -> None:
-        arcs = _arcs(child_text(element, "transitions"))
-        tails = {tail for tail, _, _ in arcs}
-        finals = sorted({head for _, _, head in arcs} - tails)
-        self.automaton(self.terms(child_text(element, "list")), arcs, arcs[0][0] if arcs else "", finals)
+        transitions = arcs(child_text(element, "transitions"))
+        tails = {tail for tail, _, _ in transitions}
+        finals = sorted({head for _, _, head in transitions} - tails)
+        self.automaton(self.terms(child_text(element, "list")), transitions, transitions[0][0] if transitions else "",
+                       finals)
 
-    def automaton(self, items: list, arcs: list[tuple[str, int, str]], start: str, finals: list[str]) -> None:
+    def automaton(self, items: list, transitions: list[tuple[str, int, str]], start: str, finals: list[str]) -> None:
         """The items read by the automaton, made deterministic first (sets of states), so that each word has
         one run."""
-        if not arcs:
+        if not transitions:
             self.model.AddBoolOr([])
             return
         following: dict[tuple[str, int], set[str]] = {}
-        for tail, value, head in arcs:
+        for tail, value, head in transitions:
             following.setdefault((tail, value), set()).add(head)
-        alphabet = sorted({value for _, value, _ in arcs})
+        alphabet = sorted({value for _, value, _ in transitions})
         numbered = {frozenset([start]): 0}
-        queue, transitions = [frozenset([start])], []
+        queue, deterministic = [frozenset([start])], []
         while queue:
             states = queue.pop()
             for value in alphabet:
@@ -412,12 +413,7 @@ class GlobalConstraints:
                     if heads not in numbered:
                         numbered[heads] = len(numbered)
                         queue.append(heads)
-                    transitions.append((numbered[states], value, numbered[heads]))
+                    deterministic.append((numbered[states], value, numbered[heads]))
         accepting = [n for states, n in numbered.items() if states & set(finals)]
-        self.model.AddAutomaton([self.as_var_term(item) for item in items], 0, accepting, transitions)
-
-
-def _arcs(text: str) -> list[tuple[str, int, str]]:
-    return [(tail, int(value), head) for tail, value, head in
-            re.findall(r"\(\s*([^,()\s]+)\s*,\s*(-?\d+)\s*,\s*([^,()\s]+)\s*\)", text)]
+        self.model.AddAutomaton([self.as_var_term(item) for item in items], 0, accepting, deterministic)
 

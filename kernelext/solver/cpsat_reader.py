@@ -12,7 +12,6 @@ are left out of solutions (None) and do not multiply the solution count.
 
 from __future__ import annotations
 
-import re
 import xml.etree.ElementTree as ElementTree
 from dataclasses import dataclass
 from pathlib import Path
@@ -267,27 +266,9 @@ class _Reader(GlobalConstraints, Declarations):
         else:
             raise BackendUnsupported(f"the condition operator {operator}")
 
-    def matrix_rows(self, text: str) -> list[list[str]]:
-        """A matrix as rows of item texts: `(a,b)(c,d)`, or two dimensions of an array (`x[][]`, `y[2][][1..3]`)."""
-        if "(" in text:
-            rows = [[t.strip() for t in row.split(",")] for row in re.findall(r"\(([^)]*)\)", text)]
-        else:
-            name, _, rest = text.strip().partition("[")
-            parts = re.findall(r"\[([^\]]*)\]", "[" + rest)
-            free = [k for k, part in enumerate(parts) if part == "" or ".." in part]
-            if name not in self.shapes or len(free) != 2 or len(parts) != len(self.shapes[name]):
-                raise BackendUnsupported(f"the matrix {text.strip()[:40]} (not two dimensions of an array)")
-            low, _, high = parts[free[0]].partition("..")
-            span = range(int(low), int(high) + 1) if high else range(self.shapes[name][free[0]])
-            rows = [self.expand(name + "".join(f"[{i if k == free[0] else part}]" for k, part in enumerate(parts)),
-                                declared_only=False) for i in span]
-        if not rows or len({len(row) for row in rows}) != 1:
-            raise BackendUnsupported("a matrix whose rows differ in length")
-        return rows
-
     def matrix_lines(self, text: str) -> list[list[str]]:
         """A matrix's rows, then its columns."""
-        rows = self.matrix_rows(text)
+        rows = self.matrix(text)
         return [*rows, *(list(column) for column in zip(*rows))]
 
     # constraints

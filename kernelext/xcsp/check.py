@@ -31,8 +31,7 @@ from operator import itemgetter
 from kernelext.errors import Untranslatable
 from kernelext.xcsp.declarations import Declarations, list_text
 from kernelext.xcsp.expressions import parse_expression
-from kernelext.xcsp.to_minizinc import _arcs, _Writer
-from kernelext.xcsp.values import Intervals, boolean, child_text, intervals, size, tuples, values
+from kernelext.xcsp.values import Intervals, arcs, boolean, child_text, intervals, size, tuples, values
 from kernelext.xcsp.values import condition as read_condition
 
 MAX_TEXT = 80  # the longest text `broken` gives for a constraint
@@ -318,7 +317,6 @@ class _Filler:
 class _Compiler(Declarations):
     """Compiles each single constraint into a `_Leaf` (a closure over the solution)."""
 
-    matrix = _Writer.matrix  # a matrix as rows of item texts, read as the MiniZinc translation reads it
 
     def __init__(self, holes: frozenset[str]):
         super().__init__(holes)
@@ -1133,15 +1131,16 @@ class _Compiler(Declarations):
 
     def _regular(self, element, scope: dict) -> Callable:
         get, _ = self.listed(child_text(element, "list"), scope)
-        return _automaton(get, _arcs(child_text(element, "transitions")), child_text(element, "start").strip(),
+        return _automaton(get, arcs(child_text(element, "transitions")), child_text(element, "start").strip(),
                           child_text(element, "final").split())
 
     def _mdd(self, element, scope: dict) -> Callable:
         """A path from the root (the first arc's tail) to a terminal (a node no arc leaves)."""
         get, _ = self.listed(child_text(element, "list"), scope)
-        arcs = _arcs(child_text(element, "transitions"))
-        tails = {tail for tail, _, _ in arcs}
-        return _automaton(get, arcs, arcs[0][0] if arcs else "", [head for _, _, head in arcs if head not in tails])
+        transitions = arcs(child_text(element, "transitions"))
+        tails = {tail for tail, _, _ in transitions}
+        return _automaton(get, transitions, transitions[0][0] if transitions else "",
+                          [head for _, _, head in transitions if head not in tails])
 
     # objective
 

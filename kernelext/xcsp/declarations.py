@@ -103,6 +103,25 @@ class Declarations:
                 found += [token] if re.fullmatch(r"-?\d+", token) or "(" in token else self.expand(token)
         return found
 
+    def matrix(self, text: str) -> list[list[str]]:
+        """A matrix as rows of item texts, given as `(a,b)(c,d)` or as a two-dimensional part of an array
+        (`x[][]`, `y[2][][1..3]`)."""
+        if "(" in text:
+            rows = [[t.strip() for t in row.split(",")] for row in re.findall(r"\(([^)]*)\)", text)]
+        else:
+            name, _, rest = text.strip().partition("[")
+            parts = re.findall(r"\[([^\]]*)\]", "[" + rest)
+            free = [k for k, part in enumerate(parts) if part == "" or ".." in part]
+            if name not in self.shapes or len(free) != 2 or len(parts) != len(self.shapes[name]):
+                raise Untranslatable(f"the matrix {text.strip()[:40]} (not two dimensions of an array)")
+            low, _, high = parts[free[0]].partition("..")
+            span = range(int(low), int(high) + 1) if high else range(self.shapes[name][free[0]])
+            rows = [self.expand(name + "".join(f"[{i if k == free[0] else part}]" for k, part in enumerate(parts)),
+                                declared_only=False) for i in span]
+        if not rows or len({len(row) for row in rows}) != 1:
+            raise Untranslatable("a matrix whose rows differ in length")
+        return rows
+
     def leaves(self, element) -> list:
         """The single constraints `element` stands for: itself, or the members of a `<group>`, `<slide>` or
         `<block>`, at any depth."""

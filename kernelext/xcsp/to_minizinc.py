@@ -23,6 +23,7 @@ from kernelext.xcsp.declarations import Declarations, list_text
 from kernelext.xcsp.expressions import BOOLEAN, COMPARISONS, parse_expression
 from kernelext.xcsp.values import (
     Intervals,
+    arcs,
     boolean,
     child_text,
     condition,
@@ -282,25 +283,6 @@ class _Writer(Declarations):
                 self.lines.append(f"array[int, int] of int: {name} = [| {body} |];")
         return self.tables[key]
 
-    def matrix(self, text: str) -> list[list[str]]:
-        """A matrix as rows of item texts, given as `(a,b)(c,d)` or as a two-dimensional part of an array
-        (`x[][]`, `y[2][][1..3]`)."""
-        if "(" in text:
-            rows = [[t.strip() for t in row.split(",")] for row in re.findall(r"\(([^)]*)\)", text)]
-        else:
-            name, _, rest = text.strip().partition("[")
-            parts = re.findall(r"\[([^\]]*)\]", "[" + rest)
-            free = [k for k, part in enumerate(parts) if part == "" or ".." in part]
-            if name not in self.shapes or len(free) != 2 or len(parts) != len(self.shapes[name]):
-                raise Untranslatable(f"the matrix {text.strip()[:40]} (not two dimensions of an array)")
-            low, _, high = parts[free[0]].partition("..")
-            span = range(int(low), int(high) + 1) if high else range(self.shapes[name][free[0]])
-            rows = [self.expand(name + "".join(f"[{i if k == free[0] else part}]" for k, part in enumerate(parts)),
-                                declared_only=False) for i in span]
-        if not rows or len({len(row) for row in rows}) != 1:
-            raise Untranslatable("a matrix whose rows differ in length")
-        return rows
-
     def column_domains(self, element) -> list[Intervals]:
         return [self.domains[vid] for vid in self.tokens(list_text(element))]
 
@@ -536,17 +518,17 @@ class _Writer(Declarations):
 
     def _regular(self, element) -> None:
         items = self.terms(child_text(element, "list"))
-        arcs = _arcs(child_text(element, "transitions"))
+        transitions = arcs(child_text(element, "transitions"))
         start = child_text(element, "start").strip()
         finals = child_text(element, "final").split()
-        self.automaton(items, arcs, start, finals)
+        self.automaton(items, transitions, start, finals)
 
     def _mdd(self, element) -> None:
         items = self.terms(child_text(element, "list"))
-        arcs = _arcs(child_text(element, "transitions"))
-        tails = {tail for tail, _, _ in arcs}
-        finals = sorted({head for _, _, head in arcs} - tails)
-        self.automaton(items, arcs, arcs[0][0] if arcs else "", finals)
+        transitions = arcs(child_text(element, "transitions"))
+        tails = {tail for tail, _, _ in transitions}
+        finals = sorted({head for _, _, head in transitions} - tails)
+        self.automaton(items, transitions, transitions[0][0] if transitions else "", finals)
 
     def automaton(self, items: list[str], arcs: list[tuple[str, int, str]], start: str, finals: list[str]) -> None:
         """The items read by the automaton: a state variable between each two items, a table per item."""
@@ -627,8 +609,3 @@ def _some_differs(scope: list[str], row: tuple) -> str:
 def _matches(scope: list[str], row: tuple) -> str:
     parts = [f"{x} = {v}" for x, v in zip(scope, row) if v != "*"]
     return "(" + " /\\ ".join(parts) + ")" if parts else "true"
-
-
-def _arcs(text: str) -> list[tuple[str, int, str]]:
-    return [(tail, int(value), head) for tail, value, head in
-            re.findall(r"\(\s*([^,()\s]+)\s*,\s*(-?\d+)\s*,\s*([^,()\s]+)\s*\)", text)]

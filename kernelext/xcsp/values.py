@@ -109,3 +109,9 @@ def child_text(element, tag: str) -> str:
     if len(child):
         raise Untranslatable(f"<{tag}> with nested elements")
     return child.text or ""
+
+
+def arcs(text: str) -> list[tuple[str, int, str]]:
+    """An automaton's or an MDD's transitions: `(q0,1,q1)(q1,0,q1)` -> [("q0", 1, "q1"), ("q1", 0, "q1")]."""
+    return [(tail, int(value), head) for tail, value, head in
+            re.findall(r"\(\s*([^,()\s]+)\s*,\s*(-?\d+)\s*,\s*([^,()\s]+)\s*\)", text)]
