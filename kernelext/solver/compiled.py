@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol
 
-from kernelext.solver.cpsat_reader import Translated, read
+from kernelext.solver.cpsat_reader import LARGE, Translated, read
 from kernelext.xcsp.check import Checker
 
 
@@ -24,6 +24,9 @@ class CompiledModel(Protocol):
         """The model as a CP-SAT model (`holes`: the ids of array cells that hold no variable).
 
         Raises BackendUnsupported when it holds something the reading does not translate."""
+
+    def large(self) -> bool:
+        """Whether the model's XCSP3 text takes more than cpsat_reader.LARGE bytes."""
 
     def checker(self, holes: frozenset[str]):
         """The model's Checker (kernelext.xcsp.check), which evaluates its constraints on a solution.
@@ -50,6 +53,9 @@ class ModelFile:
 
     def checker(self, holes: frozenset[str]):
         return Checker.of_file(self.file, holes)
+
+    def large(self) -> bool:
+        return self.file.stat().st_size > LARGE
 
 
 def compiled(model: Path | str | CompiledModel) -> CompiledModel:

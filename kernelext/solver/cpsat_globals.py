@@ -342,7 +342,7 @@ class GlobalConstraints:
             raise BackendUnsupported(f"<cumulative> with the condition {operator}")
         if any(self.bounds_of(h)[0] < 0 for h in heights) or any(self.bounds_of(n)[0] < 0 for n in lengths):
             raise BackendUnsupported("<cumulative> with negative lengths or heights")
-        tasks = [self.model.NewIntervalVar(o, n, o + n, "") for o, n in zip(origins, lengths)]
+        tasks = [self.model.NewIntervalVar(o, n, self.as_var_term(o + n), "") for o, n in zip(origins, lengths)]
         self.model.AddCumulative(tasks, heights, limit - 1 if operator == "lt" else limit)
 
     def _binPacking(self, element) -> None:  # noqa: N802

@@ -12,6 +12,7 @@ are left out of solutions (None) and do not multiply the solution count.
 
 from __future__ import annotations
 
+import re
 import xml.etree.ElementTree as ElementTree
 from dataclasses import dataclass
 from pathlib import Path
@@ -35,7 +36,7 @@ from kernelext.xcsp.values import (
 )
 
 MAX_TUPLES = 2_000  # past this many tuples once `*` is expanded, a table is posted tuple by tuple
-MAX_BYTES = 300_000  # larger files (large tables) are left to ACE, which reads them far faster than Python
+LARGE = 500_000  # bytes of XCSP3 past which ACE, where it runs, reads a model faster than this reading does
 _COMPARED = {"lt": lambda a, b: a < b, "le": lambda a, b: a <= b, "gt": lambda a, b: a > b,
              "ge": lambda a, b: a >= b, "eq": lambda a, b: a == b, "ne": lambda a, b: a != b}
 _OPPOSITE = {"lt": "ge", "le": "gt", "gt": "le", "ge": "lt", "eq": "ne", "ne": "eq"}
@@ -58,8 +59,6 @@ def read(path: Path, holes: frozenset[str] = frozenset()) -> Translated:
         BackendUnsupported: the file holds something this reading does not translate (or it failed on it).
     """
     cp_model = _cp_model()
-    if Path(path).stat().st_size > MAX_BYTES:
-        raise BackendUnsupported(f"a model file over {MAX_BYTES // 1000} kB")
     try:
         root = ElementTree.parse(path).getroot()
     except ElementTree.ParseError as error:
@@ -274,11 +273,27 @@ class _Reader(GlobalConstraints, Declarations):
     # constraints
 
     def constraint(self, element) -> None:
+        if element.tag == "group" and len(element) and element[0].tag == "intension" and not len(element[0]):
+            self.intensions(element)
+            return
         for leaf in self.leaves(element):
             handler = getattr(self, f"_{leaf.tag}", None)
             if handler is None or leaf.tag in ("expand", "variables", "substitute"):
                 raise BackendUnsupported(f"the constraint <{leaf.tag}>")
             handler(leaf)
+
+    def intensions(self, group) -> None:
+        """A group of intensions: its template parsed once, each member's arguments put in its tree."""
+        template, *rows = list(group)
+        text = template.text or ""
+        if "%..." in text or any(row.tag != "args" for row in rows):
+            for member in self.group_members(group):
+                self._intension(member)
+            return
+        tree = parse_expression(_PARAMETER.sub(lambda m: f"{_PLACEHOLDER}{m.group(1)}", text))
+        for row in rows:
+            args = [parse_expression(token) for token in self.tokens(row.text or "")]
+            self.post(_bound(tree, {f"{_PLACEHOLDER}{k}": arg for k, arg in enumerate(args)}))
 
     def _intension(self, element) -> None:
         function = element.find("function")
@@ -584,6 +599,14 @@ class _Reader(GlobalConstraints, Declarations):
             return min(s[0] for s in spans), max(s[1] for s in spans)
         if op == "if":
             return min(spans[1][0], spans[2][0]), max(spans[1][1], spans[2][1])
+        if op in ("div", "mod"):  # truncated: never larger than the numerator
+            largest = max(abs(v) for v in spans[0])
+            return -largest, largest
+        if op == "pow":
+            (a, b), (c, d) = spans
+            powers = [x ** e for x in {a, b, *(v for v in (-1, 0, 1) if a <= v <= b)}
+                      for e in {max(c, 0), max(c + 1, 0), max(d - 1, 0), max(d, 0)} if max(c, 0) <= e <= max(d, 0)]
+            return min(powers), max(powers)
         raise BackendUnsupported(f"the operator {op}")
 
 
@@ -596,3 +619,19 @@ def _binary(op: str, args: tuple) -> tuple:
 def _set_operand(text: str):
     """A condition's set operand (`1..5`, `{1,3}`) as intervals."""
     return intervals(text.strip().strip("{}").replace(",", " "))
+
+
+_PARAMETER = re.compile(r"%(\d+)")
+_PLACEHOLDER = "__kx"  # a template's %i while it is parsed (no XCSP3 id starts with `_`)
+
+
+def _bound(node, args: dict):
+    """The parsed expression `node` with its placeholders replaced by the parsed arguments."""
+    if isinstance(node, str):
+        found = args.get(node)
+        if found is None and node.startswith(_PLACEHOLDER):
+            raise BackendUnsupported("a group whose arguments do not match its template")
+        return node if found is None else found
+    if isinstance(node, tuple):
+        return node[0], tuple(_bound(arg, args) for arg in node[1])
+    return node

@@ -13,8 +13,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from kernelext.pycsp3_glue import model_state
-from kernelext.solver.cpsat_reader import MAX_BYTES, Reading, Translated, read
-from kernelext.solver.errors import BackendUnsupported
+from kernelext.solver.cpsat_reader import LARGE, Reading, Translated, read
 from kernelext.xcsp.check import Checker
 
 _HEADER = len('<instance format="XCSP3" type="CSP">\n  <constraints>\n  </constraints>\n</instance>\n')
@@ -102,17 +101,22 @@ class StepModel:
         return model_state.has_objective()
 
     def cp_sat(self, holes: frozenset[str]) -> Translated:
-        """As the file would be read: the same CP-SAT model, and the same refusal of a file over MAX_BYTES."""
+        """The same CP-SAT model as a reading of the file builds."""
         if not self._prepared:
             self.prepare()
         if self._current is None:
             return read(self.path(), holes)
-        variables, elements, least, most = self._current
-        if least > MAX_BYTES:
-            raise BackendUnsupported(f"a model file over {MAX_BYTES // 1000} kB")
-        if most > MAX_BYTES:  # near the limit: the file's own size decides
-            return read(self.path(), holes)
+        variables, elements, _, _ = self._current
         return self.parts.reading.translated(variables, elements, holes)
+
+    def large(self) -> bool:
+        """Whether the model's XCSP3 file takes more than LARGE bytes (near the limit, the file's own size)."""
+        if not self._prepared:
+            self.prepare()
+        if self._current is None:
+            return self.path().stat().st_size > LARGE
+        _, _, least, most = self._current
+        return least > LARGE or (most > LARGE and self.path().stat().st_size > LARGE)
 
     def checker(self, holes: frozenset[str]) -> Checker:
         """The model's Checker, built from the parts kept between steps when the model is read from them."""

@@ -74,6 +74,13 @@ class Declarations:
         `declared_only` is False)."""
         ids = []
         for token in text.split():
+            if "[" not in token or ("]" in token and "[]" not in token and ".." not in token):  # one id
+                if declared_only and token in self.holes:
+                    continue
+                if "[" in token and token.partition("[")[0] not in self.shapes:
+                    raise Untranslatable(f"the list item {token}")
+                ids.append(token)
+                continue
             name, _, rest = token.partition("[")
             if not rest:
                 ids.append(token)
@@ -158,19 +165,25 @@ class Declarations:
 
 def substitute(element, args: list[str]):
     """A copy of a template with `%i` and `%...` replaced by the arguments."""
-    copy = ElementTree.fromstring(ElementTree.tostring(element))
-    used = [int(i) for part in copy.iter() for i in re.findall(r"%(\d+)", part.text or "")]
+    used = [int(i) for part in element.iter() for i in _PARAMETER.findall(part.text or "")]
     after = max(used) + 1 if used else 0
 
     def fill(text: str | None) -> str | None:
-        if text is None:
-            return None
+        if text is None or "%" not in text:
+            return text
         text = text.replace("%...", " ".join(args[after:]))
-        return re.sub(r"%(\d+)", lambda m: args[int(m.group(1))], text)
+        return _PARAMETER.sub(lambda m: args[int(m.group(1))], text)
 
-    for part in copy.iter():
-        part.text = fill(part.text)
-    return copy
+    def copy(part):
+        made = ElementTree.Element(part.tag, part.attrib)
+        made.text, made.tail = fill(part.text), part.tail
+        made.extend(copy(child) for child in part)
+        return made
+
+    return copy(element)
+
+
+_PARAMETER = re.compile(r"%(\d+)")
 
 
 def list_text(element) -> str:

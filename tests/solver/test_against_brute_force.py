@@ -206,6 +206,9 @@ CONSTRUCTS = {
         lambda p, x, b: _cumulative(x[:3], p["l"], p["h"], p["c"]),
         st.fixed_dictionaries({"l": st.lists(small(0, 2), min_size=3, max_size=3),
                                "h": st.lists(small(0, 2), min_size=3, max_size=3), "c": small(1, 3)})),
+    "cumulative of variable lengths": Construct(
+        lambda p: "satisfy(Cumulative(origins=x[:2], lengths=x[2:], heights=[1, 2]) <= 2)",
+        lambda p, x, b: _cumulative(x[:2], x[2:], [1, 2], 2)),
     "binPacking": Construct(lambda p: f"satisfy(BinPacking(x[:3], sizes={p['s']}) <= {p['c']})",
                             lambda p, x, b: all(sum(s for v, s in zip(x[:3], p["s"]) if v == k) <= p["c"]
                                                 for k in range(4)),

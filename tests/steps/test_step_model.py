@@ -9,7 +9,7 @@ from conftest import ROOT
 
 from kernelext.pycsp3_glue import model_state
 from kernelext.pycsp3_glue.operators import plain_operators
-from kernelext.solver.cpsat_reader import MAX_BYTES, read
+from kernelext.solver.cpsat_reader import LARGE, read
 from kernelext.solver.errors import BackendUnsupported
 from kernelext.steps.session import PuzzleSession
 from kernelext.steps.step_model import StepModel
@@ -82,20 +82,17 @@ def test_the_notebooks_models_read_from_parts_as_from_the_file(name, shell, monk
     assert compared >= 3
 
 
-def test_a_model_near_the_size_limit_is_refused_as_its_file_is(tmp_path):
+def test_a_model_is_large_exactly_when_its_file_is(tmp_path):
     session = PuzzleSession("tables")
     session.add_step("x = VarArray(size=6, dom=range(1000))\n", solve=False)
     rows = 4_000  # about 100 kB a table
-    for k in range(4):
+    for k in range(6):
         session.add_step(f"satisfy(x in [(i % 1000, i // 1000 + {k}, i * 7 % 1000, i * 13 % 1000, i * 17 % 1000, "
                          f"i * 19 % 1000) for i in range({rows})])\n", solve=False)
         size = session.compile().stat().st_size
         model = StepModel(session._parts, session.compile)
         with plain_operators():
-            if size > MAX_BYTES:
-                with pytest.raises(BackendUnsupported, match="over"):
-                    model.cp_sat(frozenset())
-            else:
-                assert model.cp_sat(frozenset()).variables
-    assert size > MAX_BYTES  # the last model is over the limit
+            assert model.large() == (size > LARGE)
+            assert model.cp_sat(frozenset()).variables
+    assert size > LARGE  # the last model is over the limit
     session.close()
