@@ -105,8 +105,9 @@ def test_the_takuzu_exercise_grades_right_wrong_and_partly_right(tmp_path):
                         "no_three": ["failed", "passed", "failed", "failed", "failed"],
                         "right": ["passed"] * 5}, outcomes
     feedback = (tmp_path / "out" / "feedback" / "no_three.txt").read_text()
-    assert "six          failed    0/1  wrong answer: it breaks sum(list: x[0][0] x[0][1] x[0][2], condition: " \
-           "(in,1..2)), where x[0][0] = 0, x[0][1] = 0, x[0][2] = 0" in feedback, feedback
+    three_alike = (r"six          failed    0/1  wrong answer: it breaks sum\(list: (x\[\d\]\[\d\]) (x\[\d\]\[\d\]) "
+                   r"(x\[\d\]\[\d\]), condition: \(in,1\.\.2\)\), where \1 = ([01]), \2 = \4, \3 = \4\n")
+    assert re.search(three_alike, feedback), feedback  # which three cells depends on the solver's answer
     assert "hidden 1     failed    0/2  wrong answer: it breaks the puzzle's rules" in feedback
     assert "data[" not in feedback and "Sum(" not in feedback  # never the reference's code
     teacher = (tmp_path / "out" / "feedback" / "no_equal_lines.txt").read_text()
