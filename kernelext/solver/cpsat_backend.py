@@ -15,7 +15,7 @@ from types import MappingProxyType
 from kernelext.pycsp3_glue.operators import plain_operators
 from kernelext.solver import ace_output
 from kernelext.solver.compiled import CompiledModel, compiled, holes_of
-from kernelext.solver.cpsat_module import cp_model
+from kernelext.solver.cpsat_module import cp_model, required_cp_model
 from kernelext.solver.result import SolveResult, Status
 
 STOP_WAIT = 0.2  # seconds CP-SAT gets to end after being told to stop
@@ -35,7 +35,7 @@ def solve_cpsat(model: Path | CompiledModel, cells: ace_output.Cells, *, sols: i
             translated = compiled(model).cp_sat(holes)
     except KeyboardInterrupt:
         return SolveResult(Status.UNKNOWN, time=time.perf_counter() - called, backend="cp-sat", stopped="interrupted")
-    solver = cp_model().CpSolver()
+    solver = required_cp_model().CpSolver()
     solver.parameters.num_workers = 1
     solver.parameters.catch_sigint_signal = False  # Stop is a KeyboardInterrupt here, which stops the thread
     solver.parameters.max_time_in_seconds = max(0.001, timeout - (time.perf_counter() - called))

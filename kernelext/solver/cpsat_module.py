@@ -42,6 +42,16 @@ def cp_model() -> ModuleType:
     return module
 
 
+def required_cp_model() -> ModuleType:
+    """`cp_model()`, or BackendUnsupported saying how to get OR-Tools."""
+    from kernelext.solver.errors import BackendUnsupported
+
+    try:
+        return cp_model()
+    except ImportError:
+        raise BackendUnsupported("OR-Tools is not installed: pip install ortools (or use --solver minizinc).") from None
+
+
 def flat_expression(expression):
     """A CP-SAT linear expression as its variables, coefficients and offset (`.vars`, `.coeffs`, `.offset`)."""
     from ortools.sat.python import cp_model_helper

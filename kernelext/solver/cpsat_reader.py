@@ -17,7 +17,7 @@ import xml.etree.ElementTree as ElementTree
 from dataclasses import dataclass
 from pathlib import Path
 
-from kernelext.errors import Untranslatable
+from kernelext.errors import ModelRejected, Untranslatable
 from kernelext.solver import cpsat_module
 from kernelext.solver.cpsat_globals import GlobalConstraints
 from kernelext.solver.errors import BackendUnsupported
@@ -58,7 +58,7 @@ def read(path: Path, holes: frozenset[str] = frozenset()) -> Translated:
     Raises:
         BackendUnsupported: the file holds something this reading does not translate (or it failed on it).
     """
-    cp_model = _cp_model()
+    cp_model = cpsat_module.required_cp_model()
     try:
         root = ElementTree.parse(path).getroot()
     except ElementTree.ParseError as error:
@@ -88,18 +88,11 @@ class Reading:
         done = len(self._elements)
         extends = (self._reader is not None and variables is self._variables and holes == self._holes
                    and len(elements) >= done and all(a is b for a, b in zip(elements, self._elements)))
-        reader = self._reader if extends else _Reader(_cp_model(), holes)
+        reader = self._reader if extends else _Reader(cpsat_module.required_cp_model(), holes)
         self._reader = None  # until the reading below succeeds: a failed one leaves a half-built model
         translated = _translate(reader, None if extends else variables, elements[done:] if extends else elements, None)
         self._reader, self._variables, self._holes, self._elements = reader, variables, holes, list(elements)
         return translated
-
-
-def _cp_model():
-    try:
-        return cpsat_module.cp_model()
-    except ImportError:
-        raise BackendUnsupported("OR-Tools is not installed: pip install ortools (or use --solver ace).") from None
 
 
 def _translate(reader: _Reader, variables, constraints, objective) -> Translated:
@@ -112,7 +105,7 @@ def _translate(reader: _Reader, variables, constraints, objective) -> Translated
             reader.constraint(element)
         if objective is not None:
             reader.objective(objective)
-    except BackendUnsupported:
+    except (BackendUnsupported, ModelRejected):
         raise
     except Untranslatable as error:
         raise BackendUnsupported(str(error)) from None
@@ -142,6 +135,8 @@ class _Reader(GlobalConstraints, Declarations):
         intervals = self.domains.get(vid)
         if intervals is None:
             raise BackendUnsupported(f"the undeclared variable {vid}")
+        for low, high in intervals[:1] + intervals[-1:]:
+            _checked_number(low), _checked_number(high)
         if boolean(intervals):
             variable = self.model.NewBoolVar(vid)
             if size(intervals) == 1:
@@ -460,7 +455,7 @@ class _Reader(GlobalConstraints, Declarations):
     def term(self, node):
         """A CP-SAT linear expression (or integer) equal to the integer expression `node`."""
         if isinstance(node, int):
-            return node
+            return _checked_number(node)
         if isinstance(node, str):
             return self.var(node)
         op, args = node
@@ -635,3 +630,15 @@ def _bound(node, args: dict):
     if isinstance(node, tuple):
         return node[0], tuple(_bound(arg, args) for arg in node[1])
     return node
+
+
+LARGEST = 2 ** 53  # integers past this are refused: no solver of the kit takes them (ACE and CP-SAT sums overflow)
+
+
+def _checked_number(value: int) -> int:
+    """`value`, or ModelRejected when it is too large for any solver."""
+    if abs(value) > LARGEST:
+        raise ModelRejected(f"The solver rejected the model (the number {value} is too large: solvers take whole "
+                            f"numbers up to {LARGEST:,}).\nCheck the types and values in this step's constraints, "
+                            "then run it again.")
+    return value

@@ -108,7 +108,14 @@ def test_backends_agree_on_every_notebook_step(shell, notebook, monkeypatch):
 
 
 def assert_agree(session, backends):
-    answers = {b: (r.status, r.bound) for b in backends for r in [session.solve(backend=b, timeout=60)]}
+    answers = {}
+    for backend in backends:
+        try:
+            result = session.solve(backend=backend, timeout=60)
+        except BackendUnsupported as refused:  # a solver known to be wrong on a constraint refuses it by name
+            assert "known to count wrong" in str(refused), refused
+            continue
+        answers[backend] = (result.status, result.bound)
     assert len(set(answers.values())) == 1, f"{session.name} step {len(session.steps)}: {answers}"
 
 
