@@ -13,7 +13,7 @@ from __future__ import annotations
 import time
 import xml.etree.ElementTree as ET
 from collections import deque
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from kernelext.insight.walkthrough.propagation import MEMORY, TimeUp
@@ -69,7 +69,7 @@ def read_rules(model: XcspModel, declared: Mapping[str, Iterable[int]] | None = 
         else:
             rules.append(rule)
             texts.append(constraint.text)
-    used = dict.fromkeys(v for rule in rules for v in rule.scope)
+    used = dict.fromkeys([*(v for rule in rules for v in rule.scope), *(v for c in left_out for v in c.scope)])
     known = {v: frozenset(values) for v, values in (declared or {}).items()}
     if any(v not in known for v in used):
         known = {**_declarations(model), **known}
@@ -204,17 +204,20 @@ class Recording:
         return bool(self.stopped)
 
 
-def search(model: RuleModel, *, nodes: int, sols: int | None = None, deadline: float) -> Recording:
+def search(model: RuleModel, *, nodes: int, sols: int | None = None, deadline: float,
+           broken: Callable[[dict], str | None] | None = None) -> Recording:
     """Search `model`'s solutions depth first, recording at most `nodes` decisions and refutations.
 
     At each node every rule is propagated; the first variable of smallest domain (more than one value) is
-    decided `x = a` for its smallest value a, then refuted `x != a`. The rules must be every constraint of the
-    model (see `RuleModel.left_out`), else a node where every variable is fixed may not be a solution.
+    decided `x = a` for its smallest value a, then refuted `x != a`. A node where every variable is fixed is a
+    solution when `broken` (the model's check: the text of a constraint the assignment breaks, or None) finds
+    nothing, else a failure: so the constraints not read as rules (`RuleModel.left_out`) are kept too.
 
     Arguments:
         nodes: the most decisions and refutations to record.
         sols: stop after this many solutions (None: all).
         deadline: a `time.monotonic()` time; the search stops there.
+        broken: the model's check; needed when some constraint is left out.
     """
     propagator = Propagator(model.rules, deadline)
     events: list[list] = []
@@ -227,7 +230,12 @@ def search(model: RuleModel, *, nodes: int, sols: int | None = None, deadline: f
         enough solutions were found."""
         open_ = [v for v in model.order if len(domains[v]) > 1]
         if not open_:
-            events.append(["s", {v: min(domains[v]) for v in model.order}])
+            assignment = {v: min(domains[v]) for v in model.order}
+            if broken is not None and broken(assignment) is not None:
+                events.append(["x"])
+                counts["failures"] += 1
+                return False
+            events.append(["s", assignment])
             counts["solutions"] += 1
             return sols is not None and counts["solutions"] >= sols
         variable = min(open_, key=lambda v: len(domains[v]))  # the first of the smallest

@@ -13,9 +13,11 @@ from pathlib import Path
 
 from kernelext.errors import PuzzleUsageError
 from kernelext.grid import ArrayInfo, Grid
-from kernelext.insight.kit_search import RuleModel, kind_of, read_rules, search
+from kernelext.insight.kit_search import read_rules, search
 from kernelext.insight.pencil_marks import declared_domains, side_by_side
-from kernelext.pycsp3_glue import operators
+from kernelext.pycsp3_glue import model_state, operators
+from kernelext.solver.compiled import holes_of
+from kernelext.xcsp.check import Checker
 from kernelext.xcsp.subsets import read_model
 
 DEFAULT_NODES = 500
@@ -175,30 +177,25 @@ def record_tree(source, *, nodes: int = DEFAULT_NODES, sols: int | str = "all", 
         sols: how many solutions to look for (an int, or "all").
         timeout: seconds before the search stops (the session's timeout by default, else 10); an interrupt
             stops it too. Either keeps the tree so far, `truncated`.
-    Raises PuzzleUsageError when the model has no constraint, or one the kit's reasoning does not read (its
-    solutions could not be told from assignments that break it).
+    A constraint the kit's reasoning does not read as a rule is not propagated; it is checked (kernelext.xcsp.check)
+    where every variable is fixed, so that every solution node is a solution.
+    Raises PuzzleUsageError when the model has no constraint.
     """
     if isinstance(source, (str, Path)):
-        path, declared, timeout = Path(source), None, timeout or 10.0
+        path, declared, holes, timeout = Path(source), None, frozenset(), timeout or 10.0
     else:
         if not source.anything_to_solve():
             raise PuzzleUsageError("This puzzle has no constraints yet: there is no search to show.")
         path, declared, timeout = source.compile(), declared_domains(), timeout or source.timeout
+        holes = holes_of(model_state.solution_cells())
     deadline = time.monotonic() + timeout
     with operators.plain_operators():  # pycsp3's `in` on sets is slow, and the search needs none of it
         model = read_rules(read_model(path), declared)
-        _refuse_left_out(model)
-        recording = search(model, nodes=nodes, sols=None if sols == "all" else int(sols), deadline=deadline)
+        broken = Checker.of_file(path, holes).broken if model.left_out else None
+        recording = search(model, nodes=nodes, sols=None if sols == "all" else int(sols), deadline=deadline,
+                           broken=broken)
     return build_tree(recording.events, truncated=recording.truncated, limit=nodes, stats=recording.stats,
                       stopped=recording.stopped or "nodes")
-
-
-def _refuse_left_out(model: RuleModel) -> None:
-    if model.left_out:
-        first = model.left_out[0]
-        text = first.text if len(first.text) <= 60 else first.text[:57] + "..."
-        raise PuzzleUsageError(f"No search tree: the kit's reasoning does not read {kind_of(first)} constraints "
-                               f"such as {text}, so it cannot tell which nodes are solutions.")
 
 
 def grid_at(tree: SearchTree, node_id: int, info: ArrayInfo) -> Grid:

@@ -13,6 +13,8 @@ import importlib
 import sys
 from types import ModuleType
 
+from kernelext.solver.errors import BackendUnsupported
+
 
 class _PandasOnFirstUse(ModuleType):
     """Stands for pandas in cp_model's globals: any attribute imports the real pandas, then reads it."""
@@ -44,8 +46,6 @@ def cp_model() -> ModuleType:
 
 def required_cp_model() -> ModuleType:
     """`cp_model()`, or BackendUnsupported saying how to get OR-Tools."""
-    from kernelext.solver.errors import BackendUnsupported
-
     try:
         return cp_model()
     except ImportError:
@@ -54,6 +54,6 @@ def required_cp_model() -> ModuleType:
 
 def flat_expression(expression):
     """A CP-SAT linear expression as its variables, coefficients and offset (`.vars`, `.coeffs`, `.offset`)."""
-    from ortools.sat.python import cp_model_helper
+    from ortools.sat.python import cp_model_helper  # imported once cp_model() has loaded OR-Tools
 
     return cp_model_helper.FlatIntExpr(expression)
