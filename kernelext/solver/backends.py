@@ -38,7 +38,7 @@ MINIZINC_SOLVERS = ("gecode", "chuffed", "highs", "coin-bc")  # those of MiniZin
 NOGOOD_LIMIT = "-ngbl=10000"
 # Constraints a solver was found to answer wrongly on (extra or repeated solutions, circuits missed): it is
 # never given a model that holds one.
-KNOWN_WRONG = {"ace": ("nValues", "noOverlap"), "ortools": ("circuit",)}
+KNOWN_WRONG = {"ace": ("nValues", "noOverlap"), "ortools": ("circuit",), "choco": ("binPacking", "maximumArg")}
 
 
 class Owner(Protocol):
@@ -139,17 +139,20 @@ class Choco(Backend):
     needs_java: ClassVar[bool] = True
 
     def solve(self, model: CompiledModel, cells: ace_output.Cells, *, sols: int | str, timeout: float) -> SolveResult:
+        refuse_known_wrong(model, "choco")
         args = [str(model.path()), f"-limit=[{max(1, int(timeout))}s]"]
         if sols == ALL or sols > 1:
             args.append("-a")
         start = time.perf_counter()
         run = run_java(str(self.solver.java().java_executable),
                        ["-cp", str(choco_jar()), "org.chocosolver.parser.xcsp.ChocoXCSP"], args, timeout=timeout + 5)
+        _check_accepted(run.output, run.stopped)
         result = ace_output.parse(run.output, cells, backend="choco", time=time.perf_counter() - start,
                                   stopped=run.stopped)
-        if sols != ALL and len(result.solutions) > sols:
-            result = replace(result, solutions=result.solutions[:sols])
-        return result
+        found = result.solutions
+        if len(found) > 1 and found[-1] == found[-2]:  # Choco prints its last solution again after its verdict
+            found = found[:-1]
+        return replace(result, solutions=found if sols == ALL else found[:sols])
 
 
 class OrTools(Backend):
@@ -231,7 +234,7 @@ def refuse_known_wrong(model: CompiledModel, solver: str) -> None:
     text = model.path().read_text()
     for tag in wrong:
         if f"<{tag}" in text:
-            raise BackendUnsupported(f"{solver} is known to count wrong on <{tag}>: use --solver cp-sat or minizinc")
+            raise BackendUnsupported(f"{solver} is known to answer wrong on <{tag}>: use --solver cp-sat or minizinc")
 
 
 BACKENDS = MappingProxyType({backend.name: backend

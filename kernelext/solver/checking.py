@@ -35,6 +35,8 @@ def checked(result: SolveResult, checker) -> SolveResult:
                                   f"whose objective is {value}")
         bound = value
     status = result.status
+    if status in (Status.SAT, Status.OPTIMUM) and not result.solutions:
+        invalid = f"{_solver_name(result.backend)} said {status.value} but gave no solution"
     if invalid and (not kept or status is Status.OPTIMUM):
         status = Status.UNKNOWN
     if not invalid and not repeats:

@@ -35,6 +35,9 @@ def solve_ortools(model: Path, cells: ace_output.Cells, *, sols: int | str, time
     except KeyboardInterrupt:
         return SolveResult(Status.UNKNOWN, tuple(found), time=time.perf_counter() - start, backend="ortools",
                            stopped="interrupted")
+    except Exception as error:  # CPMpy raises plain exceptions for models OR-Tools finds invalid
+        raise BackendUnsupported(f"OR-Tools through CPMpy refused the model ({' '.join(str(error).split())})"[:160]) \
+            from None
     elapsed = time.perf_counter() - start
     status, stopped = _status(cp_model, bool(found))
     bound = int(cp_model.objective_value()) if cp_model.has_objective() and found else None

@@ -13,7 +13,7 @@ from kernelext.solver.compiled import CompiledModel, compiled, holes_of
 from kernelext.solver.errors import BackendUnsupported, JavaNotFound, SolverError
 from kernelext.solver.java import find_java
 from kernelext.solver.minizinc_browser import in_browser
-from kernelext.solver.result import SolveResult
+from kernelext.solver.result import SolveResult, Status
 
 
 
@@ -50,7 +50,7 @@ class Solver:
 
     def check(self, model: CompiledModel, cells: ace_output.Cells, result: SolveResult) -> SolveResult:
         """`result` with its answers checked on `model`'s constraints (see kernelext.solver.checking)."""
-        if not result.solutions:
+        if not result.solutions and result.status not in (Status.SAT, Status.OPTIMUM):
             return result
         try:
             checker = model.checker(holes_of(cells))

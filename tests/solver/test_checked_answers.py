@@ -113,3 +113,10 @@ def test_the_notebook_says_which_solver_was_wrong(shell, monkeypatch):
     monkeypatch.setattr(CpSat, "solve", lambda self, *a, **k: first_cell_set_to(7)(original(self, *a, **k)))
     text = shell.ok("%%puzzle+ --solver cp-sat\nsatisfy(AllDifferent(x))\n")
     assert "status: UNKNOWN [answer refused by the kit's check: CP-SAT returned a solution that breaks" in text
+
+
+def test_a_verdict_without_its_solution_is_not_shown(lying):
+    solver, liar = lying
+    liar.lie = lambda result: replace(result, solutions=())
+    result = session_of(solver, DIFFERENT).solve(backend="cp-sat")
+    assert result.status is Status.UNKNOWN and result.invalid == "CP-SAT said SAT but gave no solution"
