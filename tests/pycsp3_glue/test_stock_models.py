@@ -127,7 +127,7 @@ def test_slides_are_solved_to_the_same_optimum_by_both_solvers(shell, tmp_path, 
     shell.ok(f"%%puzzle clock --no-solve\n{MODELS[name]}")
     shell.ok(f"%puzzle export {tmp_path / 'kit.xml'}")
     assert "<slide" in (tmp_path / "kit.xml").read_text()
-    optima = [shell.ok(f"%puzzle solve --solver {solver}") for solver in ("cp-sat", "ace")]
+    optima = [shell.ok(f"%puzzle solve --solver {solver} --timeout 60") for solver in ("cp-sat", "ace")]
     assert all("status: OPTIMUM" in text for text in optima), optima
     assert len({text.split("status:", 1)[1].splitlines()[0] for text in optima}) == 1
 
