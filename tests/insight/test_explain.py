@@ -13,6 +13,7 @@ from sessions import (
 
 from kernelext.errors import PuzzleUsageError
 from kernelext.insight.explain import explain, why
+from kernelext.pycsp3_glue.model_state import solution_cells
 from kernelext.solver.engine import Solver
 from kernelext.solver.result import Status
 from kernelext.steps.session import PuzzleSession
@@ -62,7 +63,7 @@ def assert_minimal_conflict(session: PuzzleSession, culprits, tmp_path, extra: t
 
     def status(constraints: list[str]) -> Status:
         path = model.write(tmp_path / "subset.xml", constraints + list(extra))
-        return session.solver.solve(path, {}, timeout=20, backend="ace").status
+        return session.solver.solve(path, solution_cells(), timeout=20, backend="ace").status
 
     assert status(chosen) is Status.UNSAT
     for k in range(len(chosen)):

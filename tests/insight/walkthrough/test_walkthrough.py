@@ -20,8 +20,9 @@ from kernelext.insight import explain
 from kernelext.insight.explain import walkthrough
 from kernelext.insight.walkthrough import deduction
 from kernelext.insight.walkthrough.propagation import TooLong
-from kernelext.solver.errors import BackendUnsupported
 from kernelext.insight.walkthrough.techniques import rating
+from kernelext.pycsp3_glue.model_state import solution_cells
+from kernelext.solver.errors import BackendUnsupported
 from kernelext.solver.result import Status
 from kernelext.widgets.static_forms import walkthrough_html
 from kernelext.xcsp.subsets import read_model
@@ -51,7 +52,7 @@ def assert_every_fact_is_forced(session, found, tmp_path, check_minimal: bool):
         def possible(constraints, cell, value):
             path = model.write(tmp_path / "fact.xml", constraints + domains + [f"<intension> eq({cell},{value}) "
                                                                                 "</intension>"])
-            return session.solver.solve(path, {}, timeout=20, backend="ace").status is Status.SAT
+            return session.solver.solve(path, solution_cells(), timeout=20, backend="ace").status is Status.SAT
 
         facts = [(cell, value) for cell, values in deduction.removed for value in values]
         assert not any(possible(own, cell, value) for cell, value in facts), deduction.line()
@@ -224,12 +225,12 @@ def magic_square(n: int) -> tuple[str, ...]:
 
 def test_searches_handed_to_the_solver_keep_every_step_forced_and_minimal(solver, tmp_path, monkeypatch):
     session = session_with(solver, "magic", *magic_square(3))
-    in_kernel = walkthrough(session)
+    in_kernel = walkthrough(session, timeout=300)
     handed = []
     real = explain._Walk._solve_outside
     monkeypatch.setattr(explain._Walk, "_solve_outside", lambda walk, *args: handed.append(args) or real(walk, *args))
-    monkeypatch.setattr(deduction, "KERNEL_NODES", 0)  # every search goes to the solver
-    found = walkthrough(session)
+    monkeypatch.setattr(deduction, "KERNEL_NODES", 0)  # every search goes to the solver: hundreds of solves
+    found = walkthrough(session, timeout=300)
     assert handed and found.solved and in_kernel.solved
     assert [d.size for d in found.deductions] == [d.size for d in in_kernel.deductions]
     assert all(d.minimal for d in found.deductions)
