@@ -73,14 +73,9 @@ class GlobalConstraints:
         operator = child_text(element, "operator").strip()
         if operator not in _SWAPPED:
             raise BackendUnsupported(f"<lex> with the operator {operator}")
-        if element.find("matrix") is not None:
-            rows = self.matrix(child_text(element, "matrix"))
-            groups = [rows, [list(column) for column in zip(*rows)]]
-            lists = [[self.terms(" ".join(line)) for line in group] for group in groups]
-        else:
-            lists = [[self.terms(listed.text or "") for listed in element.findall("list")]]
-        for group in lists:
-            for first, second in zip(group, group[1:]):
+        for group in self.lex_groups(element):
+            lists = [self.terms(text) for text in group]
+            for first, second in zip(lists, lists[1:]):
                 self.lex(first, second, operator)
 
     def lex(self, first: list, second: list, operator: str) -> None:

@@ -129,6 +129,14 @@ class Declarations:
             raise Untranslatable("a matrix whose rows differ in length")
         return rows
 
+    def lex_groups(self, element) -> list[list[str]]:
+        """The lists a `<lex>` orders, as groups of list texts: its `<list>`s, or its matrix's rows, then its
+        columns."""
+        if element.find("matrix") is not None:
+            rows = self.matrix(child_text(element, "matrix"))
+            return [[" ".join(row) for row in rows], [" ".join(column) for column in zip(*rows)]]
+        return [[listed.text or "" for listed in element.findall("list")]]
+
     def leaves(self, element) -> list:
         """The single constraints `element` stands for: itself, or the members of a `<group>`, `<slide>` or
         `<block>`, at any depth."""

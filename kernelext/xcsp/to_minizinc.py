@@ -334,14 +334,9 @@ class _Writer(Declarations):
         operator = child_text(element, "operator").strip()
         if operator not in _SWAPPED:
             raise Untranslatable(f"<lex> with the operator {operator}")
-        if element.find("matrix") is not None:
-            rows = self.matrix(child_text(element, "matrix"))
-            lines = [rows, [list(column) for column in zip(*rows)]]
-            lists = [[self.terms(" ".join(line)) for line in group] for group in lines]
-        else:
-            lists = [[self.terms(listed.text or "") for listed in element.findall("list")]]
-        for group in lists:
-            for first, second in zip(group, group[1:]):
+        for group in self.lex_groups(element):
+            lists = [self.terms(text) for text in group]
+            for first, second in zip(lists, lists[1:]):
                 self.post(self.lex(first, second, operator))
 
     def lex(self, first: list[str], second: list[str], operator: str) -> str:
