@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import re
 import time
-import xml.etree.ElementTree as ET
 from collections import Counter, defaultdict
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
@@ -170,8 +169,7 @@ class _Context:
         result = self.session.solve(timeout=max(1.0, self.remaining() / 2))
         if result.status is not Status.OPTIMUM:
             return "its optimum was not proven in time: deduced without it"
-        root = ET.parse(self.folder / "step.xml").getroot()
-        constraint = objective_constraint(root, result.bound)
+        constraint = objective_constraint(self.model, result.bound)
         if constraint is None:
             return f"its optimum {result.bound} is of a form the walkthrough does not post: deduced without it"
         self.model = replace(self.model, constraints=(*self.model.constraints, constraint))

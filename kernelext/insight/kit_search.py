@@ -11,7 +11,6 @@ Draws nothing.
 from __future__ import annotations
 
 import time
-import xml.etree.ElementTree as ET
 from collections import deque
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -19,7 +18,6 @@ from dataclasses import dataclass, field
 from kernelext.insight.walkthrough.propagation import MEMORY, TimeUp
 from kernelext.insight.walkthrough.reading import rule_of
 from kernelext.insight.walkthrough.rules import AllDifferentList, Rule
-from kernelext.xcsp.declarations import Declarations
 from kernelext.xcsp.subsets import XcspModel, XmlConstraint
 
 Candidates = dict[str, frozenset[int]]
@@ -52,10 +50,7 @@ class RuleModel:
 
 def kind_of(constraint: XmlConstraint) -> str:
     """The kind of a constraint: its XCSP3 element's name (`intension`, `allDifferent`, `nValues`...)."""
-    try:
-        return ET.fromstring(constraint.xml).tag
-    except ET.ParseError:
-        return constraint.text.partition("(")[0]
+    return constraint.element.tag
 
 
 def read_rules(model: XcspModel, declared: Mapping[str, Iterable[int]] | None = None) -> RuleModel:
@@ -79,10 +74,8 @@ def read_rules(model: XcspModel, declared: Mapping[str, Iterable[int]] | None = 
 
 def _declarations(model: XcspModel) -> dict[str, frozenset[int]]:
     """The values of every variable the model's `<variables>` declares, by id, in declaration order."""
-    declarations = Declarations()
-    declarations.declare(ET.fromstring(model.variables))
     return {v: frozenset(value for low, high in spans for value in range(low, high + 1))
-            for v, spans in declarations.domains.items()}
+            for v, spans in model.declarations.domains.items()}
 
 
 class Propagator:

@@ -13,7 +13,6 @@ are left out of solutions (None) and do not multiply the solution count.
 from __future__ import annotations
 
 import re
-import xml.etree.ElementTree as ElementTree
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -22,6 +21,7 @@ from kernelext.solver import cpsat_module
 from kernelext.solver.cpsat_globals import GlobalConstraints
 from kernelext.solver.errors import BackendUnsupported
 from kernelext.xcsp.declarations import Declarations, list_text
+from kernelext.xcsp.document import parse_file
 from kernelext.xcsp.expressions import BOOLEAN, parse_expression
 from kernelext.xcsp.values import (
     boolean,
@@ -60,8 +60,8 @@ def read(path: Path, holes: frozenset[str] = frozenset()) -> Translated:
     """
     cp_model = cpsat_module.required_cp_model()
     try:
-        root = ElementTree.parse(path).getroot()
-    except ElementTree.ParseError as error:
+        root = parse_file(path)
+    except Untranslatable as error:
         raise BackendUnsupported(f"the model file could not be read ({error})") from None
     objectives = root.find("objectives")
     if objectives is not None and len(objectives) != 1:

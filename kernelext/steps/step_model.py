@@ -8,13 +8,13 @@ posted. The XCSP3 file is written only when a backend asks for it (ACE, an objec
 
 from __future__ import annotations
 
-import xml.etree.ElementTree as ElementTree
 from collections.abc import Callable
 from pathlib import Path
 
 from kernelext.pycsp3_glue import model_state
 from kernelext.solver.cpsat_reader import LARGE, Reading, Translated, read
 from kernelext.xcsp.check import Checker
+from kernelext.xcsp.document import Element, indentation, parse_text
 
 _HEADER = len('<instance format="XCSP3" type="CSP">\n  <constraints>\n  </constraints>\n</instance>\n')
 
@@ -26,10 +26,10 @@ class ModelParts:
         self.reading = Reading()
         self._checker: Checker | None = None
         self._declared: tuple = ()
-        self._variables: tuple[ElementTree.Element | None, int, int] = (None, 0, 0)  # element, bytes, most bytes
-        self._items: list[tuple[object, list[ElementTree.Element], int, int]] = []  # item, elements, bytes, most
+        self._variables: tuple[Element | None, int, int] = (None, 0, 0)  # element, bytes, most bytes
+        self._items: list[tuple[object, list[Element], int, int]] = []  # item, elements, bytes, most
 
-    def current(self) -> tuple[ElementTree.Element, list[ElementTree.Element], int, int]:
+    def current(self) -> tuple[Element, list[Element], int, int]:
         """The `<variables>` element, the constraint elements, and the least and most bytes the XCSP3 file
         of the model can take (the file adds indentation to what the elements hold)."""
         from lxml import etree
@@ -37,8 +37,8 @@ class ModelParts:
         declared = model_state.declared_items()
         if len(declared) != len(self._declared) or any(a is not b for a, b in zip(declared, self._declared)):
             text = etree.tostring(model_state.variables_element())
-            element = ElementTree.fromstring(text)
-            self._declared, self._variables = declared, (element, len(text), len(text) + _indentation(element, 1))
+            element = parse_text(text)
+            self._declared, self._variables = declared, (element, len(text), len(text) + indentation(element, 1))
         items = model_state.posted_items()
         kept = 0
         while kept < min(len(items), len(self._items)) and self._items[kept][0] is items[kept]:
@@ -46,9 +46,9 @@ class ModelParts:
         fresh = []
         for item, elements in zip(items[kept:], model_state.compile_items(items[kept:])):
             texts = [etree.tostring(element) for element in elements]
-            read_back = [ElementTree.fromstring(text) for text in texts]
+            read_back = [parse_text(text) for text in texts]
             size = sum(map(len, texts))
-            fresh.append((item, read_back, size, size + sum(_indentation(e, 2) for e in read_back)))
+            fresh.append((item, read_back, size, size + sum(indentation(e, 2) for e in read_back)))
         self._items = self._items[:kept] + fresh
         variables, least, most = self._variables
         elements = [element for _, found, _, _ in self._items for element in found]
@@ -127,9 +127,3 @@ class StepModel:
         variables, elements, _, _ = self._current
         return self.parts.checker(variables, elements, holes)
 
-
-def _indentation(element: ElementTree.Element, depth: int) -> int:
-    """The most bytes pretty-printing adds around `element` at `depth` (the root is at depth 0) and inside it."""
-    children = list(element)
-    around = (2 * depth + 1) * (2 if children else 1)
-    return around + sum(_indentation(child, depth + 1) for child in children)

@@ -23,13 +23,13 @@ import itertools
 import math
 import operator
 import re
-import xml.etree.ElementTree as ElementTree
 from collections.abc import Callable, Iterable, Mapping
 from functools import partial
 from operator import itemgetter
 
 from kernelext.errors import Untranslatable
-from kernelext.xcsp.declarations import Declarations, list_text
+from kernelext.xcsp.declarations import Declarations, list_text, substitute
+from kernelext.xcsp.document import parse_file
 from kernelext.xcsp.expressions import parse_expression
 from kernelext.xcsp.values import Intervals, arcs, boolean, child_text, intervals, size, tuples, values
 from kernelext.xcsp.values import condition as read_condition
@@ -64,10 +64,7 @@ class Checker:
     @classmethod
     def of_file(cls, path, holes: frozenset[str] = frozenset()) -> Checker:
         """The checker of the XCSP3 file at `path`."""
-        try:
-            root = ElementTree.parse(path).getroot()
-        except ElementTree.ParseError as error:
-            raise Untranslatable(f"a model file that is not XCSP3 ({error})") from None
+        root = parse_file(path)
         constraints, objectives = root.find("constraints"), root.find("objectives")
         if objectives is not None and len(objectives) > 1:
             raise Untranslatable("several objectives")
@@ -291,29 +288,6 @@ def _fill_text(text: str, args: list[str]) -> str:
     return _compact(_PARAMETER.sub(lambda m: args[int(m.group(1))], text))
 
 
-class _Filler:
-    """A group's or slide's template filled with arguments, as `declarations.substitute` fills it (`%...`, then
-    `%i`), by a copy of the element rather than a round trip through text."""
-
-    def __init__(self, template):
-        self.template = template
-        used = [int(i) for part in template.iter() for i in _PARAMETER.findall(part.text or "")]
-        self.after = max(used) + 1 if used else 0
-
-    def __call__(self, args: list[str]):
-        rest = " ".join(args[self.after:])
-
-        def fill(text: str) -> str:
-            return _PARAMETER.sub(lambda m: args[int(m.group(1))], text.replace("%...", rest))
-
-        def copied(element):
-            twin = ElementTree.Element(element.tag, element.attrib)
-            twin.text = fill(element.text) if element.text else element.text
-            twin.extend(copied(child) for child in element)
-            return twin
-        return copied(self.template)
-
-
 class _Compiler(Declarations):
     """Compiles each single constraint into a `_Leaf` (a closure over the solution)."""
 
@@ -357,31 +331,11 @@ class _Compiler(Declarations):
         if element.tag == "block":
             return [leaf for child in element for leaf in self.leaves_of(child)]
         if element.tag == "group":
-            template, *rest = list(element) or [None]
-            if template is None:
-                return []
-            for args in rest:
-                if args.tag != "args":
-                    raise Untranslatable(f"<{args.tag}> in a group")
-            return self.members(template, [self.items(args.text or "") for args in rest])
+            template, arguments = self.group_arguments(element)
+            return self.members(template, arguments) if template is not None else []
         if element.tag == "slide":
-            return self.members(*self.windows(element))
+            return self.members(*self.slide_windows(element))
         return [self.leaf(element)]
-
-    def windows(self, element) -> tuple:
-        """A slide's template and its arguments on each window (as `Declarations.slide_members` has them; a
-        single list may also say how many variables each window collects, the template's arity)."""
-        lists, template = element.findall("list"), [child for child in element if child.tag != "list"]
-        if len(lists) != 1 or len(template) != 1:
-            raise Untranslatable("this form of <slide>")
-        items, offset = self.items(lists[0].text or ""), int(lists[0].get("offset", "1"))
-        used = [int(i) for part in template[0].iter() for i in _PARAMETER.findall(part.text or "")]
-        if not used or offset < 1 or not items or lists[0].get("collect", "1") not in ("1", str(1 + max(used))):
-            raise Untranslatable("this form of <slide>")
-        arity = 1 + max(used)
-        stop = len(items) if element.get("circular") == "true" else len(items) - arity + 1
-        windows = [[items[(start + k) % len(items)] for k in range(arity)] for start in range(0, stop, offset)]
-        return template[0], windows
 
     def members(self, template, arguments: list[list[str]]) -> list[_Leaf]:
         """The leaves of a template filled with each list of arguments."""
@@ -392,8 +346,7 @@ class _Compiler(Declarations):
             shape = self.extension_shape(template)
             if shape is not None:
                 return [self.guarded("extension", self.bound_extension, shape, args) for args in arguments]
-        filled = _Filler(template)
-        return [leaf for args in arguments for leaf in self.leaves_of(filled(args))]
+        return [leaf for args in arguments for leaf in self.leaves_of(substitute(template, args))]
 
     def guarded(self, tag: str, compile_: Callable, *args) -> _Leaf:
         try:
@@ -434,7 +387,7 @@ class _Compiler(Declarations):
             if isinstance(item, int):
                 ids.append(args[item])
             else:
-                ids += self.items(item)
+                ids += self.tokens(item)
         scope: dict[str, None] = {}
         return _Leaf(self.table(ids, text, positive, scope), tuple(scope), "extension")
 
@@ -462,19 +415,9 @@ class _Compiler(Declarations):
         scope[vid] = None
         return getter
 
-    def items(self, text: str) -> list[str]:
-        """`Declarations.tokens`, with the declared ids (the most common items) taken as they are."""
-        found, domains, holes = [], self.domains, self.holes
-        for token in text.split():
-            if token in domains and token not in holes:
-                found.append(token)
-            else:
-                found += self.tokens(token)
-        return found
-
     def nodes(self, text: str) -> list:
         domains = self.domains
-        return [token if token in domains else _node(token) for token in self.items(text)]
+        return [token if token in domains else _node(token) for token in self.tokens(text)]
 
     def term(self, node, scope: dict, bound: dict | None = None):
         """The integer expression `node` compiled: an int, or a function of the solution."""
@@ -625,7 +568,7 @@ class _Compiler(Declarations):
         table = supports if supports is not None else conflicts
         if table is None:
             raise Untranslatable("a table with neither supports nor conflicts")
-        return self.table(self.items(list_text(element)), table.text or "", supports is not None, scope)
+        return self.table(self.tokens(list_text(element)), table.text or "", supports is not None, scope)
 
     def table(self, ids: list[str], text: str, positive: bool, scope: dict) -> Callable:
         domains = self.domains
@@ -829,7 +772,7 @@ class _Compiler(Declarations):
     def _cardinality(self, element, scope: dict) -> Callable:
         get, _ = self.listed(list_text(element), scope)
         counted = self.nodes(child_text(element, "values"))
-        occurs = self.items(child_text(element, "occurs"))
+        occurs = self.tokens(child_text(element, "occurs"))
         if len(occurs) != len(counted):
             raise Untranslatable("a cardinality whose occurrences do not match its values")
         chosen = self.sequence(counted, scope)

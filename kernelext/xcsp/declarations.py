@@ -98,11 +98,34 @@ class Declarations:
                     ids.append(vid)
         return ids
 
+    def ids(self, reference: str) -> list[str] | None:
+        """The variable ids a reference such as `x[0][]`, `x[1..2][3]` or `z` names (holes left out); None
+        when it names no declared variable."""
+        if "[" not in reference:
+            return [reference] if reference in self.domains else None
+        if reference.partition("[")[0] not in self.shapes:
+            return None
+        try:
+            return self.expand(reference)
+        except (Untranslatable, ValueError):
+            return None
+
+    def written_out(self, text: str) -> str:
+        """`text` with every reference to variables written out as the ids it names, one by one."""
+        return _REFERENCE.sub(lambda m: " ".join(self.ids(m.group(0)) or [m.group(0)]), text)
+
+    def scope(self, text: str) -> list[str]:
+        """The ids of the variables `text` refers to, in order (repeats kept)."""
+        return [i for m in _REFERENCE.finditer(text) for i in self.ids(m.group(0)) or ()]
+
     def tokens(self, text: str) -> list[str]:
         """A list's items, compact forms expanded: `x[0][] 3 0x2` -> ['x[0][0]', 'x[0][1]', ..., '3', '0', '0'];
         numbers and expressions stay as they are."""
-        found = []
+        found, domains, holes = [], self.domains, self.holes
         for token in text.split():
+            if token in domains and token not in holes:  # a declared id, the most common item
+                found.append(token)
+                continue
             repeated = re.fullmatch(r"(-?\d+)x(\d+)", token)
             if repeated:
                 found += [repeated.group(1)] * int(repeated.group(2))
@@ -152,29 +175,43 @@ class Declarations:
 
     def group_members(self, element) -> list:
         """The constraints a `<group>` stands for: its template filled with each `<args>`."""
-        template, *rest = list(element)
+        template, arguments = self.group_arguments(element)
+        return [substitute(template, args) for args in arguments]
+
+    def group_arguments(self, element) -> tuple:
+        """A `<group>`'s template and the arguments of each of its `<args>` (None and [] for an empty group)."""
+        template, *rest = list(element) or [None]
         for args in rest:
             if args.tag != "args":
                 raise Untranslatable(f"<{args.tag}> in a group")
-        return [substitute(template, self.tokens(args.text or "")) for args in rest]
+        return template, [self.tokens(args.text or "") for args in rest]
 
     def slide_members(self, element) -> list:
-        """The constraints a `<slide>` stands for: its template on each window of the list, `arity` cells
-        apart by `offset`, wrapping round the end when circular."""
+        """The constraints a `<slide>` stands for: its template on each window of the list."""
+        template, windows = self.slide_windows(element)
+        return [substitute(template, window) for window in windows]
+
+    def slide_windows(self, element) -> tuple:
+        """A `<slide>`'s template and the arguments of each window: `arity` items of the list, windows
+        `offset` apart, wrapping round the end when circular (a list may say it collects `arity` items)."""
         lists, template = element.findall("list"), [child for child in element if child.tag != "list"]
-        if len(lists) != 1 or len(template) != 1 or lists[0].get("collect", "1") != "1":
+        if len(lists) != 1 or len(template) != 1:
             raise Untranslatable("this form of <slide>")
-        items, offset = self.tokens(lists[0].text or ""), int(lists[0].get("offset", "1"))
-        arity = 1 + max(int(i) for part in template[0].iter() for i in re.findall(r"%(\d+)", part.text or ""))
+        items, offset, arity = self.tokens(lists[0].text or ""), int(lists[0].get("offset", "1")), parameters(template[0])
+        if not arity or offset < 1 or not items or lists[0].get("collect", "1") not in ("1", str(arity)):
+            raise Untranslatable("this form of <slide>")
         stop = len(items) if element.get("circular") == "true" else len(items) - arity + 1
-        return [substitute(template[0], [items[(start + k) % len(items)] for k in range(arity)])
-                for start in range(0, stop, offset)]
+        return template[0], [[items[(start + k) % len(items)] for k in range(arity)] for start in range(0, stop, offset)]
+
+
+def parameters(template) -> int:
+    """How many numbered arguments (`%0`, `%1`...) a template takes: one more than the largest number."""
+    return 1 + max((int(i) for part in template.iter() for i in _PARAMETER.findall(part.text or "")), default=-1)
 
 
 def substitute(element, args: list[str]):
     """A copy of a template with `%i` and `%...` replaced by the arguments."""
-    used = [int(i) for part in element.iter() for i in _PARAMETER.findall(part.text or "")]
-    after = max(used) + 1 if used else 0
+    after = parameters(element)
 
     def fill(text: str | None) -> str | None:
         if text is None or "%" not in text:
@@ -192,6 +229,7 @@ def substitute(element, args: list[str]):
 
 
 _PARAMETER = re.compile(r"%(\d+)")
+_REFERENCE = re.compile(r"[A-Za-z_]\w*(?:\[[^\]\s]*\])*(?!\w|\()")  # `x[0][]`, `x[1..2]`, `z`; not `eq(`
 
 
 def list_text(element) -> str:

@@ -6,7 +6,6 @@ walkthrough then leaves out and names (what it deduces stays true; it may only d
 from __future__ import annotations
 
 import re
-import xml.etree.ElementTree as ET
 from collections.abc import Callable
 
 from kernelext.errors import Untranslatable
@@ -28,17 +27,23 @@ from kernelext.insight.walkthrough.rules import (
 from kernelext.xcsp.declarations import Declarations
 from kernelext.xcsp.expressions import parse_expression
 from kernelext.xcsp.subsets import XmlConstraint
+from kernelext.xcsp.values import condition as read_condition
+from kernelext.xcsp.values import tuples as read_tuples
+from kernelext.xcsp.values import values as read_values
 
 
 def rule_of(constraint: XmlConstraint) -> Rule | None:
     """The rule for one constraint, or None when its kind is not read here."""
     try:
-        element = ET.fromstring(constraint.xml)
-        reader = _READERS.get(element.tag)
-        return reader(element, constraint.scope) if reader else None
+        return _rule(constraint.element, constraint.scope)
     except (Untranslatable, ValueError, KeyError, ZeroDivisionError, SyntaxError, TypeError, AttributeError,
             IndexError):  # a form not read here: the constraint is left out
         return None
+
+
+def _rule(element, scope) -> Rule | None:
+    reader = _READERS.get(element.tag)
+    return reader(element, scope) if reader else None
 
 
 def _all_different(element, scope) -> Rule | None:
@@ -233,7 +238,7 @@ def _slide(element, scope) -> Rule | None:
     for member in members:
         ids = tuple(dict.fromkeys(token for part in member.iter() for token in re.findall(r"[\w\[\]]+", part.text or "")
                                   if token in in_scope))
-        rule = rule_of(XmlConstraint(ET.tostring(member, encoding="unicode"), "", ids))
+        rule = _rule(member, ids)
         if rule is None:
             return None
         parts.append(rule)
@@ -243,7 +248,7 @@ def _slide(element, scope) -> Rule | None:
 def _sum(element, scope) -> Rule | None:
     terms = _terms(element.findtext("list", element.text or ""))
     coeffs = element.findtext("coeffs")
-    weights = _integers(coeffs) if coeffs else [1] * len(terms)
+    weights = read_values(coeffs) if coeffs else [1] * len(terms)
     if len(weights) == 1 < len(terms):
         weights *= len(terms)
     condition = element.findtext("condition")
@@ -301,7 +306,7 @@ def _count(element, scope) -> Rule | None:
     test = _condition(element.findtext("condition"))
     if test is None or any("(" in v for v in variables) or element.find("values") is None:
         return None
-    return Count(tuple(variables), frozenset(_integers(element.findtext("values"))), test)
+    return Count(tuple(variables), frozenset(read_values(element.findtext("values"))), test)
 
 
 def _intension(element, scope) -> Rule | None:
@@ -362,10 +367,10 @@ def _python(node, names: dict[str, str]) -> str:
 
 def _condition(text: str | None) -> Callable[[int], bool] | None:
     """`(eq,13)` or `(in,1..3)` as a test of a sum; None for a condition on a variable."""
-    match = re.fullmatch(r"\s*\(\s*(\w+)\s*,\s*(.+?)\s*\)\s*", text or "")
-    if match is None:
+    try:
+        op, operand = read_condition(text or "")
+    except Untranslatable:
         return None
-    op, operand = match.groups()
     if re.fullmatch(r"-?\d+", operand):
         k = int(operand)
         tests = {"eq": k.__eq__, "ne": k.__ne__, "lt": k.__gt__, "le": k.__ge__, "gt": k.__lt__, "ge": k.__le__}
@@ -377,22 +382,10 @@ def _condition(text: str | None) -> Callable[[int], bool] | None:
     return None
 
 
-def _integers(text: str) -> list[int]:
-    values = []
-    for token in text.split():
-        if "x" in token:
-            value, times = token.split("x")
-            values += [int(value)] * int(times)
-        else:
-            values.append(int(token))
-    return values
-
-
 def _tuples(text: str | None, width: int) -> tuple[tuple[int | None, ...], ...] | None:
     """The tuples of a table (`(0,1)(1,*)`, or `0 1` for one variable), None for `*`; None for no table."""
     if text is None:
         return None
     if width == 1:
-        return tuple((v,) for v in _integers(text.replace(",", " ")))
-    rows = re.findall(r"\(([^)]*)\)", text)
-    return tuple(tuple(None if v.strip() == "*" else int(v) for v in row.split(",")) for row in rows)
+        return tuple((v,) for v in read_values(text.replace(",", " ")))
+    return tuple(tuple(None if v == "*" else v for v in row) for row in read_tuples(text, width))

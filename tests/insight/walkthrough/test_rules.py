@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from kernelext.insight.walkthrough.propagation import Reasoner
 from kernelext.insight.walkthrough.reading import rule_of
 from kernelext.insight.walkthrough.rules import AllDifferent, AllDifferentList, Regular, Sum
-from kernelext.xcsp.subsets import XmlConstraint
+from kernelext.xcsp.subsets import constraint_of
 
 FAR = 10 ** 9  # a deadline nobody reaches
 domains_strategy = st.lists(st.frozensets(st.integers(1, 6), min_size=1, max_size=4), min_size=1, max_size=5)
@@ -44,7 +44,7 @@ def test_sum_keeps_exactly_the_values_of_some_solution(domains, coeffs, op, limi
     scope = tuple(f"v{i}" for i in range(len(domains)))
     weights = " ".join(map(str, coeffs[:len(domains)]))
     xml = f"<sum><list> {' '.join(scope)} </list><coeffs> {weights} </coeffs><condition> ({op},{limit}) </condition></sum>"
-    rule = rule_of(XmlConstraint(xml, "sum", scope))
+    rule = rule_of(constraint_of(xml, "sum", scope))
     assert isinstance(rule, Sum)
     test = {"eq": limit.__eq__, "le": limit.__ge__, "ge": limit.__le__, "ne": limit.__ne__, "lt": limit.__gt__,
             "gt": limit.__lt__}[op]
@@ -79,7 +79,7 @@ def test_regular_keeps_exactly_the_values_of_some_accepted_word(domains, moves):
      lambda t: (t[0] <= 2 and t[1] >= 2) + t[2] == t[3]),
 ])
 def test_intension_extension_and_sums_of_expressions_filter_exactly(xml, scope, allows):
-    rule = rule_of(XmlConstraint(xml, xml, scope))
+    rule = rule_of(constraint_of(xml, xml, scope))
     domains = tuple(frozenset(range(1, 5)) for _ in scope)
     assert rule.filter(domains) == projection(domains, allows)
 
@@ -93,7 +93,7 @@ def test_count_keeps_exactly_the_values_of_some_solution(domains, values, limit,
            f"<condition> ({op},{limit}) </condition></count>")
     test = {"eq": limit.__eq__, "le": limit.__ge__, "ge": limit.__le__, "ne": limit.__ne__}[op]
     expected = projection(domains, lambda t: test(sum(v in values for v in t)))
-    assert rule_of(XmlConstraint(xml, "count", scope)).filter(tuple(domains)) == expected
+    assert rule_of(constraint_of(xml, "count", scope)).filter(tuple(domains)) == expected
 
 
 @pytest.mark.parametrize("table", ["supports", "conflicts"])
@@ -102,35 +102,35 @@ def test_tables_with_stars_match_any_value(table):
     listed = lambda t: t[0] == 0 or (t[0] == 1 and t[1] == 2) or (t[0] == 2 and t[2] == 3)  # noqa: E731
     allows = listed if table == "supports" else (lambda t: not listed(t))
     domains = tuple(frozenset(range(0, 4)) for _ in range(3))
-    rule = rule_of(XmlConstraint(xml, xml, ("x", "y", "z")))
+    rule = rule_of(constraint_of(xml, xml, ("x", "y", "z")))
     assert rule.filter(domains) == projection(domains, allows)
     narrow = (frozenset({1, 2}), frozenset({0, 1}), frozenset({0, 1, 2, 3}))
     assert rule.filter(narrow) == projection(narrow, allows)
 
 
 def test_a_constraint_it_cannot_read_is_none():
-    assert rule_of(XmlConstraint("<binPacking><list> x y </list><sizes> 2 3 </sizes></binPacking>", "", ("x", "y"))) \
+    assert rule_of(constraint_of("<binPacking><list> x y </list><sizes> 2 3 </sizes></binPacking>", "", ("x", "y"))) \
         is None
-    assert rule_of(XmlConstraint("<allDifferent><list> x y </list><except> 0 </except></allDifferent>", "", ("x", "y"))) \
+    assert rule_of(constraint_of("<allDifferent><list> x y </list><except> 0 </except></allDifferent>", "", ("x", "y"))) \
         is None
-    assert rule_of(XmlConstraint("<extension><supports> (1,2) </supports></extension>", "", ("x", "y"))) is None
+    assert rule_of(constraint_of("<extension><supports> (1,2) </supports></extension>", "", ("x", "y"))) is None
 
 
 def exact(xml: str, scope: tuple[str, ...], allows, domains) -> None:
     """The rule read from `xml` keeps exactly what brute force keeps (None: no solution)."""
-    assert rule_of(XmlConstraint(xml, xml, scope)).filter(tuple(domains)) == projection(domains, allows)
+    assert rule_of(constraint_of(xml, xml, scope)).filter(tuple(domains)) == projection(domains, allows)
 
 
 def sound(xml: str, scope: tuple[str, ...], allows, domains) -> None:
     """The rule keeps every value some solution uses, and refuses every placed assignment it forbids."""
-    kept = rule_of(XmlConstraint(xml, xml, scope)).filter(tuple(domains))
+    kept = rule_of(constraint_of(xml, xml, scope)).filter(tuple(domains))
     wanted = projection(domains, allows)
     if wanted is None:
         assert kept is None or not all(len(d) == 1 for d in kept) or not allows(tuple(min(d) for d in kept))
     else:
         assert kept is not None and all(w <= k for w, k in zip(wanted, kept))
     for values in itertools.product(*(sorted(d) for d in domains)):
-        placed = rule_of(XmlConstraint(xml, xml, scope)).filter(tuple(frozenset((v,)) for v in values))
+        placed = rule_of(constraint_of(xml, xml, scope)).filter(tuple(frozenset((v,)) for v in values))
         assert (placed is not None) == allows(values), values
 
 
