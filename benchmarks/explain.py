@@ -16,7 +16,7 @@ import os
 import statistics
 import time
 
-from kernelext.grading.schedule import usable_cores
+from kernelext.grading.judging.schedule import usable_cores
 from kernelext.insight.explain import explain, walkthrough
 from kernelext.solver.engine import Solver
 from kernelext.steps.session import PuzzleSession

@@ -21,7 +21,7 @@ import nbformat
 from nbformat.v4 import new_code_cell, new_notebook
 
 from kernelext.grading import grade
-from kernelext.grading.answer_checks import REFERENCE
+from kernelext.grading.format.answer_checks import REFERENCE
 
 EXERCISES = Path(__file__).resolve().parent.parent / "exercises"
 

@@ -28,11 +28,11 @@ import time
 from dataclasses import replace
 from pathlib import Path
 
-from kernelext.grading.exercise import Instance
-from kernelext.grading.jobs import GRACE, Job
-from kernelext.grading.sandbox import resolve_mode
-from kernelext.grading.schedule import usable_cores
-from kernelext.grading.warm_pool import WarmPool
+from kernelext.grading.format.exercise import Instance
+from kernelext.grading.judging.schedule import usable_cores
+from kernelext.grading.runs.jobs import GRACE, Job
+from kernelext.grading.runs.sandbox import resolve_mode
+from kernelext.grading.runs.warm_pool import WarmPool
 from kernelext.solver.cpsat_backend import solve_cpsat
 from kernelext.solver.engine import Solver
 from kernelext.solver.warm import WarmAce

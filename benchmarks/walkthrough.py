@@ -26,7 +26,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from kernels import worktree  # noqa: E402
 
-from kernelext.grading.schedule import usable_cores  # noqa: E402
+from kernelext.grading.judging.schedule import usable_cores  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 SUDOKU_RULES = ("satisfy(x[i][j] == clues[i][j] for i in range(9) for j in range(9) if clues[i][j] > 0)",

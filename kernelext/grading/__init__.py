@@ -1,10 +1,10 @@
 """Graded exercises: release student notebooks, grade submissions, check a model on public instances."""
 
-from kernelext.grading.exercise import load_instance
-from kernelext.grading.grade import grade
-from kernelext.grading.notebook import release
-from kernelext.grading.public_check import check_public
-from kernelext.grading.results import (
+from kernelext.grading.format.exercise import load_instance
+from kernelext.grading.format.notebook import release
+from kernelext.grading.judging.grade import grade
+from kernelext.grading.judging.public_check import check_public
+from kernelext.grading.reports.results import (
            CheckReport,
            InstanceResult,
            Outcome,

@@ -13,15 +13,15 @@ from dataclasses import dataclass
 from pathlib import Path
 from types import MappingProxyType
 
-from kernelext.grading.answer_checks import ExerciseFault
-from kernelext.grading.author import new_exercise
-from kernelext.grading.generate import PROGRAM, GiveUp, generate
-from kernelext.grading.grade import grade
-from kernelext.grading.instances import fill_instances
-from kernelext.grading.notebook import release
-from kernelext.grading.platforms import PLATFORMS, results_json
-from kernelext.grading.preflight import validate
-from kernelext.grading.sandbox import MODES
+from kernelext.grading.authoring.author import new_exercise
+from kernelext.grading.authoring.generate import PROGRAM, GiveUp, generate
+from kernelext.grading.authoring.instances import fill_instances
+from kernelext.grading.authoring.preflight import validate
+from kernelext.grading.format.answer_checks import ExerciseFault
+from kernelext.grading.format.notebook import release
+from kernelext.grading.judging.grade import grade
+from kernelext.grading.reports.platforms import PLATFORMS, results_json
+from kernelext.grading.runs.sandbox import MODES
 
 
 @dataclass(frozen=True)

@@ -16,13 +16,13 @@ from conftest import ROOT
 from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook
 
 from kernelext.grading import check_public, grade, release
-from kernelext.grading.author import new_exercise
+from kernelext.grading.authoring.author import new_exercise
+from kernelext.grading.authoring.instances import fill_instances
+from kernelext.grading.authoring.preflight import validate
 from kernelext.grading.cli import main as cli
-from kernelext.grading.exercise import load_exercise
-from kernelext.grading.instances import fill_instances
-from kernelext.grading.notebook import read_submission
-from kernelext.grading.preflight import validate
-from kernelext.grading.results import Outcome
+from kernelext.grading.format.exercise import load_exercise
+from kernelext.grading.format.notebook import read_submission
+from kernelext.grading.reports.results import Outcome
 
 EXERCISES = ROOT / "exercises"
 TAKUZU = {"tiny": ["0...", ".1..", "0..0", "...."],

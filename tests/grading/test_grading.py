@@ -15,8 +15,8 @@ from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook
 
 from kernelext.grading import Outcome, check_public, grade, release
 from kernelext.grading.cli import main as cli
-from kernelext.grading.exercise import load_exercise
-from kernelext.grading.notebook import extract_model, read_submission, strip_solutions
+from kernelext.grading.format.exercise import load_exercise
+from kernelext.grading.format.notebook import extract_model, read_submission, strip_solutions
 from kernelext.kinds import answer_checks
 
 CHECKERS = answer_checks()

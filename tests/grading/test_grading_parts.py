@@ -8,10 +8,10 @@ import pytest
 from test_grading import PICROSS, SETUP, picross_cells, read_csv, write_notebook
 
 from kernelext.grading import Outcome, grade
-from kernelext.grading.exercise import Question
-from kernelext.grading.notebook import extract_model, read_submission
-from kernelext.grading.schedule import usable_cores
-from kernelext.grading.scores import read_scores
+from kernelext.grading.format.exercise import Question
+from kernelext.grading.format.notebook import extract_model, read_submission
+from kernelext.grading.judging.schedule import usable_cores
+from kernelext.grading.reports.scores import read_scores
 
 STEPS = read_submission(PICROSS / "instructor.ipynb").steps
 ONE_VIEWPOINT = dict(step1=STEPS[0].replace("y = VarArray(size=[m, n], dom={0, 1})", ""),

@@ -22,12 +22,12 @@ import pytest
 from test_grading import EXERCISES, PICROSS, picross_cells, write_notebook
 
 from kernelext.grading import Outcome, grade
-from kernelext.grading.exercise import Instance, load_exercise
-from kernelext.grading.fork_server import CPU_FACTOR
-from kernelext.grading.jobs import GRACE, Job
-from kernelext.grading.notebook import read_submission
-from kernelext.grading.sandbox import exposed, mount_points
-from kernelext.grading.warm_pool import ANSWER_MARGIN, WarmPool
+from kernelext.grading.format.exercise import Instance, load_exercise
+from kernelext.grading.format.notebook import read_submission
+from kernelext.grading.runs.fork_server import CPU_FACTOR
+from kernelext.grading.runs.jobs import GRACE, Job
+from kernelext.grading.runs.sandbox import exposed, mount_points
+from kernelext.grading.runs.warm_pool import ANSWER_MARGIN, WarmPool
 
 STEP2 = read_submission(PICROSS / "instructor.ipynb").steps[1]  # the rows of x follow their clues
 LATE = 30  # seconds past a limit that a run may take here: a limit that never fires fails, a busy machine does not
@@ -342,7 +342,7 @@ def test_emptying_a_sandbox_folder_removes_locked_folders_keeps_mount_points_and
     os.chmod(folder / "locked" / "inner", 0)
     os.chmod(folder / "locked", 0o500)
     powerless = ["setpriv", "--inh-caps=-all", "--bounding-set=-all"] if os.geteuid() == 0 else []  # as a grader
-    empty = f"from kernelext.grading.run_cleanup import empty_folder\nassert empty_folder({str(folder)!r}, ('venv/lib',))"
+    empty = f"from kernelext.grading.runs.run_cleanup import empty_folder\nassert empty_folder({str(folder)!r}, ('venv/lib',))"
     done = subprocess.run([*powerless, sys.executable, "-c", empty], capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     assert sorted(p.relative_to(folder).as_posix() for p in folder.rglob("*")) == ["venv", "venv/lib"]

@@ -36,7 +36,7 @@ import json, sys, warnings
 from IPython.core.interactiveshell import InteractiveShell
 from IPython.utils.capture import capture_output
 from kernelext.kinds import answer_checks, detect_kind, kind_for, kinds, view_choices
-from kernelext.grading.exercise import load_exercise
+from kernelext.grading.format.exercise import load_exercise
 
 import tiles_kind
 assert "tiles" in kinds() and kind_for("Mosaic") is tiles_kind is kind_for("tiles"), kinds()
@@ -45,7 +45,7 @@ assert detect_kind("my puzzle", None, {"tiles": 2}) == "tiles"
 assert detect_kind("a mosaic") == "tiles" and detect_kind("sudoku 4") == "sudoku"
 assert answer_checks()["tiles"]([[1, 1], [2, 0]], {"tiles": 2}, {}) == ""
 from types import SimpleNamespace
-from kernelext.grading.by_reference import answer_check
+from kernelext.grading.judging.by_reference import answer_check
 check = answer_check(load_exercise(sys.argv[1]))
 instance = SimpleNamespace(data={"tiles": 2}, expected={})
 assert check([[[1, 1], [2, 0]]], instance, 1) == "" and "wrong number" in check([[[1, 0], [2, 0]]], instance, 1)

@@ -12,8 +12,8 @@ from conftest import ROOT
 from sanitized_html import sanitizer_problems
 
 from kernelext.grading import grade
-from kernelext.grading.exercise import load_exercise
-from kernelext.grading.notebook import read_submission
+from kernelext.grading.format.exercise import load_exercise
+from kernelext.grading.format.notebook import read_submission
 from kernelext.grid import Grid
 from kernelext.kinds import (
     answer_checks,

@@ -209,7 +209,7 @@ def test_kinds_are_found_by_their_aliases_and_no_alias_is_taken_twice():
 
 
 def test_the_graders_checks_use_the_kinds_rules():
-    from kernelext.grading.answer_checks import resolve
+    from kernelext.grading.format.answer_checks import resolve
     from kernelext.kinds import answer_checks
 
     CHECKERS = answer_checks()

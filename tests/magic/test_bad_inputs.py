@@ -359,7 +359,7 @@ def grade_cli(*args: str) -> subprocess.CompletedProcess:
 
 
 def test_malformed_exercise_folder_is_refused_in_one_line(tmp_path):
-    from kernelext.grading.exercise import load_exercise
+    from kernelext.grading.format.exercise import load_exercise
 
     with pytest.raises(FileNotFoundError, match="No exercise.json in"):
         load_exercise(tmp_path)
@@ -370,7 +370,7 @@ def test_malformed_exercise_folder_is_refused_in_one_line(tmp_path):
 
 def test_notebook_that_is_not_json_is_graded_zero_with_a_reason(tmp_path):
 
-    from kernelext.grading.notebook import read_submission
+    from kernelext.grading.format.notebook import read_submission
 
     exercise = ROOT / "exercises" / "amaze"
     submissions = tmp_path / "submissions"

@@ -1,6 +1,6 @@
 """The instructor's model run in this process, with one solver kept warm: the teacher's own code, so no sandbox.
 
-It answers as `kernelext-grade instances` does (the same runs, `instance_run.run`, without a process each), on
+It answers as `kernelext-grade instances` does (the same runs, `runs.instance_run.run`, without a process each), on
 data made up as it goes, and gives sessions with that data bound, for walkthroughs.
 """
 
@@ -8,11 +8,11 @@ from __future__ import annotations
 
 from functools import partial
 
-from kernelext.grading.answer_checks import ExerciseFault
-from kernelext.grading.by_reference import ReferenceCheck
-from kernelext.grading.exercise import Instance
-from kernelext.grading.instance_run import build, run_here
-from kernelext.grading.jobs import Job
+from kernelext.grading.format.answer_checks import ExerciseFault
+from kernelext.grading.format.exercise import Instance
+from kernelext.grading.judging.by_reference import ReferenceCheck
+from kernelext.grading.runs.instance_run import build, run_here
+from kernelext.grading.runs.jobs import Job
 from kernelext.solver.engine import Solver
 
 

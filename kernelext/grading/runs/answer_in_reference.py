@@ -8,8 +8,8 @@ from __future__ import annotations
 import time
 
 from kernelext.errors import KernelextError
-from kernelext.grading.answer_values import add_fixing_step, at, shape_of
-from kernelext.grading.jvm import JVM_START
+from kernelext.grading.runs.answer_values import add_fixing_step, at, shape_of
+from kernelext.grading.runs.jvm import JVM_START
 from kernelext.insight.explain import conflict
 from kernelext.pycsp3_glue import model_state
 

@@ -6,13 +6,13 @@ import csv
 from pathlib import Path
 from typing import Callable
 
-from kernelext.grading.exercise import Exercise, load_exercise
-from kernelext.grading.notebook import Submission, read_submission
-from kernelext.grading.results import Outcome, SubmissionResult, format_points
-from kernelext.grading.sandbox import exposed, resolve_mode
-from kernelext.grading.schedule import grade_submissions, jobs_for
-from kernelext.grading.scores import read_scores, with_questions
-from kernelext.grading.submissions import find_submissions
+from kernelext.grading.format.exercise import Exercise, load_exercise
+from kernelext.grading.format.notebook import Submission, read_submission
+from kernelext.grading.judging.schedule import grade_submissions, jobs_for
+from kernelext.grading.reports.results import Outcome, SubmissionResult, format_points
+from kernelext.grading.reports.scores import read_scores, with_questions
+from kernelext.grading.reports.submissions import find_submissions
+from kernelext.grading.runs.sandbox import exposed, resolve_mode
 from kernelext.scratch import reap_stale_folders
 
 
@@ -29,7 +29,7 @@ def grade(*, exercise_dir: str | Path, submissions_dir: str | Path, out_dir: str
         time_limit, memory_mb: override the exercise's limits per run.
         executor: runs the jobs instead of the local pool (see `schedule.grade_submissions`).
         workers: runs at once (default: one per core).
-        sandbox: "auto" (bwrap when it works here), "bwrap" or "process"; see `kernelext.grading.sandbox`.
+        sandbox: "auto" (bwrap when it works here), "bwrap" or "process"; see `kernelext.grading.runs.sandbox`.
         max_timeouts, budget: stop a submission's runs after this many time-outs, or past this many seconds.
         scores: a CSV of the written questions' points (`student,Q1,Q2...`), counted in the totals.
         assignment: the nbgrader assignment's name (default: the exercise folder's name).

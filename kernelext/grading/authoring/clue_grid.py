@@ -13,7 +13,7 @@ import math
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from kernelext.grading.answer_values import at, shape_of
+from kernelext.grading.runs.answer_values import at, shape_of
 
 Index = tuple[int, ...]
 EMPTY = (0, None, ".", "0")  # the empty markers tried, in this order ("0" only in text)

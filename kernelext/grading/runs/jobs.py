@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from kernelext.grading.exercise import Instance
+from kernelext.grading.format.exercise import Instance
 
 GRACE = 3.0  # seconds a run gets beyond its time limit before its process is killed
 OUTPUT_CAP = 64 * 1024  # bytes of a run's output kept (the rest is read and dropped)
@@ -19,7 +19,7 @@ class Job:
         kind: "instance" (solve and check the answer), "part" (run `probes` and compare their statuses) or
             "verify" (a reference run: fix each of `answers` in the model and say what it breaks).
         probes: for a part, `{"fix": {array: values}, "expect": "sat"|"unsat", "why": text}` each.
-        sandbox: "bwrap" or "process" (see `kernelext.grading.sandbox`).
+        sandbox: "bwrap" or "process" (see `kernelext.grading.runs.sandbox`).
         strict_indexing: an index past the end of an array fails the run (see `Exercise`).
         warm_ace: where CP-SAT does not read the model, ACE runs in one worker JVM kept for the run's solves
             (a reference run's explanations solve many small models) rather than in a new JVM per solve.

@@ -9,11 +9,11 @@ from __future__ import annotations
 import tempfile
 from pathlib import Path
 
-from kernelext.grading.answer_checks import REFERENCE
-from kernelext.grading.exercise import load_exercise
-from kernelext.grading.grade import grade
-from kernelext.grading.notebook import release
-from kernelext.grading.results import Outcome
+from kernelext.grading.format.answer_checks import REFERENCE
+from kernelext.grading.format.exercise import load_exercise
+from kernelext.grading.format.notebook import release
+from kernelext.grading.judging.grade import grade
+from kernelext.grading.reports.results import Outcome
 
 
 def validate(exercise_dir: str | Path, *, sandbox: str = "auto") -> tuple[list[str], list[str]]:

@@ -10,8 +10,8 @@ import builtins
 import re
 import signal
 
-from kernelext.grading.answer_checks import ExerciseFault, OnlyTheGrader
-from kernelext.grading.results import InstanceResult, Outcome
+from kernelext.grading.format.answer_checks import ExerciseFault, OnlyTheGrader
+from kernelext.grading.reports.results import InstanceResult, Outcome
 
 SHOWN_CAP = 160  # characters of student-controlled text shown back for a public instance
 _NAMED_ERRORS = frozenset(name for name, value in vars(builtins).items()
@@ -33,7 +33,7 @@ def result_for(job, outcome: Outcome, message: str = "", *, shown: str | None = 
 
 
 def judge_run(job, run, check) -> InstanceResult:
-    """The result of `run` (a `runner.Run` of `job`); `check(answers, instance, sols)` says what is wrong."""
+    """The result of `run` (a `runs.jobs.Run` of `job`); `check(answers, instance, sols)` says what is wrong."""
     if run.code is None:
         return result_for(job, Outcome.TIMEOUT, f"no answer within the time limit ({job.time_limit:g} s)")
     if run.reply is None:

@@ -7,15 +7,15 @@ import types
 from dataclasses import replace
 from pathlib import Path
 
-from kernelext.grading.by_reference import answer_check
-from kernelext.grading.exercise import load_exercise
-from kernelext.grading.instance_run import run_here
-from kernelext.grading.judge import judge_run
-from kernelext.grading.notebook import Submission
-from kernelext.grading.results import CheckReport
-from kernelext.grading.sandbox import resolve_mode
-from kernelext.grading.schedule import jobs_for, run_jobs
-from kernelext.grading.warm_pool import WarmPool
+from kernelext.grading.format.exercise import load_exercise
+from kernelext.grading.format.notebook import Submission
+from kernelext.grading.judging.by_reference import answer_check
+from kernelext.grading.judging.judge import judge_run
+from kernelext.grading.judging.schedule import jobs_for, run_jobs
+from kernelext.grading.reports.results import CheckReport
+from kernelext.grading.runs.instance_run import run_here
+from kernelext.grading.runs.sandbox import resolve_mode
+from kernelext.grading.runs.warm_pool import WarmPool
 from kernelext.solver.minizinc_browser import in_browser
 
 
@@ -29,7 +29,7 @@ def check_public(model, exercise_dir: str | Path = ".", *, namespace: dict | Non
         namespace: where to find the functions, classes and imports the steps use (a notebook's user
             namespace); a PuzzleSession's own namespace by default.
         executor: runs the instances instead of a local thread pool.
-        sandbox: where the model runs: "auto", "bwrap" or "process" (see `kernelext.grading.sandbox`).
+        sandbox: where the model runs: "auto", "bwrap" or "process" (see `kernelext.grading.runs.sandbox`).
     Returns:
         a CheckReport: one row per public instance (passed, failed, error, timed out, crashed).
     """

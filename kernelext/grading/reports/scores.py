@@ -5,8 +5,8 @@ from __future__ import annotations
 import csv
 from pathlib import Path
 
-from kernelext.grading.exercise import Question
-from kernelext.grading.results import InstanceResult, Outcome, SubmissionResult
+from kernelext.grading.format.exercise import Question
+from kernelext.grading.reports.results import InstanceResult, Outcome, SubmissionResult
 
 
 def read_scores(path: str | Path, questions: tuple[Question, ...]) -> dict[str, dict[str, float]]:

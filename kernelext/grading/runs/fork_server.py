@@ -1,4 +1,5 @@
-"""The warm process of a sandbox, started by the grader: `python -m kernelext.grading.fork_server MODE [--preload]`.
+"""The warm process of a sandbox, started by the grader:
+`python -m kernelext.grading.runs.fork_server MODE [--preload]`.
 
 With --preload it imports pycsp3, the kit and OR-Tools once (without, for a single run, the child imports
 what it uses). For each run it forks a fresh child that runs `instance_run.main` in the run's folder, its
@@ -27,16 +28,16 @@ import sys
 import tempfile
 import traceback
 
-from kernelext.grading.instance_run import main as run
-from kernelext.grading.run_cleanup import (
+from kernelext.grading.runs.instance_run import main as run
+from kernelext.grading.runs.run_cleanup import (
     end_processes,
     own_settings,
     remove_ipc_objects,
 )
 
 CONTROL = 0  # the file descriptor of the socket to the grader
-PRELOADED = ("pycsp3", "kernelext.steps.session", "kernelext.steps.cell_code", "kernelext.grading.exercise",
-             "kernelext.grading.instance_run", "kernelext.solver.cpsat_backend", "ortools.sat.python.cp_model")
+PRELOADED = ("pycsp3", "kernelext.steps.session", "kernelext.steps.cell_code", "kernelext.grading.format.exercise",
+             "kernelext.grading.runs.instance_run", "kernelext.solver.cpsat_backend", "ortools.sat.python.cp_model")
 _PR_SET_PDEATHSIG, _PR_SET_DUMPABLE, _PR_SET_CHILD_SUBREAPER = 1, 4, 36
 CPU_FACTOR = 2  # CPU seconds a run may use per second of its wall-clock limit: ends a run keeping many cores busy
 

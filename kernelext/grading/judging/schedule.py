@@ -14,15 +14,15 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from typing import Callable
 
-from kernelext.grading.by_reference import answer_check
-from kernelext.grading.exercise import Exercise
-from kernelext.grading.jobs import Job
-from kernelext.grading.judge import judge_run, result_for
-from kernelext.grading.jvm import ace_archive
-from kernelext.grading.notebook import Submission
-from kernelext.grading.results import InstanceResult, Outcome, SubmissionResult
-from kernelext.grading.sandbox import resolve_mode
-from kernelext.grading.warm_pool import WarmPool, execute
+from kernelext.grading.format.exercise import Exercise
+from kernelext.grading.format.notebook import Submission
+from kernelext.grading.judging.by_reference import answer_check
+from kernelext.grading.judging.judge import judge_run, result_for
+from kernelext.grading.reports.results import InstanceResult, Outcome, SubmissionResult
+from kernelext.grading.runs.jobs import Job
+from kernelext.grading.runs.jvm import ace_archive
+from kernelext.grading.runs.sandbox import resolve_mode
+from kernelext.grading.runs.warm_pool import WarmPool, execute
 
 
 @dataclass(frozen=True)
@@ -65,7 +65,7 @@ def grade_submissions(exercise: Exercise, submissions: list[Submission], *, exec
         executor: any object with `submit(fn, *args)` returning a future with `result()` (a
             `concurrent.futures` executor, a Dask `distributed.Client`...); runs go to a local pool when None.
         workers: runs at once (default: one per core this process may use, or the Dask cluster's thread count).
-        sandbox: "auto", "bwrap" or "process" (see `kernelext.grading.sandbox`).
+        sandbox: "auto", "bwrap" or "process" (see `kernelext.grading.runs.sandbox`).
         progress: called with each submission's result as soon as all its runs are done.
     """
     mode = resolve_mode(sandbox)

@@ -12,11 +12,11 @@ import json
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-from kernelext.grading.answer_checks import REFERENCE, ExerciseFault
-from kernelext.grading.by_reference import ReferenceCheck
-from kernelext.grading.exercise import Instance, load_exercise
-from kernelext.grading.schedule import usable_cores
-from kernelext.grading.warm_pool import WarmPool
+from kernelext.grading.format.answer_checks import REFERENCE, ExerciseFault
+from kernelext.grading.format.exercise import Instance, load_exercise
+from kernelext.grading.judging.by_reference import ReferenceCheck
+from kernelext.grading.judging.schedule import usable_cores
+from kernelext.grading.runs.warm_pool import WarmPool
 
 
 def fill_instances(exercise_dir: str | Path) -> tuple[list[str], list[str]]:

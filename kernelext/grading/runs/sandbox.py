@@ -1,6 +1,6 @@
 """Where a graded run's student code executes: a bubblewrap sandbox, or a plain process with a scrubbed start.
 
-Each sandbox holds one warm process (`kernelext.grading.fork_server`) that forks a child per run.
+Each sandbox holds one warm process (`kernelext.grading.runs.fork_server`) that forks a child per run.
 `bwrap`: a private root holding only the system, Python and Java read-only, and three writable folders
 that the grader empties after each run: the run's folder (/sandbox), /tmp and /dev/shm; new PID (the warm
 process is its init), network, IPC and user namespaces, a cleared environment.
@@ -148,7 +148,7 @@ def _runtime_paths() -> tuple[str, ...]:
 
 def _library() -> Path:
     """The folder that holds the kernelext package."""
-    return Path(__file__).resolve().parents[2]
+    return Path(__file__).resolve().parents[3]
 
 
 @lru_cache(maxsize=1)

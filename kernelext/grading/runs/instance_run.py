@@ -17,11 +17,11 @@ import time
 from pathlib import Path
 
 from kernelext.errors import KernelextError
-from kernelext.grading.answer_in_reference import verify_answers
-from kernelext.grading.answer_values import add_fixing_step, at, nested_values, shape_of
-from kernelext.grading.exercise import bound_data
-from kernelext.grading.jobs import Job, Run
-from kernelext.grading.jvm import JVM_START, jvm_options
+from kernelext.grading.format.exercise import bound_data
+from kernelext.grading.runs.answer_in_reference import verify_answers
+from kernelext.grading.runs.answer_values import add_fixing_step, at, nested_values, shape_of
+from kernelext.grading.runs.jobs import Job, Run
+from kernelext.grading.runs.jvm import JVM_START, jvm_options
 from kernelext.pycsp3_glue import model_state
 from kernelext.solver.engine import Solver
 from kernelext.steps.cell_code import run_source

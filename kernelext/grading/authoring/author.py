@@ -15,8 +15,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-from kernelext.grading.answer_checks import REFERENCE
-from kernelext.grading.notebook import BEGIN, END, QUESTION_TAG, cell_magic
+from kernelext.grading.format.answer_checks import REFERENCE
+from kernelext.grading.format.notebook import BEGIN, END, QUESTION_TAG, cell_magic
 
 SETUP = ("%load_ext kernelext", "from pycsp3 import *", "from kernelext.grading import load_instance")
 _DECLARATIONS = frozenset({"VarArray", "Var"})

@@ -1,6 +1,6 @@
 """The grader's answer checks: what `exercise.json`'s `checker` names, made into one callable per exercise.
 
-- `"reference"` (the default): the instructor notebook's own model judges the answer (`by_reference.py`);
+- `"reference"` (the default): the instructor notebook's own model judges the answer (`judging/by_reference.py`);
 - `"FILE.py:FUNCTION"`: a plain function in the exercise folder, `(answer, data, expected) -> "" or what is wrong`;
 - any other name: a kind's answer check (`ANSWER_CHECKS` in a kind module, built-in or installed).
 

@@ -7,8 +7,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from types import MappingProxyType
 
-from kernelext.grading.answer_checks import REFERENCE, resolve
-from kernelext.grading.notebook import questions
+from kernelext.grading.format.answer_checks import REFERENCE, resolve
+from kernelext.grading.format.notebook import questions
 
 DATA_STYLES = ("json", "pycsp3")
 DEFAULTS = MappingProxyType({"checker": REFERENCE, "sols": 1, "unique": True, "data": "json", "points": {"public": 1, "hidden": 1}, "time_limit": 30.0, "memory_mb": 2048,
@@ -59,7 +59,7 @@ class Exercise:
         folder: the exercise's folder.
         answer: the array holding the answer (its values go to the checker).
         checker: "reference" (the instructor's model), "FILE.py:FUNCTION" (a check in the folder) or a
-            kind's answer check (see `kernelext.grading.answer_checks`).
+            kind's answer check (see `kernelext.grading.format.answer_checks`).
         sols: how many solutions to ask for: 1, or "all" (every solution is checked, and counted
             against the instance's `expected.n_solutions`).
         time_limit: wall-clock seconds per instance (start, modelling, solving).

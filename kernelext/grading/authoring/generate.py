@@ -17,11 +17,11 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from kernelext.grading.answer_checks import ExerciseFault
-from kernelext.grading.clue_grid import ClueGrid, Index, find_clue_grid
-from kernelext.grading.exercise import load_exercise
-from kernelext.grading.instances import expected_facts
-from kernelext.grading.reference_here import ReferenceHere
+from kernelext.grading.authoring.clue_grid import ClueGrid, Index, find_clue_grid
+from kernelext.grading.authoring.instances import expected_facts
+from kernelext.grading.authoring.reference_here import ReferenceHere
+from kernelext.grading.format.answer_checks import ExerciseFault
+from kernelext.grading.format.exercise import load_exercise
 from kernelext.grid import drawable
 from kernelext.insight.explain import walkthrough
 from kernelext.insight.walkthrough.techniques import LEVELS

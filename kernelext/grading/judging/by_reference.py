@@ -15,16 +15,16 @@ import re
 import threading
 from functools import partial
 
-from kernelext.grading.answer_checks import (
+from kernelext.grading.format.answer_checks import (
     ExerciseFault,
     OnlyTheGrader,
     RulesCheck,
     count_problem,
     resolve,
 )
-from kernelext.grading.jobs import Job
-from kernelext.grading.notebook import read_submission
-from kernelext.grading.warm_pool import execute
+from kernelext.grading.format.notebook import read_submission
+from kernelext.grading.runs.jobs import Job
+from kernelext.grading.runs.warm_pool import execute
 
 MAX_CELLS_SHOWN = 8  # the answer's values are shown for a broken constraint on at most this many variables
 

@@ -6,7 +6,7 @@ Hidden instances appear by their label, with the student's version of the messag
 
 from __future__ import annotations
 
-from kernelext.grading.results import Outcome, SubmissionResult
+from kernelext.grading.reports.results import Outcome, SubmissionResult
 
 PLATFORMS = ("gradescope", "prairielearn")
 

@@ -17,9 +17,9 @@ import threading
 import time
 from pathlib import Path
 
-from kernelext.grading.jobs import GRACE, OUTPUT_CAP, Job, Run
-from kernelext.grading.run_cleanup import empty_folder
-from kernelext.grading.sandbox import folders, launch, mount_points
+from kernelext.grading.runs.jobs import GRACE, OUTPUT_CAP, Job, Run
+from kernelext.grading.runs.run_cleanup import empty_folder
+from kernelext.grading.runs.sandbox import folders, launch, mount_points
 from kernelext.scratch import scratch_folder
 
 START_TIMEOUT = 60.0  # seconds for a warm process to import what runs use
@@ -52,7 +52,7 @@ class WarmProcess:
                           (shared, ()))
         self._log = work / "warm.log"
         options = ("--preload",) if preload else ()
-        start = launch(mode, work, "kernelext.grading.fork_server", *options, reads=reads)
+        start = launch(mode, work, "kernelext.grading.runs.fork_server", *options, reads=reads)
         self._control, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
         with theirs, open(self._log, "wb") as log:
             self.process = subprocess.Popen(list(start.argv), cwd=start.cwd, env=start.env, stdin=theirs,

@@ -1,0 +1,1 @@
+"""Judging answers: each run's verdict, the reference model as checker, a class graded on a pool, %puzzle check."""

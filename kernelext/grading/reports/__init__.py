@@ -1,0 +1,1 @@
+"""A class's marks: submissions found, results as dataclasses, written questions' points, platforms' results.json."""
