@@ -121,6 +121,11 @@ class Checker:
         self._used = tuple(used)
 
     @property
+    def constraints_read(self) -> tuple[tuple[str, tuple[str, ...]], ...]:
+        """Each single constraint read, as its tag and the ids of its variables, in order."""
+        return tuple((leaf.tag, leaf.scope) for leaf in self._leaves)
+
+    @property
     def optimises(self) -> str:
         """What the objective asks: "minimize", "maximize", or "" (a satisfaction model)."""
         return self._optimises
