@@ -20,7 +20,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from walkthrough import PUZZLES  # noqa: E402
 
-from kernelext.insight import explain
+from kernelext.insight import subset_solves
+from kernelext.insight.walkthrough import driver
 from kernelext.insight.walkthrough.deduction import connected_sets  # noqa: E402
 from kernelext.pycsp3_glue import operators  # noqa: E402
 from kernelext.solver.engine import Solver  # noqa: E402
@@ -40,8 +41,8 @@ def main() -> None:
     for step in PUZZLES[args.puzzle]:
         session.add_step(step, solve=False)
     try:
-        with operators.plain_operators(), explain._Context(session, timeout=10 ** 6) as context:
-            walk = explain._Walk(context)
+        with operators.plain_operators(), subset_solves.SubsetSolves(session, timeout=10 ** 6) as context:
+            walk = driver._Walk(context)
             for _ in range(args.after):
                 walk._deduction(walk.deducer.next(walk.domains))
             domains, deducer = walk.domains, walk.deducer

@@ -136,7 +136,7 @@ def _walkthrough(puzzle: NotebookPuzzle, args: Namespace, rest: list[str]) -> No
 
 
 def _walk(puzzle: NotebookPuzzle, args: Namespace, limit: int | None) -> None:
-    from kernelext.insight.explain import (
+    from kernelext.insight.walkthrough.driver import (
         walkthrough,  # deferred: the explanations add 0.09 s to %load_ext
     )
 

@@ -16,7 +16,7 @@ from kernelext.grading.authoring.generate import GiveUp, generate
 from kernelext.grading.authoring.instances import fill_instances
 from kernelext.grading.cli import main as cli
 from kernelext.grading.format.notebook import read_submission
-from kernelext.insight.explain import walkthrough
+from kernelext.insight.walkthrough.driver import walkthrough
 from kernelext.steps.cell_code import run_source
 from kernelext.steps.session import PuzzleSession
 

@@ -23,7 +23,7 @@ from kernelext.grading.authoring.reference_here import ReferenceHere
 from kernelext.grading.format.answer_checks import ExerciseFault
 from kernelext.grading.format.exercise import load_exercise
 from kernelext.grid import drawable
-from kernelext.insight.explain import walkthrough
+from kernelext.insight.walkthrough.driver import walkthrough
 from kernelext.insight.walkthrough.techniques import LEVELS
 
 MAX_TRIES = 20  # puzzles made for one file before giving up (by default)

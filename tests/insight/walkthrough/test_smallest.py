@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from sessions import session_with
 
-from kernelext.insight.explain import walkthrough
+from kernelext.insight.walkthrough.driver import walkthrough
 from kernelext.insight.walkthrough.propagation import Reasoner
 from kernelext.insight.walkthrough.rules import AllDifferent
 from kernelext.insight.walkthrough.smallest import smallest_refutation

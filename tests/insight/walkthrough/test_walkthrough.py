@@ -16,8 +16,9 @@ from sessions import (
 )
 
 from kernelext.errors import PuzzleUsageError
-from kernelext.insight import explain
-from kernelext.insight.explain import walkthrough
+from kernelext.insight import subset_solves
+from kernelext.insight.walkthrough import driver
+from kernelext.insight.walkthrough.driver import walkthrough
 from kernelext.insight.walkthrough import deduction
 from kernelext.insight.walkthrough.propagation import TooLong
 from kernelext.insight.walkthrough.techniques import rating
@@ -227,8 +228,8 @@ def test_searches_handed_to_the_solver_keep_every_step_forced_and_minimal(solver
     session = session_with(solver, "magic", *magic_square(3))
     in_kernel = walkthrough(session, timeout=300)
     handed = []
-    real = explain._Walk._solve_outside
-    monkeypatch.setattr(explain._Walk, "_solve_outside", lambda walk, *args: handed.append(args) or real(walk, *args))
+    real = driver._Walk._solve_outside
+    monkeypatch.setattr(driver._Walk, "_solve_outside", lambda walk, *args: handed.append(args) or real(walk, *args))
     monkeypatch.setattr(deduction, "KERNEL_NODES", 0)  # every search goes to the solver: hundreds of solves
     found = walkthrough(session, timeout=300)
     assert handed and found.solved and in_kernel.solved
@@ -242,14 +243,14 @@ def test_a_step_shrunk_on_answers_cut_short_says_it_is_not_proven_minimal(solver
     hold a constraint too many."""
     session = session_with(solver, "magic", *magic_square(4))
     plain = walkthrough(session, limit=3)
-    real = explain._Walk._solve_outside
+    real = driver._Walk._solve_outside
 
     def never_in_time(walk, ids, domains, patient):
         if not patient:
             raise TooLong
         return real(walk, ids, domains, patient)
 
-    monkeypatch.setattr(explain._Walk, "_solve_outside", never_in_time)
+    monkeypatch.setattr(driver._Walk, "_solve_outside", never_in_time)
     found = walkthrough(session, limit=3)
     assert plain.deductions[-1].minimal and plain.deductions[-1].line().endswith("[minimal, not proven smallest]")
     last = found.deductions[-1]
@@ -269,7 +270,7 @@ def test_with_no_solver_to_hand_out_to_the_kernel_searches_on(solver, monkeypatc
         refused.append(args)
         raise BackendUnsupported("This browser cannot wait for MiniZinc inside a cell.")
 
-    monkeypatch.setattr(explain._Context, "solve", cannot_wait)
+    monkeypatch.setattr(subset_solves.SubsetSolves, "solve", cannot_wait)
     monkeypatch.setattr(deduction, "KERNEL_NODES", 0)
     found = walkthrough(session)
     assert len(refused) == 1 and found.solved

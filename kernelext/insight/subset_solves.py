@@ -1,0 +1,160 @@
+"""A session's model cut into single constraints that know the step that posted them, and solves of subsets of
+them until a deadline: what explanations and walkthroughs work on. pycsp3's model itself is only rebuilt from
+the steps, as the session does on undo."""
+
+from __future__ import annotations
+
+import re
+import time
+from collections import Counter, defaultdict
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
+from pathlib import Path
+
+from kernelext.errors import PuzzleUsageError
+from kernelext.grid import Grid, build_grid
+from kernelext.insight.findings import Culprit
+from kernelext.pycsp3_glue import model_state
+from kernelext.scratch import scratch_folder
+from kernelext.solver.minizinc_browser import in_browser
+from kernelext.solver.result import SolveResult, Status
+from kernelext.xcsp.subsets import XcspModel, objective_constraint, read_model
+
+DEFAULT_TIMEOUT = 30.0  # seconds, for an explanation or a walkthrough
+
+
+class SubsetSolves:
+    """A session's model cut into constraints that know their step, and solves of subsets of them until a
+    deadline. Used as a context manager (its temporary folder is removed at the end)."""
+
+    def __init__(self, session, timeout: float, backend: str = "auto"):
+        if not session.steps:
+            raise PuzzleUsageError("This puzzle has no steps yet: start it with %%puzzle NAME.")
+        self.deadline = time.monotonic() + timeout
+        self.session = session
+        self.backend = "minizinc" if in_browser() else backend  # a browser's one solver
+        self.expired = False
+        self._folder = scratch_folder("explain")
+        self.folder = Path(self._folder.name)
+        self.model, self.owners, self.objective_step = rebuild(session, self.folder / "step.xml")
+        self.pool = [c.xml for c in self.model.constraints]
+        self.cells = model_state.solution_cells()
+        self.info = session.shown_array()
+        self.positions = self.info.positions() if self.info is not None else {}
+
+    def __enter__(self) -> SubsetSolves:
+        return self
+
+    def __exit__(self, *exc_info) -> None:
+        self._folder.cleanup()
+
+    def remaining(self) -> float:
+        return self.deadline - time.monotonic()
+
+    def post_optimum(self) -> str:
+        """For an optimisation model, solve it and add `objective = optimum` to its constraints (a walkthrough
+        then deduces the optimal solutions); what became of the objective, in words ("" without one)."""
+        if self.objective_step is None:
+            return ""
+        result = self.session.solve(timeout=max(1.0, self.remaining() / 2))
+        if result.status is not Status.OPTIMUM:
+            return "its optimum was not proven in time: deduced without it"
+        constraint = objective_constraint(self.model, result.bound)
+        if constraint is None:
+            return f"its optimum {result.bound} is of a form the walkthrough does not post: deduced without it"
+        self.model = replace(self.model, constraints=(*self.model.constraints, constraint))
+        self.owners = (*self.owners, self.objective_step)
+        self.pool.append(constraint.xml)
+        return f"its optimum posted as the constraint {constraint.text.removesuffix(' (the optimum)')}"
+
+    def add(self, xml: str) -> int:
+        """Add a constraint (an XCSP3 element) to the pool; its index."""
+        self.pool.append(xml)
+        return len(self.pool) - 1
+
+    def solve(self, ids: tuple[int, ...], extra: Sequence[str] = (), most_seconds: float | None = None
+              ) -> SolveResult | None:
+        """Solve the variables with the constraints `ids` of the pool and the `extra` ones (XCSP3 elements),
+        within `most_seconds` if given; None once the deadline has passed."""
+        if self.remaining() <= 0.05:
+            self.expired = True
+            return None
+        if not ids and not extra:
+            return SolveResult(Status.SAT, ({},))
+        path = self.model.write(self.folder / "subset.xml", [self.pool[i] for i in ids] + list(extra))
+        timeout = self.remaining() if most_seconds is None else min(most_seconds, self.remaining())
+        return self.session.solver.solve(path, self.cells, timeout=timeout, backend=self.backend)
+
+    def unsat(self, ids: tuple[int, ...]) -> bool:
+        """True when the constraints `ids` have no solution; False when they have one or time ran out."""
+        result = self.solve(ids)
+        if result is None or result.status is Status.UNKNOWN:
+            self.expired = True
+        return result is not None and result.status is Status.UNSAT
+
+    def variable(self, cell: str) -> str:
+        """The id of the variable `cell` names (spaces ignored); PuzzleUsageError if there is none."""
+        name = re.sub(r"\s+", "", cell)
+        if not any(name == vid for cells in self.cells.values() for _, vid in cells):
+            example = next((vid for cells in self.cells.values() for _, vid in cells), "x[0][0]")
+            raise PuzzleUsageError(f"why {cell}: no variable has that name; give one like {example}.")
+        return name
+
+    def culprit(self, index: int) -> Culprit:
+        constraint = self.model.constraints[index]
+        cells = tuple(self.positions[v] for v in constraint.scope if v in self.positions)
+        return Culprit(constraint.text, self.owners[index], constraint.scope, cells)
+
+    def grid(self, values: Mapping | None, culprits: Sequence[Culprit] = (), *, previous: Grid | None = None
+             ) -> Grid | None:
+        """The drawn array with `values`; the cells of `culprits` as changed, else those
+        that differ from `previous`."""
+        if self.info is None:
+            return None
+        grid = build_grid(self.info, values, previous)
+        if previous is not None:
+            return grid
+        return replace(grid, changed=frozenset(cell for c in culprits for cell in c.cells))
+
+
+def rebuild(session, path: Path) -> tuple[XcspModel, tuple[int, ...], int | None]:
+    """Replay the session's steps, compiling the model after each; return the final model, for each of its
+    constraints the number of the step that posted it, and the number of the step that set the objective."""
+    seen: Counter = Counter()
+    origins: dict[str, list[int]] = defaultdict(list)
+    models: list[XcspModel] = []
+    objective: list[int] = []
+
+    def compiled(number: int) -> None:
+        nonlocal seen
+        if model_state.has_objective() and not objective:
+            objective.append(number)
+        if not session.anything_to_solve():
+            return
+        models.append(read_model(session.compile(path)))
+        counts = Counter(c.xml for c in models[-1].constraints)
+        for xml, more in (counts - seen).items():
+            origins[xml] += [number] * more
+        seen = counts
+
+    session.replay(after_each=compiled)
+    model = models[-1] if models else None
+    if model is None or not model.constraints:
+        raise PuzzleUsageError("This puzzle has no constraints yet: there is nothing to explain.")
+    taken: Counter = Counter()
+    owners = []
+    for constraint in model.constraints:
+        steps = origins[constraint.xml]
+        owners.append(steps[min(taken[constraint.xml], len(steps) - 1)])
+        taken[constraint.xml] += 1
+    return model, tuple(owners), objective[-1] if objective else None
+
+
+def require(result: SolveResult | None, status: Status, message: str) -> SolveResult:
+    if result is not None and result.status is status:
+        return result
+    if result is not None and result.status in (Status.SAT, Status.UNSAT, Status.OPTIMUM):
+        raise PuzzleUsageError(message)
+    raise PuzzleUsageError("The solver gave no answer in time: give more time (--timeout).")
+
+
