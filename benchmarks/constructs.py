@@ -25,7 +25,7 @@ from hypothesis import HealthCheck, given, settings
 
 from kernelext.errors import KernelextError
 from kernelext.pycsp3_glue import model_state
-from kernelext.solver import backends
+from kernelext.solver import backends, choice
 from kernelext.solver.compiled import compiled
 from kernelext.solver.engine import Solver
 from kernelext.solver.errors import BackendUnsupported
@@ -72,7 +72,7 @@ def verdict(result, construct, expected_all) -> tuple[str, str]:
 
 def raw_solve(solver, name, model, cells, construct, expected, timeout) -> tuple[str, str]:
     """The backend's own answer (no check, nothing refused for being known wrong); and whether the kit refuses it."""
-    saved, backends.KNOWN_WRONG = backends.KNOWN_WRONG, {}  # read at each solve: ace and ortools answer all
+    saved, choice.KNOWN_WRONG = choice.KNOWN_WRONG, {}  # read at each solve: ace and ortools answer all
     try:
         result = solver.backend(name).solve(model, cells, sols="all", timeout=timeout)
     except (BackendUnsupported, KernelextError) as refused:
@@ -80,7 +80,7 @@ def raw_solve(solver, name, model, cells, construct, expected, timeout) -> tuple
     except Exception as error:  # noqa: BLE001  not the kit's own refusal: a crash a user would see as a traceback
         return "error", f"error ({short(error)})"
     finally:
-        backends.KNOWN_WRONG = saved
+        choice.KNOWN_WRONG = saved
     outcome, text = verdict(result, construct, expected)
     try:
         backends.refuse_known_wrong(model, name.removesuffix("-cold"))

@@ -15,7 +15,7 @@ def load_ipython_extension(ipython):
     from kernelext.magic.magics import PuzzleMagics
     from kernelext.pycsp3_glue import in_operator
     from kernelext.scratch import reap_stale_folders
-    from kernelext.solver import minizinc_browser
+    from kernelext.solver import choice, minizinc_browser
 
     reap_stale_folders()
     magics = PuzzleMagics(shell=ipython)
@@ -25,7 +25,7 @@ def load_ipython_extension(ipython):
     ipython.events.register("post_execute", in_operator.between_cells)
     if in_operator.SPECIALISED:
         ipython.ast_transformers.append(in_operator.InThroughSlots())
-    if minizinc_browser.in_browser():
+    if choice.in_browser():
         minizinc_browser.start_loading()
     atexit.register(magics.close)
 

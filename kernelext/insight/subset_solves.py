@@ -16,7 +16,7 @@ from kernelext.grid import Grid, build_grid
 from kernelext.insight.findings import Culprit
 from kernelext.pycsp3_glue import model_state
 from kernelext.scratch import scratch_folder
-from kernelext.solver.minizinc_browser import in_browser
+from kernelext.solver.choice import in_browser
 from kernelext.solver.result import SolveResult, Status
 from kernelext.xcsp.subsets import XcspModel, objective_constraint, read_model
 

@@ -1,4 +1,4 @@
-"""The solvers the kit can use: one protocol, one registry.
+"""The solvers the kit can use: one protocol, one registry (which of them answers: kernelext.solver.choice).
 
 A backend is a subclass of Backend with a `name`, a one-line `summary`, and `solve(model, cells, *, sols,
 timeout) -> SolveResult` on a compiled model (a CompiledModel of kernelext.solver.compiled: an XCSP3 file,
@@ -19,13 +19,14 @@ from typing import ClassVar, Protocol
 
 from kernelext.errors import ModelRejected
 from kernelext.solver import ace_output
+from kernelext.solver.choice import auto_order, in_browser, known_wrong
 from kernelext.solver.cold import run_java
 from kernelext.solver.compiled import CompiledModel
 from kernelext.solver.cpmpy_backend import solve_ortools
 from kernelext.solver.cpsat_backend import solve_cpsat
 from kernelext.solver.errors import BackendUnsupported, SolverError, WorkerCrashed
 from kernelext.solver.jars import ace_jar, choco_jar
-from kernelext.solver.minizinc_browser import in_browser, solve_in_browser
+from kernelext.solver.minizinc_browser import solve_in_browser
 from kernelext.solver.minizinc_program import solve_minizinc
 from kernelext.solver.result import SolveResult
 from kernelext.solver.warm import WarmAce
@@ -36,9 +37,6 @@ MINIZINC_SOLVERS = ("gecode", "chuffed", "highs", "coin-bc")  # those of MiniZin
 # garbage collection each time in a worker's small heap. Classroom searches record far fewer nogoods; past this
 # limit ACE records no more, which can slow a search but never changes its answers.
 NOGOOD_LIMIT = "-ngbl=10000"
-# Constraints a solver was found to answer wrongly on (extra or repeated solutions, circuits missed): it is
-# never given a model that holds one.
-KNOWN_WRONG = {"ace": ("nValues", "noOverlap"), "ortools": ("circuit",), "choco": ("binPacking", "maximumArg")}
 
 
 class Owner(Protocol):
@@ -198,18 +196,10 @@ class Auto(Backend):
 
     name: ClassVar[str] = "auto"
     summary: ClassVar[str] = "CP-SAT in this process, optimisation included; MiniZinc in the browser (the default)"
-    order: ClassVar[tuple[str, ...]] = ("cp-sat", "minizinc", "ace")
 
     def solve(self, model: CompiledModel, cells: ace_output.Cells, *, sols: int | str, timeout: float) -> SolveResult:
-        if in_browser():
-            return self.solver.solve(model, cells, sols=sols, timeout=timeout, backend="minizinc")
         started, refusals, notes = time.monotonic(), [], []
-        order = self.order
-        if model.large() and self.solver.available("ace"):
-            order = ("ace", *(name for name in order if name != "ace"))
-        for name in order:
-            if name != "cp-sat" and not self.solver.available(name):
-                continue
+        for name in auto_order(not in_browser() and model.large(), self.solver.available):
             left = max(0.01, timeout - (time.monotonic() - started))  # reading the model counts
             try:
                 result = self.solver.solve(model, cells, sols=sols, timeout=left, backend=name)
@@ -228,13 +218,9 @@ class Auto(Backend):
 def refuse_known_wrong(model: CompiledModel, solver: str) -> None:
     """BackendUnsupported naming the constraint when `solver` is known to give wrong answers on one the model
     holds (README: "Solver bugs found")."""
-    wrong = KNOWN_WRONG.get(solver, ())
-    if not wrong:
-        return
-    text = model.path().read_text()
-    for tag in wrong:
-        if f"<{tag}" in text:
-            raise BackendUnsupported(f"{solver} is known to answer wrong on <{tag}>: use --solver cp-sat or minizinc")
+    tag = known_wrong(model.path(), solver)
+    if tag is not None:
+        raise BackendUnsupported(f"{solver} is known to answer wrong on <{tag}>: use --solver cp-sat or minizinc")
 
 
 BACKENDS = MappingProxyType({backend.name: backend

@@ -2,19 +2,17 @@
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
 from kernelext.errors import Untranslatable
 from kernelext.solver import ace_output
 from kernelext.solver.backends import BACKENDS, Backend, check_backend, check_minizinc_solver
 from kernelext.solver.checking import checked
+from kernelext.solver.choice import in_browser, runs_here
 from kernelext.solver.compiled import CompiledModel, compiled, holes_of
 from kernelext.solver.errors import BackendUnsupported, JavaNotFound, SolverError
 from kernelext.solver.java import find_java
-from kernelext.solver.minizinc_browser import in_browser
 from kernelext.solver.result import SolveResult, Status
-
 
 
 class Solver:
@@ -60,13 +58,13 @@ class Solver:
 
     def available(self, name: str) -> bool:
         """Whether the backend `name` can run here: MiniZinc needs its program, the JVM backends Java."""
-        if name == "minizinc":
-            return in_browser() or shutil.which("minizinc") is not None
-        if BACKENDS[name].needs_java:
-            try:
-                self.java()
-            except JavaNotFound:
-                return False
+        return runs_here(name, BACKENDS[name].needs_java, self._java_found)
+
+    def _java_found(self) -> bool:
+        try:
+            self.java()
+        except JavaNotFound:
+            return False
         return True
 
     def backend(self, name: str) -> Backend:

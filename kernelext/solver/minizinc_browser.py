@@ -8,7 +8,6 @@ desktop program's are (kernelext.solver.minizinc_answers).
 from __future__ import annotations
 
 import json
-import sys
 import time
 
 from kernelext.solver import ace_output
@@ -53,11 +52,6 @@ async (start, root, text, options, limit) => {
   return JSON.stringify({messages, stopped});
 }
 """
-
-
-def in_browser() -> bool:
-    """Whether the kit runs in a browser's Python (Pyodide)."""
-    return sys.platform == "emscripten"
 
 
 def solve_in_browser(model: CompiledModel, cells: ace_output.Cells, *, sols: int | str, timeout: float,

@@ -16,7 +16,7 @@ from kernelext.grading.reports.results import CheckReport
 from kernelext.grading.runs.instance_run import run_here
 from kernelext.grading.runs.sandbox import resolve_mode
 from kernelext.grading.runs.warm_pool import WarmPool
-from kernelext.solver.minizinc_browser import in_browser
+from kernelext.solver.choice import in_browser
 
 
 def check_public(model, exercise_dir: str | Path = ".", *, namespace: dict | None = None,

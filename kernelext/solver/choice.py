@@ -1,0 +1,44 @@
+"""Which solver answers: the backends that can run here (Java, the `minizinc` program, a browser), the order in
+which `auto` asks them, and the solvers never given a model they are known to answer wrongly on."""
+
+from __future__ import annotations
+
+import shutil
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+# Constraints a solver was found to answer wrongly on (extra or repeated solutions, circuits missed): it is
+# never given a model that holds one.
+KNOWN_WRONG = {"ace": ("nValues", "noOverlap"), "ortools": ("circuit",), "choco": ("binPacking", "maximumArg")}
+AUTO_ORDER = ("cp-sat", "minizinc", "ace")  # CP-SAT in this process first, then MiniZinc, then warm ACE
+
+
+def in_browser() -> bool:
+    """Whether the kit runs in a browser's Python (Pyodide): MiniZinc's WebAssembly is then the one solver."""
+    return sys.platform == "emscripten"
+
+
+def runs_here(name: str, needs_java: bool, java_found: Callable[[], bool]) -> bool:
+    """Whether the backend `name` can run here: MiniZinc needs its program (or a browser), the JVM backends Java."""
+    if name == "minizinc":
+        return in_browser() or shutil.which("minizinc") is not None
+    return not needs_java or java_found()
+
+
+def auto_order(large: bool, runs: Callable[[str], bool]) -> tuple[str, ...]:
+    """The backends `auto` asks, in turn, of those that run here: MiniZinc alone in a browser; a large model
+    (large tables, which ACE reads far faster than Python) to warm ACE first where Java runs."""
+    if in_browser():
+        return ("minizinc",)
+    order = AUTO_ORDER
+    if large and runs("ace"):
+        order = ("ace", *(name for name in order if name != "ace"))
+    return tuple(name for name in order if name == "cp-sat" or runs(name))
+
+
+def known_wrong(model_file: Path, solver: str) -> str | None:
+    """The first constraint of the XCSP3 file that `solver` is known to answer wrongly on (None if none)."""
+    wrong = KNOWN_WRONG.get(solver, ())
+    text = model_file.read_text() if wrong else ""
+    return next((tag for tag in wrong if f"<{tag}" in text), None)
