@@ -17,6 +17,8 @@ from __future__ import annotations
 
 import argparse
 import json
+import signal
+import threading
 import sys
 from pathlib import Path
 
@@ -69,8 +71,14 @@ def execute(path: Path, timeout: int) -> dict:
     import nbformat
 
     nb = nbformat.read(path, as_version=4)
-    nbclient.NotebookClient(nb, timeout=timeout, kernel_name="python3",
-                            resources={"metadata": {"path": str(path.parent)}}).execute()
+    client = nbclient.NotebookClient(nb, timeout=timeout, kernel_name="python3",
+                                     resources={"metadata": {"path": str(path.parent)}})
+    handler = signal.getsignal(signal.SIGINT)
+    try:
+        client.execute()
+    finally:  # nbclient removes its own Ctrl-C handler by setting Python's default, whatever was there before
+        if threading.current_thread() is threading.main_thread():
+            signal.signal(signal.SIGINT, handler)
     return json.loads(nbformat.writes(nb))  # plain JSON again, as `prepare` takes it
 
 

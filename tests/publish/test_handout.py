@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import copy
 import json
+import signal
 
 import nbformat
+import pytest
 from conftest import ROOT
 from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook
 
@@ -140,3 +142,15 @@ def test_stored_notebooks_are_ready_to_hand_out():
     stored = sorted(ROOT.glob("notebooks/*.ipynb")) + sorted(ROOT.glob("exercises/*/instructor.ipynb"))
     assert len(stored) >= 12
     assert main(["--check", *map(str, stored)]) == 0
+
+
+@pytest.mark.timeout(180)
+def test_execute_leaves_ctrl_c_as_it_found_it_even_ignored(tmp_path):
+    path = tmp_path / "one.ipynb"
+    nbformat.write(new_notebook(cells=[new_code_cell("1 + 1")]), path)
+    before = signal.signal(signal.SIGINT, signal.SIG_IGN)  # as `nohup` or a background job starts a process
+    try:
+        handout.execute(path, 60)
+        assert signal.getsignal(signal.SIGINT) is signal.SIG_IGN
+    finally:
+        signal.signal(signal.SIGINT, before)
