@@ -39,7 +39,7 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from playwright.sync_api import sync_playwright
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from solve_steps import ROOT, is_step, linear_cells, time_stock  # noqa: E402
+from solve_steps import ROOT, is_step, linear_cells, time_stock
 
 WALKTHROUGH = "amaze"
 FIRST_GRID_GOAL = 20.0  # seconds from opening the page to the first step's grid
@@ -50,8 +50,15 @@ PAGE_TIMEOUT = 60
 KERNEL_TIMEOUT = 180
 CELL_TIMEOUT = 60
 STOCK_TIMEOUT = 300  # one round of stock pycsp3 solve() calls
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-                 "--disable-sync", "--no-first-run", "--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE 127.0.0.1"]
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+    "--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE 127.0.0.1",
+]
 
 KERNEL_IDLE = """() => window.jupyterapp?.shell.currentWidget?.sessionContext?.session?.kernel?.status === "idle" """
 START_CELL = """(index) => {
@@ -76,8 +83,13 @@ def build_site(out: Path) -> None:
     """Build the walkthrough's site into `out` from the cache alone; exit with the builder's message if it fails."""
     builder = Path(sys.executable).with_name("kernelext-lite")
     notebook = ROOT / "notebooks" / f"{WALKTHROUGH}.ipynb"
-    result = subprocess.run([str(builder), "build", "--offline", str(out), str(notebook)],
-                            check=False, capture_output=True, text=True, timeout=BUILD_TIMEOUT)
+    result = subprocess.run(
+        [str(builder), "build", "--offline", str(out), str(notebook)],
+        check=False,
+        capture_output=True,
+        text=True,
+        timeout=BUILD_TIMEOUT,
+    )
     if result.returncode != 0:
         message = (result.stderr.strip().splitlines() or [f"exit status {result.returncode}"])[-1]
         sys.exit(f"browser_steps: cannot build the site: {message}")
@@ -117,8 +129,11 @@ def served(site: Path):
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
-    server = subprocess.Popen([sys.executable, "-m", "http.server", "-b", "127.0.0.1", "-d", str(site), str(port)],
-                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    server = subprocess.Popen(
+        [sys.executable, "-m", "http.server", "-b", "127.0.0.1", "-d", str(site), str(port)],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     try:
         wait_for_port(port, server)
         yield f"http://127.0.0.1:{port}"
@@ -161,6 +176,7 @@ def status_line(page, index: int) -> str:
 
 def watch_errors(page, console: Counter) -> None:
     """Count the page's console errors and uncaught exceptions in `console`."""
+
     def on_console(message) -> None:
         if message.type == "error":
             console[f"{message.text} ({message.location.get('url', '')})"] += 1
@@ -169,8 +185,9 @@ def watch_errors(page, console: Counter) -> None:
     page.on("pageerror", lambda error: console.update([f"uncaught: {error}"]))
 
 
-def browser_round(browser, url: str, cells: list[str], indexes: list[int],
-                  console: Counter) -> tuple[float, list[float], list[str]]:
+def browser_round(
+    browser, url: str, cells: list[str], indexes: list[int], console: Counter
+) -> tuple[float, list[float], list[str]]:
     """Seconds to the first grid, and of each step with its status line, in a fresh browser context."""
     context = browser.new_context(viewport={"width": 1400, "height": 1000})
     try:
@@ -185,7 +202,7 @@ def browser_round(browser, url: str, cells: list[str], indexes: list[int],
         run_cell(page, indexes[grid_cell], ".kx-grid")
         to_first_grid = time.perf_counter() - start
         steps, statuses = [], []
-        for cell, index in zip(cells[grid_cell + 1:], indexes[grid_cell + 1:]):
+        for cell, index in zip(cells[grid_cell + 1 :], indexes[grid_cell + 1 :]):
             if is_step(cell):
                 steps.append(run_cell(page, index, ".kx-lines", "status:"))
                 statuses.append(status_line(page, index))
@@ -199,6 +216,7 @@ def browser_round(browser, url: str, cells: list[str], indexes: list[int],
 @contextmanager
 def time_limit(seconds: int):
     """Raise TimeoutError in the main thread if the block takes more than `seconds`."""
+
     def expire(signum, frame):
         raise TimeoutError(f"more than {seconds} s")
 
@@ -211,12 +229,19 @@ def time_limit(seconds: int):
         signal.signal(signal.SIGALRM, previous)
 
 
-def report(first_grids: list[float], browser: list[list[float]], stock: list[list[float]],
-           statuses: list[list[str]], console: Counter) -> None:
+def report(
+    first_grids: list[float],
+    browser: list[list[float]],
+    stock: list[list[float]],
+    statuses: list[list[str]],
+    console: Counter,
+) -> None:
     rounds = len(first_grids)
     first_grid = statistics.median(first_grids)
-    print(f"Amaze walkthrough, median of {rounds} rounds: the kit in headless Chromium (kernelext-lite site) "
-          f"and stock pycsp3 solve() on the desktop")
+    print(
+        f"Amaze walkthrough, median of {rounds} rounds: the kit in headless Chromium (kernelext-lite site) "
+        f"and stock pycsp3 solve() on the desktop"
+    )
     print(f"page to first grid: {first_grid:.2f} s (rounds: {', '.join(f'{t:.2f}' for t in first_grids)})")
     print(f"{'step':<6}{'browser (s)':>12}{'pycsp3 solve() (s)':>20}{'ratio':>8}   status in the browser")
     step_browser, step_stock = [], []
@@ -228,10 +253,14 @@ def report(first_grids: list[float], browser: list[list[float]], stock: list[lis
         print(f"{k + 2:<6}{step_browser[k]:>12.3f}{step_stock[k]:>20.3f}{ratio:>7.1f}x   {seen}")
     browser_median, stock_median = statistics.median(step_browser), statistics.median(step_stock)
     print(f"{'median':<6}{browser_median:>12.3f}{stock_median:>20.3f}{stock_median / browser_median:>7.1f}x")
-    print(f"goal: page to first grid <= {FIRST_GRID_GOAL:g} s: "
-          f"{'PASS' if first_grid <= FIRST_GRID_GOAL else 'FAIL'} ({first_grid:.2f} s)")
-    print(f"goal: median %%puzzle+ step <= {STEP_GOAL:g} s: "
-          f"{'PASS' if browser_median <= STEP_GOAL else 'FAIL'} ({browser_median:.3f} s)")
+    print(
+        f"goal: page to first grid <= {FIRST_GRID_GOAL:g} s: "
+        f"{'PASS' if first_grid <= FIRST_GRID_GOAL else 'FAIL'} ({first_grid:.2f} s)"
+    )
+    print(
+        f"goal: median %%puzzle+ step <= {STEP_GOAL:g} s: "
+        f"{'PASS' if browser_median <= STEP_GOAL else 'FAIL'} ({browser_median:.3f} s)"
+    )
     print(f"browser console errors: {sum(console.values()) or 'none'}")
     for text, count in console.items():
         print(f"  {count} x {text[:300]}")
@@ -250,8 +279,9 @@ def main() -> None:
         url = f"/lab/index.html?path={WALKTHROUGH}.ipynb"
         indexes = cell_indexes(site)
         with sync_playwright() as playwright, served(site) as base:
-            chromium = playwright.chromium.launch(executable_path="/usr/bin/chromium", headless=True,
-                                                  args=CHROMIUM_ARGS, timeout=PAGE_TIMEOUT * 1000)
+            chromium = playwright.chromium.launch(
+                executable_path="/usr/bin/chromium", headless=True, args=CHROMIUM_ARGS, timeout=PAGE_TIMEOUT * 1000
+            )
             try:
                 for _ in range(args.rounds):
                     to_first_grid, steps, seen = browser_round(chromium, base + url, cells, indexes, console)

@@ -50,6 +50,7 @@ def timed(function):
             return function(*args, **kwargs)
         finally:
             SPENT[0] += time.perf_counter() - start
+
     return wrapper
 
 
@@ -88,7 +89,7 @@ def replay(cells, solver: Solver, on_step) -> None:
         if kind == "code":
             # a cell that fails needs the notebook's kernel (current_session(), display): skipped
             with contextlib.suppress(Exception):
-                exec(compile(body, f"<cell {index}>", "exec"), namespace)  # noqa: S102  (the notebook's own cells)
+                exec(compile(body, f"<cell {index}>", "exec"), namespace)
             continue
         args = parse_argstring(PuzzleMagics.puzzle if kind == "start" else PuzzleMagics.puzzle_step, line)
         if kind == "start":
@@ -100,8 +101,14 @@ def replay(cells, solver: Solver, on_step) -> None:
         start = time.perf_counter()
         try:
             with plain_operators():
-                report = session.add_step(body, "step:" + args.step if args.step else None, sols=sols(args.sols),
-                                          timeout=args.timeout, show=args.show, backend=args.solver)
+                report = session.add_step(
+                    body,
+                    "step:" + args.step if args.step else None,
+                    sols=sols(args.sols),
+                    timeout=args.timeout,
+                    show=args.show,
+                    backend=args.solver,
+                )
         except KernelextError:
             report = None  # a step the notebook shows failing
         spent = time.perf_counter() - start
@@ -125,16 +132,21 @@ def main() -> None:
     samples: dict[tuple[str, str], list[tuple[float, float]]] = {}
     for round_ in range(rounds + 1):  # round 0 warms up: imports, the JVM if a step asks for ACE
         for name, cells in sources.items():
+
             def keep(label, step, check, name=name, warm_up=round_ == 0):
                 if not warm_up:
                     samples.setdefault((name, label), []).append((step, check))
+
             with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
                 replay(cells, solver, keep)
     solver.close()
     print(f"Seconds per solved step (median of {rounds} rounds) and the checking inside it; share = checking / step")
     print(f"{'source':<22}{'steps':>6}{'median step':>13}{'median check':>14}{'ratio':>8}{'max share':>11}")
-    medians = {key: (statistics.median(s for s, _ in v), statistics.median(c for _, c in v))
-               for key, v in samples.items() if len(v) == rounds}
+    medians = {
+        key: (statistics.median(s for s, _ in v), statistics.median(c for _, c in v))
+        for key, v in samples.items()
+        if len(v) == rounds
+    }
     shares = []
     for name in sources:
         rows = [m for (n, _), m in medians.items() if n == name]
@@ -148,8 +160,10 @@ def main() -> None:
     worst = sorted(((c / s, f"{n} {label}", s, c) for (n, label), (s, c) in medians.items()), reverse=True)
     for share, label, step, check in worst[:5]:
         print(f"  largest shares: {label:<36} step {step:.4f} s, checking {check:.4f} s ({share:.1%})")
-    print(f"over {len(shares)} steps: median share {statistics.median(shares):.1%}, max share {max(shares):.1%} "
-          f"(target: at most 10%)")
+    print(
+        f"over {len(shares)} steps: median share {statistics.median(shares):.1%}, max share {max(shares):.1%} "
+        f"(target: at most 10%)"
+    )
 
 
 if __name__ == "__main__":

@@ -96,6 +96,7 @@ def _last_line(text: str) -> str:
 
 def canonical(path: Path):
     """An XCSP3 file as nested tuples: tags, attributes (but `note`), whitespace-normalised texts."""
+
     def walk(element):
         attributes = tuple(sorted((k, v) for k, v in element.attrib.items() if k != "note"))
         text = " ".join((element.text or "").split())
@@ -180,8 +181,12 @@ def solve_stock(model: Model, seconds: float) -> tuple[str, str | None] | None:
     from kernelext.solver.jars import ace_jar
 
     try:
-        run = subprocess.run(["java", "-jar", str(ace_jar()), str(model.stock), f"-t={seconds:g}s"],
-                             capture_output=True, text=True, timeout=seconds * 3 + 30)
+        run = subprocess.run(
+            ["java", "-jar", str(ace_jar()), str(model.stock), f"-t={seconds:g}s"],
+            capture_output=True,
+            text=True,
+            timeout=seconds * 3 + 30,
+        )
     except subprocess.TimeoutExpired:
         return None
     printed = ANSI.sub("", run.stdout)
@@ -248,16 +253,31 @@ def main(argv: list[str] | None = None) -> int:
                 seconds = args.kit_seconds or args.solve
                 expected = solve_stock(model, args.solve)
                 solvers = KIT_SOLVERS if expected is not None else ("cp-sat", "minizinc")
-                model.solved = {"stock": expected} | {solver: solve_in_kit(kernel, solver, seconds) for solver in solvers}
+                model.solved = {"stock": expected} | {
+                    solver: solve_in_kit(kernel, solver, seconds) for solver in solvers
+                }
         after = kernel.memory()
     finally:
         kernel.close()
 
     report(models, built, before, after, args.solve)
     if args.json:
-        args.json.write_text(json.dumps([{"model": str(m.path), "data": str(m.data), "stock_error": m.stock_error,
-                                          "kit_error": m.kit_error, "difference": m.difference, "solved": m.solved}
-                                         for m in models], indent=1))
+        args.json.write_text(
+            json.dumps(
+                [
+                    {
+                        "model": str(m.path),
+                        "data": str(m.data),
+                        "stock_error": m.stock_error,
+                        "kit_error": m.kit_error,
+                        "difference": m.difference,
+                        "solved": m.solved,
+                    }
+                    for m in models
+                ],
+                indent=1,
+            )
+        )
     return 0 if all(not m.kit_error and not m.difference and _agree(m) for m in built) else 1
 
 
@@ -265,8 +285,11 @@ def _finished(model: Model) -> dict:
     """The answers of the solvers that finished on `model`: a status, and for an optimisation model its optimum."""
     text = model.stock.read_text()
     optimising = "<minimize" in text or "<maximize" in text
-    return {solver: tuple(answer) for solver, answer in model.solved.items()
-            if answer is not None and answer[0] in ("SAT", "UNSAT", "OPTIMUM") and not (optimising and answer[0] == "SAT")}
+    return {
+        solver: tuple(answer)
+        for solver, answer in model.solved.items()
+        if answer is not None and answer[0] in ("SAT", "UNSAT", "OPTIMUM") and not (optimising and answer[0] == "SAT")
+    }
 
 
 def _agree(model: Model) -> bool:
@@ -278,8 +301,10 @@ def _agree(model: Model) -> bool:
 def report(models: list[Model], built: list[Model], before: str, after: str, seconds: float | None) -> None:
     refused = [m for m in built if m.kit_error]
     different = [m for m in built if m.difference]
-    print(f"compared {len(built)}: identical {len(built) - len(refused) - len(different)}, "
-          f"refused by the kit {len(refused)}, built differently {len(different)}")
+    print(
+        f"compared {len(built)}: identical {len(built) - len(refused) - len(different)}, "
+        f"refused by the kit {len(refused)}, built differently {len(different)}"
+    )
     for m in refused:
         print(f"  refused   {m.path.parent.parent.name}/{m.name}: {m.kit_error}")
     for m in different:
@@ -300,7 +325,9 @@ def report_solving(built: list[Model], seconds: float) -> None:
     for solver in ("cp-sat", "minizinc"):
         refused = [m for m in solved if m.solved[solver][0] == "unread"]
         read = len(solved) - len(refused)
-        print(f"{solver}: reads {read} of {len(solved)} ({100 * read / max(1, len(solved)):.1f}%), refuses {len(refused)}")
+        print(
+            f"{solver}: reads {read} of {len(solved)} ({100 * read / max(1, len(solved)):.1f}%), refuses {len(refused)}"
+        )
         reasons: dict[str, list[str]] = {}
         for m in refused:
             reasons.setdefault(m.solved[solver][1], []).append(m.name)
@@ -310,8 +337,10 @@ def report_solving(built: list[Model], seconds: float) -> None:
     compared = [m for m in solved if len(_finished(m)) >= 2]
     differ = [m for m in compared if not _agree(m)]
     print(f"finished within the limit: {', '.join(f'{solver} {n}' for solver, n in finished.items())}")
-    print(f"compared (two solvers or more finished): {len(compared)}; agree {len(compared) - len(differ)}, "
-          f"differ {len(differ)}")
+    print(
+        f"compared (two solvers or more finished): {len(compared)}; agree {len(compared) - len(differ)}, "
+        f"differ {len(differ)}"
+    )
     for m in differ:
         print(f"  differ {m.name}: {m.solved}")
 

@@ -33,7 +33,7 @@ from kernelext.solver.result import Status
 from kernelext.steps.session import PuzzleSession
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests" / "solver"))
-from test_against_brute_force import CONSTRUCTS, _brute_force, _involved, _model, _solutions  # noqa: I001
+from test_against_brute_force import CONSTRUCTS, _brute_force, _involved, _model, _solutions
 
 RAW = ("cp-sat", "ace", "ace-cold", "choco", "ortools", "minizinc")
 KIT = ("auto", *RAW)
@@ -43,8 +43,9 @@ def draws(construct, count: int) -> list[dict]:
     """The construct's first `count` distinct parameter draws, the same every run."""
     seen: list[dict] = []
 
-    @settings(max_examples=4 * count, deadline=None, database=None, derandomize=True,
-              suppress_health_check=list(HealthCheck))
+    @settings(
+        max_examples=4 * count, deadline=None, database=None, derandomize=True, suppress_health_check=list(HealthCheck)
+    )
     @given(construct.parameters)
     def collect(parameters):
         if parameters not in seen:
@@ -77,7 +78,7 @@ def raw_solve(solver, name, model, cells, construct, expected, timeout) -> tuple
         result = solver.backend(name).solve(model, cells, sols="all", timeout=timeout)
     except (BackendUnsupported, KernelextError) as refused:
         return "refused", f"refused ({short(refused)})"
-    except Exception as error:  # noqa: BLE001  not the kit's own refusal: a crash a user would see as a traceback
+    except Exception as error:
         return "error", f"error ({short(error)})"
     finally:
         choice.KNOWN_WRONG = saved
@@ -95,7 +96,7 @@ def kit_solve(session, name, construct, expected, timeout) -> str:
         result = session.solve(backend=name, sols="all", timeout=timeout)
     except (BackendUnsupported, KernelextError):
         return "refused"
-    except Exception:  # noqa: BLE001  (counted, and named below the table)
+    except Exception:
         return "error"
     if result.invalid and "solved again" not in result.invalid:
         return "caught"
@@ -132,8 +133,9 @@ def main() -> None:
                 row = {name: raw_solve(solver, name, model, cells, construct, expected, args.timeout) for name in RAW}
                 for name, (outcome, _) in row.items():
                     raw_counts[name][outcome] += 1
-                raw_rows.append((f"{cname} #{k}", {name: text for name, (_, text) in row.items()},
-                                 f"{len(expected)} sols"))
+                raw_rows.append(
+                    (f"{cname} #{k}", {name: text for name, (_, text) in row.items()}, f"{len(expected)} sols")
+                )
                 for name in KIT:
                     outcome = kit_solve(session, name, construct, expected, args.timeout)
                     kit_counts[name][outcome] += 1
@@ -151,9 +153,14 @@ def main() -> None:
     print("\nRAW summary (reads = models answered, a no answer included; refused = not read)")
     for name, counts in raw_counts.items():
         reads = sum(counts[k] for k in ("right", "wrong", "unknown", "timeout"))
-        print(f"  {name:<9} reads {reads:>3}" + tally(counts, ("right", "wrong", "unknown", "timeout", "refused", "error")))
-    print("\nTHROUGH THE KIT (Solver.solve, checked): caught = the check refused the answer and said so; no answer = "
-          "UNKNOWN, nothing shown; error = an exception other than the kit's own")
+        print(
+            f"  {name:<9} reads {reads:>3}"
+            + tally(counts, ("right", "wrong", "unknown", "timeout", "refused", "error"))
+        )
+    print(
+        "\nTHROUGH THE KIT (Solver.solve, checked): caught = the check refused the answer and said so; no answer = "
+        "UNKNOWN, nothing shown; error = an exception other than the kit's own"
+    )
     for name, counts in kit_counts.items():
         print(f"  {name:<9}" + tally(counts, ("right", "caught", "refused", "unknown", "wrong", "timeout", "error")))
     for name, models in kit_bad.items():

@@ -64,8 +64,10 @@ def main(rounds: int) -> None:
         solves.append(time.perf_counter() - start)
     print("\n".join(explanation.words()))
     print(f"load average: {os.getloadavg()[0]:.1f} on {usable_cores()} usable cores")
-    print(f"explain, median of {rounds}: {statistics.median(times):.2f} s "
-          f"({statistics.median(calls):.0f} solver calls; target <= 0.5 s)")
+    print(
+        f"explain, median of {rounds}: {statistics.median(times):.2f} s "
+        f"({statistics.median(calls):.0f} solver calls; target <= 0.5 s)"
+    )
     print(f"one warm solve of the whole model, median: {statistics.median(solves):.3f} s")
     session.undo()  # the clashing clue
     hints = []
@@ -73,8 +75,10 @@ def main(rounds: int) -> None:
         start = time.perf_counter()
         found = walkthrough(session, limit=1).deductions[0]
         hints.append(time.perf_counter() - start)
-    print(f"hint ({found.size} constraint(s) per fact, {len(found.removed)} cell(s) changed), median of {rounds}: "
-          f"{statistics.median(hints):.2f} s (target <= 0.2 s)")
+    print(
+        f"hint ({found.size} constraint(s) per fact, {len(found.removed)} cell(s) changed), median of {rounds}: "
+        f"{statistics.median(hints):.2f} s (target <= 0.2 s)"
+    )
     solver.close()
     session.close()
 

@@ -19,7 +19,7 @@ from pathlib import Path
 import nbformat
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from kernels import ROOT, ready_kernel, timed_cell, worktree  # noqa: E402
+from kernels import ROOT, ready_kernel, timed_cell, worktree
 
 NOTEBOOK = ROOT / "notebooks" / "amaze.ipynb"
 
@@ -28,13 +28,15 @@ def kit_cells() -> list[str]:
     """The walkthrough's code cells up to its first step."""
     cells = [c.source for c in nbformat.read(NOTEBOOK, 4).cells if c.cell_type == "code"]
     first_step = next(k for k, cell in enumerate(cells) if cell.startswith("%%puzzle+"))
-    return cells[:first_step + 1]
+    return cells[: first_step + 1]
 
 
 def peer_cells(model: Path) -> list[str]:
     """The same step, as a CPMpy user would run it: import CPMpy, read the step's model, solve it."""
-    return ["import cpmpy\nfrom cpmpy.tools.xcsp3 import read_xcsp3",
-            f"model = read_xcsp3({str(model)!r})\nmodel.solve(solver='ortools', num_workers=1)"]
+    return [
+        "import cpmpy\nfrom cpmpy.tools.xcsp3 import read_xcsp3",
+        f"model = read_xcsp3({str(model)!r})\nmodel.solve(solver='ortools', num_workers=1)",
+    ]
 
 
 def step_model(folder: Path) -> Path:
@@ -75,8 +77,10 @@ def main() -> None:
     peer = statistics.median(times["cpmpy + cp-sat"])
     for name, found in times.items():
         median = statistics.median(found)
-        print(f"  {name:<22} median {median:.2f}  (min {min(found):.2f}, max {max(found):.2f})  "
-              f"{median / peer:.2f}x the CPMpy kernel")
+        print(
+            f"  {name:<22} median {median:.2f}  (min {min(found):.2f}, max {max(found):.2f})  "
+            f"{median / peer:.2f}x the CPMpy kernel"
+        )
 
 
 if __name__ == "__main__":

@@ -28,7 +28,7 @@ from kernelext.grading import grade
 from kernelext.grading.judging.schedule import usable_cores
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from kernels import worktree  # noqa: E402
+from kernels import worktree
 
 EXERCISE = Path(__file__).resolve().parent.parent / "exercises" / "picross"
 BIN = Path(sys.executable).parent
@@ -55,11 +55,15 @@ def main() -> None:
             with worktree(args.base) as tree:
                 before = _timed_at(tree, args.base, options, Path(work, "base"), args.workers)
         warm = _timed("warm processes", lambda: grade(**options, out_dir=Path(work, "pool"), workers=args.workers))
-        print(f"warm processes: {cold / warm:.1f}x faster than a process per run; grades.csv identical: "
-              f"{_same_grades(Path(work, 'cold'), Path(work, 'pool'))}")
+        print(
+            f"warm processes: {cold / warm:.1f}x faster than a process per run; grades.csv identical: "
+            f"{_same_grades(Path(work, 'cold'), Path(work, 'pool'))}"
+        )
         if args.base:
-            print(f"warm processes: {before / warm:.1f}x faster than at {args.base}; grades.csv identical: "
-                  f"{_same_grades(Path(work, 'base'), Path(work, 'pool'))}")
+            print(
+                f"warm processes: {before / warm:.1f}x faster than at {args.base}; grades.csv identical: "
+                f"{_same_grades(Path(work, 'base'), Path(work, 'pool'))}"
+            )
         if args.dask:
             from distributed import Client
 
@@ -77,20 +81,30 @@ def _timed(name: str, run) -> float:
     wall = time.perf_counter() - start
     runs = sum(1 for r in results for item in r.results if item.kind != "question")
     full = sum(all(i.points == i.max_points for i in r.results if i.kind != "question") for r in results)
-    print(f"{name}: {len(results)} submissions, {runs} runs on {os.cpu_count()} cores: {wall:.1f} s wall "
-          f"({wall / runs:.2f} s per run); {full}/{len(results)} with full marks", flush=True)
+    print(
+        f"{name}: {len(results)} submissions, {runs} runs on {os.cpu_count()} cores: {wall:.1f} s wall "
+        f"({wall / runs:.2f} s per run); {full}/{len(results)} with full marks",
+        flush=True,
+    )
     return wall
 
 
 def _timed_at(tree: Path, revision: str, options: dict, out_dir: Path, workers: int | None) -> float:
     """Grade with the default pool of the kit at `tree` (a worktree of `revision`), in a process of its own;
     print and return the wall time of the grading."""
-    script = (f"import time\nfrom pathlib import Path\nfrom kernelext.grading import grade\nstart = time.perf_counter()\n"
-              f"grade(exercise_dir=Path({str(options['exercise_dir'])!r}), "
-              f"submissions_dir=Path({str(options['submissions_dir'])!r}), sandbox={options['sandbox']!r}, "
-              f"out_dir=Path({str(out_dir)!r}), workers={workers!r})\nprint(time.perf_counter() - start)")
-    done = subprocess.run([sys.executable, "-c", script], env={**os.environ, "PYTHONPATH": str(tree)},
-                          capture_output=True, text=True, check=True)
+    script = (
+        f"import time\nfrom pathlib import Path\nfrom kernelext.grading import grade\nstart = time.perf_counter()\n"
+        f"grade(exercise_dir=Path({str(options['exercise_dir'])!r}), "
+        f"submissions_dir=Path({str(options['submissions_dir'])!r}), sandbox={options['sandbox']!r}, "
+        f"out_dir=Path({str(out_dir)!r}), workers={workers!r})\nprint(time.perf_counter() - start)"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script],
+        env={**os.environ, "PYTHONPATH": str(tree)},
+        capture_output=True,
+        text=True,
+        check=True,
+    )
     wall = float(done.stdout.split()[-1])
     print(f"warm processes at {revision}: {wall:.1f} s wall", flush=True)
     return wall
@@ -104,16 +118,47 @@ def _same_grades(one: Path, other: Path) -> bool:
 def _cluster(folder: Path, threads: int):
     """A `dask scheduler` and one `dask worker` with `threads` threads on 127.0.0.1; yields the scheduler address."""
     folder.mkdir()
-    started = [subprocess.Popen([BIN / "dask", "scheduler", "--host", "127.0.0.1", "--port", "0", "--no-dashboard",
-                                 "--scheduler-file", "scheduler.json"], cwd=folder, stdout=subprocess.DEVNULL,
-                                stderr=subprocess.DEVNULL, start_new_session=True)]
+    started = [
+        subprocess.Popen(
+            [
+                BIN / "dask",
+                "scheduler",
+                "--host",
+                "127.0.0.1",
+                "--port",
+                "0",
+                "--no-dashboard",
+                "--scheduler-file",
+                "scheduler.json",
+            ],
+            cwd=folder,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            start_new_session=True,
+        )
+    ]
     try:
         while not (folder / "scheduler.json").is_file():
             time.sleep(0.2)
         address = json.loads((folder / "scheduler.json").read_text())["address"]
-        started.append(subprocess.Popen([BIN / "dask", "worker", address, "--nthreads", str(threads), "--no-dashboard",
-                                         "--local-directory", str(folder / "scratch")], cwd=folder,
-                                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True))
+        started.append(
+            subprocess.Popen(
+                [
+                    BIN / "dask",
+                    "worker",
+                    address,
+                    "--nthreads",
+                    str(threads),
+                    "--no-dashboard",
+                    "--local-directory",
+                    str(folder / "scratch"),
+                ],
+                cwd=folder,
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL,
+                start_new_session=True,
+            )
+        )
         yield address
     finally:
         for process in reversed(started):

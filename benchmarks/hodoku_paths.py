@@ -17,21 +17,34 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from walkthrough import sudoku  # noqa: E402
+from walkthrough import sudoku
 
-from kernelext.insight import explain  # noqa: E402
-from kernelext.insight.walkthrough.techniques import LEVELS, TECHNIQUE_LEVEL  # noqa: E402
-from kernelext.solver.engine import Solver  # noqa: E402
-from kernelext.steps.session import PuzzleSession  # noqa: E402
+from kernelext.insight import explain
+from kernelext.insight.walkthrough.techniques import LEVELS, TECHNIQUE_LEVEL
+from kernelext.solver.engine import Solver
+from kernelext.steps.session import PuzzleSession
 
 ROOT = Path(__file__).resolve().parents[1]
-NAMES = {"XY-Wing": "XY-wing", "XYZ-Wing": "XYZ-wing", "W-Wing": "W-wing", "Skyscraper": "skyscraper",
-         "2-String Kite": "2-string kite", "Turbot Fish": "turbot fish", "X-Chain": "X-chain",
-         "Simple Colors Trap": "simple colouring (trap)", "Simple Colors Wrap": "simple colouring (wrap)",
-         "X-Wing": "X-wing", "Swordfish": "swordfish", "Naked Pair": "naked pair", "Naked Triple": "naked triple",
-         "Hidden Pair": "hidden pair", "Hidden Triple": "hidden triple", "Remote Pair": "remote pair",
-         "Locked Candidates Type 1 (Pointing)": "locked candidates (pointing)",
-         "Locked Candidates Type 2 (Claiming)": "locked candidates (claiming)"}
+NAMES = {
+    "XY-Wing": "XY-wing",
+    "XYZ-Wing": "XYZ-wing",
+    "W-Wing": "W-wing",
+    "Skyscraper": "skyscraper",
+    "2-String Kite": "2-string kite",
+    "Turbot Fish": "turbot fish",
+    "X-Chain": "X-chain",
+    "Simple Colors Trap": "simple colouring (trap)",
+    "Simple Colors Wrap": "simple colouring (wrap)",
+    "X-Wing": "X-wing",
+    "Swordfish": "swordfish",
+    "Naked Pair": "naked pair",
+    "Naked Triple": "naked triple",
+    "Hidden Pair": "hidden pair",
+    "Hidden Triple": "hidden triple",
+    "Remote Pair": "remote pair",
+    "Locked Candidates Type 1 (Pointing)": "locked candidates (pointing)",
+    "Locked Candidates Type 2 (Claiming)": "locked candidates (claiming)",
+}
 HODOKU_LEVEL = {**TECHNIQUE_LEVEL, "remote pair": 2}  # HoDoKu's default levels (the walkthrough has no remote pair)
 UNNAMED = ("", "singles", "hidden single", "naked single")
 
@@ -46,7 +59,7 @@ def main() -> None:
     try:
         for n, (puzzle, steps) in enumerate(paths.items(), 1):
             session = PuzzleSession(f"hodoku{n}", solver=solver)
-            for step in sudoku([puzzle[i:i + 9] for i in range(0, 81, 9)]):
+            for step in sudoku([puzzle[i : i + 9] for i in range(0, 81, 9)]):
                 session.add_step(step, solve=False)
             found = explain.walkthrough(session, timeout=args.timeout)
             ours = {d.technique for d in found.deductions if d.technique not in UNNAMED}
@@ -55,11 +68,16 @@ def main() -> None:
             same_level += found.rating.startswith(level + " ")
             named_all += theirs <= ours
             missing = sorted(theirs - ours)
-            print(f"{n}. {puzzle}\n   HoDoKu: {level}; {', '.join(sorted(theirs))}\n   walkthrough: {found.rating}; "
-                  f"{', '.join(sorted(ours))}" + (f"\n   not named: {', '.join(missing)}" if missing else ""), flush=True)
+            print(
+                f"{n}. {puzzle}\n   HoDoKu: {level}; {', '.join(sorted(theirs))}\n   walkthrough: {found.rating}; "
+                f"{', '.join(sorted(ours))}" + (f"\n   not named: {', '.join(missing)}" if missing else ""),
+                flush=True,
+            )
     finally:
         solver.close()
-    print(f"same level: {same_level} of {len(paths)}; every technique of HoDoKu's path named: {named_all} of {len(paths)}")
+    print(
+        f"same level: {same_level} of {len(paths)}; every technique of HoDoKu's path named: {named_all} of {len(paths)}"
+    )
 
 
 if __name__ == "__main__":

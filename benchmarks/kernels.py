@@ -42,8 +42,11 @@ def worktree(revision: str):
     """The repository as it was at `revision`, in a temporary folder."""
     with tempfile.TemporaryDirectory() as folder:
         tree = Path(folder) / "tree"
-        subprocess.run(["git", "-C", str(ROOT), "worktree", "add", "--detach", str(tree), revision],
-                       check=True, capture_output=True)
+        subprocess.run(
+            ["git", "-C", str(ROOT), "worktree", "add", "--detach", str(tree), revision],
+            check=True,
+            capture_output=True,
+        )
         try:
             yield tree
         finally:

@@ -21,7 +21,7 @@ from kernelext.solver.engine import Solver
 from kernelext.steps.session import PuzzleSession
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
-from instances import amaze  # noqa: E402  (the same Numberlink model the tests use)
+from instances import amaze
 
 BACKENDS = ("auto", "ace", "ace-cold", "ortools")
 
@@ -30,11 +30,13 @@ def sudoku(b: int = 5) -> list[str]:
     n = b * b
     solution = [[(b * (r % b) + r // b + c) % n + 1 for c in range(n)] for r in range(n)]
     clues = [[solution[r][c] if (r * 7 + c * 3) % 5 < 2 else 0 for c in range(n)] for r in range(n)]
-    return [f"n, b = {n}, {b}\nclues = {clues!r}\nS = VarArray(size=[n, n], dom=range(1, n + 1))\n",
-            "satisfy(S[i][j] == clues[i][j] for i in range(n) for j in range(n) if clues[i][j])\n",
-            "satisfy([AllDifferent(r) for r in S], [AllDifferent(c) for c in columns(S)],\n"
-            "        [AllDifferent(S[i][j] for i in range(r, r + b) for j in range(c, c + b))\n"
-            "         for r in range(0, n, b) for c in range(0, n, b)])\n"]
+    return [
+        f"n, b = {n}, {b}\nclues = {clues!r}\nS = VarArray(size=[n, n], dom=range(1, n + 1))\n",
+        "satisfy(S[i][j] == clues[i][j] for i in range(n) for j in range(n) if clues[i][j])\n",
+        "satisfy([AllDifferent(r) for r in S], [AllDifferent(c) for c in columns(S)],\n"
+        "        [AllDifferent(S[i][j] for i in range(r, r + b) for j in range(c, c + b))\n"
+        "         for r in range(0, n, b) for c in range(0, n, b)])\n",
+    ]
 
 
 def runs(line: list[int]) -> list[int]:
@@ -49,29 +51,35 @@ def runs(line: list[int]) -> list[int]:
 
 
 def nonogram(n: int = 30) -> list[str]:
-    picture = [[int((r - 15) ** 2 + (c - 15) ** 2 < 150 and (r + c) % 7 != 0 or r in (3, 26)) for c in range(n)]
-               for r in range(n)]
+    picture = [
+        [int((r - 15) ** 2 + (c - 15) ** 2 < 150 and (r + c) % 7 != 0 or r in (3, 26)) for c in range(n)]
+        for r in range(n)
+    ]
     rows = [runs(line) for line in picture]
     cols = [runs([picture[r][c] for r in range(n)]) for c in range(n)]
-    return [f"n = {n}\nrows, cols = {rows!r}, {cols!r}\nG = VarArray(size=[n, n], dom={{0, 1}})\n",
-            "def automaton(clue):\n"
-            "    q, t = 0, [('q0', 0, 'q0')]\n"
-            "    for k, length in enumerate(clue):\n"
-            "        for _ in range(length):\n"
-            "            t.append((f'q{q}', 1, f'q{q + 1}')); q += 1\n"
-            "        if k < len(clue) - 1:\n"
-            "            t.append((f'q{q}', 0, f'q{q + 1}')); q += 1; t.append((f'q{q}', 0, f'q{q}'))\n"
-            "    t.append((f'q{q}', 0, f'q{q}'))\n"
-            "    return Automaton(start='q0', final=f'q{q}', transitions=list(dict.fromkeys(t)))\n"
-            "satisfy([G[i] in automaton(rows[i]) for i in range(n)],\n"
-            "        [G[:, j] in automaton(cols[j]) for j in range(n)])\n"]
+    return [
+        f"n = {n}\nrows, cols = {rows!r}, {cols!r}\nG = VarArray(size=[n, n], dom={{0, 1}})\n",
+        "def automaton(clue):\n"
+        "    q, t = 0, [('q0', 0, 'q0')]\n"
+        "    for k, length in enumerate(clue):\n"
+        "        for _ in range(length):\n"
+        "            t.append((f'q{q}', 1, f'q{q + 1}')); q += 1\n"
+        "        if k < len(clue) - 1:\n"
+        "            t.append((f'q{q}', 0, f'q{q + 1}')); q += 1; t.append((f'q{q}', 0, f'q{q}'))\n"
+        "    t.append((f'q{q}', 0, f'q{q}'))\n"
+        "    return Automaton(start='q0', final=f'q{q}', transitions=list(dict.fromkeys(t)))\n"
+        "satisfy([G[i] in automaton(rows[i]) for i in range(n)],\n"
+        "        [G[:, j] in automaton(cols[j]) for j in range(n)])\n",
+    ]
 
 
 def futoshiki(n: int = 9) -> list[str]:
     rng = random.Random(9)
     symbols = rng.sample(range(1, n + 1), n)
     solution = [[symbols[(r * 2 + c) % n] for c in range(n)] for r in range(n)]
-    assert all(len(set(row)) == n for row in solution) and all(len({solution[r][c] for r in range(n)}) == n for c in range(n))
+    assert all(len(set(row)) == n for row in solution) and all(
+        len({solution[r][c] for r in range(n)}) == n for c in range(n)
+    )
     hints = [((r, c), solution[r][c]) for r in range(n) for c in range(n) if rng.random() < 0.12]
     pairs = []
     for r in range(n):
@@ -80,10 +88,12 @@ def futoshiki(n: int = 9) -> list[str]:
                 if r + dr < n and c + dc < n and rng.random() < 0.3:
                     a, b = (r, c), (r + dr, c + dc)
                     pairs.append((a, b) if solution[r][c] < solution[r + dr][c + dc] else (b, a))
-    return [f"n = {n}\nhints, less_than = {hints!r}, {pairs!r}\nF = VarArray(size=[n, n], dom=range(1, n + 1))\n",
-            "satisfy(F[i][j] == v for (i, j), v in hints)\n",
-            "satisfy([AllDifferent(r) for r in F], [AllDifferent(c) for c in columns(F)],\n"
-            "        [F[a][b] < F[c][d] for (a, b), (c, d) in less_than])\n"]
+    return [
+        f"n = {n}\nhints, less_than = {hints!r}, {pairs!r}\nF = VarArray(size=[n, n], dom=range(1, n + 1))\n",
+        "satisfy(F[i][j] == v for (i, j), v in hints)\n",
+        "satisfy([AllDifferent(r) for r in F], [AllDifferent(c) for c in columns(F)],\n"
+        "        [F[a][b] < F[c][d] for (a, b), (c, d) in less_than])\n",
+    ]
 
 
 def numberlink(n: int = 10) -> list[str]:
@@ -117,8 +127,12 @@ def main() -> None:
     parser.add_argument("--steps", type=int, default=200)
     args = parser.parse_args()
     solver = Solver()
-    instances = {"sudoku 25x25": sudoku(), "nonogram 30x30": nonogram(), "futoshiki 9x9": futoshiki(),
-                 "numberlink 10x10 (optimum)": numberlink()}
+    instances = {
+        "sudoku 25x25": sudoku(),
+        "nonogram 30x30": nonogram(),
+        "futoshiki 9x9": futoshiki(),
+        "numberlink 10x10 (optimum)": numberlink(),
+    }
     print(f"Seconds to compile and solve, median of {args.rounds} (warm ACE's JVM already started)")
     print(f"{'instance':<28}" + "".join(f"{b:>12}" for b in BACKENDS) + "   status")
     for name, steps in instances.items():
@@ -139,9 +153,11 @@ def main() -> None:
         print(f"{name:<28}" + "".join(f"{times[b]:>12.3f}" for b in BACKENDS) + f"   {sorted(statuses)}")
         session.close()
     before, after = memory_over_steps(solver, args.steps)
-    print(f"memory after 10 steps: kernel {before[0]:.0f} MB, worker {before[1]:.0f} MB; "
-          f"after {args.steps}: kernel {after[0]:.0f} MB, worker {after[1]:.0f} MB "
-          f"(growth {after[0] - before[0]:+.0f} MB and {after[1] - before[1]:+.0f} MB)")
+    print(
+        f"memory after 10 steps: kernel {before[0]:.0f} MB, worker {before[1]:.0f} MB; "
+        f"after {args.steps}: kernel {after[0]:.0f} MB, worker {after[1]:.0f} MB "
+        f"(growth {after[0] - before[0]:+.0f} MB and {after[1] - before[1]:+.0f} MB)"
+    )
     solver.close()
 
 

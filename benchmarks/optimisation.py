@@ -48,7 +48,7 @@ def notebook_steps(path: Path) -> tuple[list[str], dict]:
     for kind, line, body in notebook_cells(path):
         if kind == "code":
             with contextlib.suppress(Exception):
-                exec(compile(body, str(path), "exec"), namespace)  # noqa: S102  (the notebook's own cells)
+                exec(compile(body, str(path), "exec"), namespace)
             continue
         if kind == "start":
             steps = {}
@@ -65,8 +65,14 @@ def exercise_models() -> list[tuple[str, list[str], dict, int | None]]:
     for path in sorted(folder.glob("public/*.json")) + sorted(folder.glob("hidden/*.json")):
         instance = json.loads(path.read_text())
         namespace = _pycsp3_namespace() | {"data": instance["data"]}
-        models.append((f"amaze exercise {path.parent.name}/{path.stem}", steps, namespace,
-                       instance.get("expected", {}).get("optimum")))
+        models.append(
+            (
+                f"amaze exercise {path.parent.name}/{path.stem}",
+                steps,
+                namespace,
+                instance.get("expected", {}).get("optimum"),
+            )
+        )
     return models
 
 
@@ -82,8 +88,11 @@ def models() -> tuple[list[tuple[str, list[str], dict | None, int | None]], list
     else:
         notes.append("magic square notebook: skipped, its last step (n = 5) does not optimise")
     found.append(("numberlink 10x10", numberlink(), None, None))
-    found += [(i.name, list(i.steps), None, i.bound) for i in INSTANCES if i.name in ("golomb-5",) or
-              i.name.startswith("knapsack")]
+    found += [
+        (i.name, list(i.steps), None, i.bound)
+        for i in INSTANCES
+        if i.name in ("golomb-5",) or i.name.startswith("knapsack")
+    ]
     return found, notes
 
 
@@ -96,10 +105,14 @@ def main() -> None:
     os.chdir(ROOT / "notebooks")
     found, notes = models()
     solver = Solver()
-    print(f"Seconds to compile and solve to optimum, median of {args.rounds} after one warm-up (warm ACE's JVM "
-          f"started); timeout {args.timeout:g} s")
-    print(f"{'model':<36}{'status (bound) auto':>26}{'warm ACE':>22}{'expected':>9}{'auto s':>9}{'ACE s':>9}"
-          f"{'ACE/auto':>10}")
+    print(
+        f"Seconds to compile and solve to optimum, median of {args.rounds} after one warm-up (warm ACE's JVM "
+        f"started); timeout {args.timeout:g} s"
+    )
+    print(
+        f"{'model':<36}{'status (bound) auto':>26}{'warm ACE':>22}{'expected':>9}{'auto s':>9}{'ACE s':>9}"
+        f"{'ACE/auto':>10}"
+    )
     for name, steps, namespace, expected in found:
         session = PuzzleSession("optimisation", namespace, solver=solver)
         with contextlib.redirect_stdout(io.StringIO()), plain_operators():
@@ -112,13 +125,17 @@ def main() -> None:
                 result = session.solve(backend=backend, timeout=args.timeout)
                 spent = time.perf_counter() - start
                 by = f" by {result.backend}" if backend == "auto" and result.backend != "cp-sat" else ""
-                answers[backend].add(f"{result.status.value} ({result.bound}){by}" + (" timeout" if result.stopped else ""))
+                answers[backend].add(
+                    f"{result.status.value} ({result.bound}){by}" + (" timeout" if result.stopped else "")
+                )
                 if round_:
                     times[backend].append(spent)
         session.close()
         auto, ace = (statistics.median(times[b]) for b in BACKENDS)
-        print(f"{name:<36}{', '.join(sorted(answers['auto'])):>26}{', '.join(sorted(answers['ace'])):>22}"
-              f"{'' if expected is None else expected:>9}{auto:>9.3f}{ace:>9.3f}{ace / auto:>9.1f}x")
+        print(
+            f"{name:<36}{', '.join(sorted(answers['auto'])):>26}{', '.join(sorted(answers['ace'])):>22}"
+            f"{'' if expected is None else expected:>9}{auto:>9.3f}{ace:>9.3f}{ace / auto:>9.1f}x"
+        )
     solver.close()
     for note in notes:
         print(note)

@@ -20,7 +20,14 @@ from kernelext.steps.session import PuzzleSession
 
 BUDGET = 0.05  # seconds
 CLUES = [  # "AI Escargot": propagation at the root leaves most cells open
-    "1....7.9.", ".3..2...8", "..96..5..", "..53..9..", ".1..8...2", "6....4...", "3......1.", ".4......7",
+    "1....7.9.",
+    ".3..2...8",
+    "..96..5..",
+    "..53..9..",
+    ".1..8...2",
+    "6....4...",
+    "3......1.",
+    ".4......7",
     "..7...3..",
 ]
 STEPS = [

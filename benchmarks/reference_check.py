@@ -56,8 +56,14 @@ def compare(exercise: Path, work: Path) -> tuple[int, int, float, float]:
         started = time.monotonic()
         results = grade(exercise_dir=folder, submissions_dir=work / "in", out_dir=work / f"{name}-out")
         seconds.append(time.monotonic() - started)
-        outcomes.append({(r.student, i.instance): (i.outcome.value, i.message) for r in results for i in r.results
-                         if i.kind == "instance"})
+        outcomes.append(
+            {
+                (r.student, i.instance): (i.outcome.value, i.message)
+                for r in results
+                for i in r.results
+                if i.kind == "instance"
+            }
+        )
     kind, reference = outcomes
     for key in sorted(kind):
         if kind[key][0] != reference[key][0]:
@@ -67,9 +73,12 @@ def compare(exercise: Path, work: Path) -> tuple[int, int, float, float]:
 
 
 def main() -> None:
-    names = sys.argv[1:] or sorted(p.parent.name for p in EXERCISES.glob("*/exercise.json")
-                                   if json.loads(p.read_text()).get("checker", REFERENCE) != REFERENCE
-                                   and ":" not in json.loads(p.read_text())["checker"])
+    names = sys.argv[1:] or sorted(
+        p.parent.name
+        for p in EXERCISES.glob("*/exercise.json")
+        if json.loads(p.read_text()).get("checker", REFERENCE) != REFERENCE
+        and ":" not in json.loads(p.read_text())["checker"]
+    )
     print(f"{'exercise':<16}{'items':>6}{'alike':>7}{'kind s':>9}{'reference s':>13}{'ratio':>7}")
     totals = [0, 0, 0.0, 0.0]
     for name in names:

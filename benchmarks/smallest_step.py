@@ -19,15 +19,15 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from walkthrough import PUZZLES  # noqa: E402
+from walkthrough import PUZZLES
 
-from kernelext.insight import subset_solves  # noqa: E402
-from kernelext.insight.walkthrough import driver  # noqa: E402
-from kernelext.insight.walkthrough.smallest import smallest_refutation  # noqa: E402
-from kernelext.insight.walkthrough.propagation import TimeUp  # noqa: E402
-from kernelext.pycsp3_glue import operators  # noqa: E402
-from kernelext.solver.engine import Solver  # noqa: E402
-from kernelext.steps.session import PuzzleSession  # noqa: E402
+from kernelext.insight import subset_solves
+from kernelext.insight.walkthrough import driver
+from kernelext.insight.walkthrough.propagation import TimeUp
+from kernelext.insight.walkthrough.smallest import smallest_refutation
+from kernelext.pycsp3_glue import operators
+from kernelext.solver.engine import Solver
+from kernelext.steps.session import PuzzleSession
 
 
 def main() -> None:
@@ -50,22 +50,34 @@ def main() -> None:
             solution = reasoner.solution(active, domains)
             start = time.perf_counter()
             own = walk.deducer.next(domains)
-            print(f"{args.puzzle}, after {args.after} deduction(s): the walkthrough's next step has "
-                  f"{len(own.ids)} constraints ({time.perf_counter() - start:.1f} s)", flush=True)
+            print(
+                f"{args.puzzle}, after {args.after} deduction(s): the walkthrough's next step has "
+                f"{len(own.ids)} constraints ({time.perf_counter() - start:.1f} s)",
+                flush=True,
+            )
             literals = [(v, x) for v in reasoner.scope(active) for x in sorted(domains[v]) if x not in solution[v]]
             reasoner.deadline = time.monotonic() + args.timeout
             start = time.perf_counter()
             try:
                 chosen, literal = smallest_refutation(
-                    reasoner, active, domains, literals, 1, len(active) + 1,
-                    on_bound=lambda k: print(f"  {time.perf_counter() - start:.0f} s: no step of fewer than {k} "
-                                             "constraints", flush=True))
+                    reasoner,
+                    active,
+                    domains,
+                    literals,
+                    1,
+                    len(active) + 1,
+                    on_bound=lambda k: print(
+                        f"  {time.perf_counter() - start:.0f} s: no step of fewer than {k} constraints", flush=True
+                    ),
+                )
             except TimeUp:
                 print(f"no proof within {args.timeout:g} s")
                 return
             names = [context.culprit(walk.constraint_of[i]).text for i in chosen]
-            print(f"smallest step: {len(chosen)} constraints rule out {literal[0]} = {literal[1]}: "
-                  f"{'; '.join(names)}\n{time.perf_counter() - start:.1f} s")
+            print(
+                f"smallest step: {len(chosen)} constraints rule out {literal[0]} = {literal[1]}: "
+                f"{'; '.join(names)}\n{time.perf_counter() - start:.1f} s"
+            )
     finally:
         solver.close()
 

@@ -19,8 +19,8 @@ from contextlib import ExitStack
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from kernels import ROOT, ready_kernel, timed_cell, worktree  # noqa: E402
-from solve_steps import WALKTHROUGHS, is_step, linear_cells  # noqa: E402
+from kernels import ROOT, ready_kernel, timed_cell, worktree
+from solve_steps import WALKTHROUGHS, is_step, linear_cells
 
 
 def kit_steps(client) -> list[float]:
@@ -62,7 +62,9 @@ def step_models(folder: Path) -> list[Path]:
             for cell in linear_cells(name):
                 ip.run_cell(cell)
                 if is_step(cell):
-                    files.append(ip.magics_manager.registry["PuzzleMagics"].session.compile(folder / f"{len(files)}.xml"))
+                    files.append(
+                        ip.magics_manager.registry["PuzzleMagics"].session.compile(folder / f"{len(files)}.xml")
+                    )
     return files
 
 
@@ -100,8 +102,10 @@ def main() -> None:
                     steps(client)  # warm-up
                     times[name] += steps(client)
     peer = statistics.median(times["cpmpy + cp-sat cell"])
-    print(f"Median seconds per step in a Jupyter kernel, {len(times['kit']) // options.rounds} steps of "
-          f"{', '.join(WALKTHROUGHS)}, {options.rounds} rounds in turn:")
+    print(
+        f"Median seconds per step in a Jupyter kernel, {len(times['kit']) // options.rounds} steps of "
+        f"{', '.join(WALKTHROUGHS)}, {options.rounds} rounds in turn:"
+    )
     for name, found in times.items():
         median = statistics.median(found)
         print(f"  {name:<24} {median:.4f}  ({median / peer:.2f}x the peer's cell)")

@@ -30,8 +30,8 @@ from contextlib import ExitStack, contextmanager
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from kernels import worktree  # noqa: E402
-from solve_steps import ROOT, WALKTHROUGHS, is_step, linear_cells, time_cpmpy  # noqa: E402
+from kernels import worktree
+from solve_steps import ROOT, WALKTHROUGHS, is_step, linear_cells, time_cpmpy
 
 PHASES = ("cell", "code", "compile", "solver", "search", "render", "kit", "cpmpy+cp-sat cell")
 _GLOBAL_WCK = re.compile(r"^\s*global\b.*?^\s*wck:([\d.]+)", re.M | re.S)
@@ -73,11 +73,14 @@ def timed(spent: dict[str, float]):
             spent["search"] += float(result.stats["search seconds"])
 
     compiles = [name for name in ("compile_to", "compile_items") if hasattr(model_state, name)]
-    wrapped = [wrap(kernelext.steps.session, "check_source", "code"), wrap(kernelext.steps.session, "run_source", "code"),
-               *(wrap(model_state, name, "compile") for name in compiles),
-               wrap(Solver, "solve", "solver", cp_sat_time),
-               wrap(ace_output, "parse", "parse", search_time),
-               wrap(kernelext.magic.puzzle.NotebookPuzzle, "show", "render")]
+    wrapped = [
+        wrap(kernelext.steps.session, "check_source", "code"),
+        wrap(kernelext.steps.session, "run_source", "code"),
+        *(wrap(model_state, name, "compile") for name in compiles),
+        wrap(Solver, "solve", "solver", cp_sat_time),
+        wrap(ace_output, "parse", "parse", search_time),
+        wrap(kernelext.magic.puzzle.NotebookPuzzle, "show", "render"),
+    ]
     try:
         yield
     finally:
@@ -131,8 +134,9 @@ def measure(backend: str) -> list[dict[str, float]]:
 def in_process(backend: str, pythonpath: str | None) -> list[dict[str, float]]:
     """`measure` in a process of its own, the kit imported from `pythonpath` first when given."""
     env = {**os.environ, "PYTHONPATH": pythonpath} if pythonpath else dict(os.environ)
-    done = subprocess.run([sys.executable, __file__, "--solver", backend, "--json"], env=env, capture_output=True,
-                          text=True, check=True)
+    done = subprocess.run(
+        [sys.executable, __file__, "--solver", backend, "--json"], env=env, capture_output=True, text=True, check=True
+    )
     return json.loads(done.stdout.strip().splitlines()[-1])
 
 
@@ -154,16 +158,22 @@ def main() -> None:
         for _ in range(options.rounds):
             for column, tree in trees.items():
                 steps[column] += in_process(options.solver, tree)
-    medians = {column: {phase: statistics.median(step.get(phase, 0.0) for step in found) for phase in PHASES}
-               for column, found in steps.items()}
-    print(f"{len(steps['kit'])} steps ({options.rounds} rounds of {', '.join(WALKTHROUGHS)}), solver "
-          f"{options.solver}; median milliseconds per step:")
+    medians = {
+        column: {phase: statistics.median(step.get(phase, 0.0) for step in found) for phase in PHASES}
+        for column, found in steps.items()
+    }
+    print(
+        f"{len(steps['kit'])} steps ({options.rounds} rounds of {', '.join(WALKTHROUGHS)}), solver "
+        f"{options.solver}; median milliseconds per step:"
+    )
     print(f"  {'':<20}" + "".join(f"{column:>16}" for column in steps))
     for phase in PHASES:
         print(f"  {phase:<20}" + "".join(f"{medians[column][phase] * 1000:16.1f}" for column in steps))
     for column, found in medians.items():
-        print(f"{column}: whole step / CPMpy + CP-SAT cell {found['cell'] / found['cpmpy+cp-sat cell']:.2f}x; "
-              f"kit part {found['kit'] * 1000:.1f} ms ({found['kit'] / found['cell']:.0%} of the step)")
+        print(
+            f"{column}: whole step / CPMpy + CP-SAT cell {found['cell'] / found['cpmpy+cp-sat cell']:.2f}x; "
+            f"kit part {found['kit'] * 1000:.1f} ms ({found['kit'] / found['cell']:.0%} of the step)"
+        )
     if options.base:
         base = medians[f"at {options.base}"]
         print(f"whole step, {options.base} / now: {base['cell'] / medians['kit']['cell']:.2f}x")

@@ -18,14 +18,14 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from walkthrough import PUZZLES  # noqa: E402
+from walkthrough import PUZZLES
 
 from kernelext.insight import subset_solves
 from kernelext.insight.walkthrough import driver
-from kernelext.insight.walkthrough.deduction import connected_sets  # noqa: E402
-from kernelext.pycsp3_glue import operators  # noqa: E402
-from kernelext.solver.engine import Solver  # noqa: E402
-from kernelext.steps.session import PuzzleSession  # noqa: E402
+from kernelext.insight.walkthrough.deduction import connected_sets
+from kernelext.pycsp3_glue import operators
+from kernelext.solver.engine import Solver
+from kernelext.steps.session import PuzzleSession
 
 
 def main() -> None:
@@ -41,25 +41,30 @@ def main() -> None:
     for step in PUZZLES[args.puzzle]:
         session.add_step(step, solve=False)
     try:
-        with operators.plain_operators(), subset_solves.SubsetSolves(session, timeout=10 ** 6) as context:
+        with operators.plain_operators(), subset_solves.SubsetSolves(session, timeout=10**6) as context:
             walk = driver._Walk(context)
             for _ in range(args.after):
                 walk._deduction(walk.deducer.next(walk.domains))
             domains, deducer = walk.domains, walk.deducer
-            active = [i for i, rule in enumerate(deducer.reasoner.rules)
-                      if any(len(domains[v]) > 1 for v in rule.scope)]
+            active = [
+                i for i, rule in enumerate(deducer.reasoner.rules) if any(len(domains[v]) > 1 for v in rule.scope)
+            ]
             sets = list(connected_sets(deducer.reasoner, active, args.size))
-            mine = sets[len(sets) * (part - 1) // parts:len(sets) * part // parts]
-            print(f"{args.puzzle}, after {args.after} deduction(s): {len(active)} constraints still open, "
-                  f"{len(sets)} connected sets of {args.size}; checking {len(mine)} (part {args.part})", flush=True)
+            mine = sets[len(sets) * (part - 1) // parts : len(sets) * part // parts]
+            print(
+                f"{args.puzzle}, after {args.after} deduction(s): {len(active)} constraints still open, "
+                f"{len(sets)} connected sets of {args.size}; checking {len(mine)} (part {args.part})",
+                flush=True,
+            )
             start, forcing = time.perf_counter(), 0
             for ids in mine:
                 changed = deducer._set_consequences(ids, domains)
                 if changed:
                     forcing += 1
                     removed = {v: sorted(domains[v] - left) for v, left in changed.items()}
-                    print(f"forces: {[context.culprit(walk.constraint_of[i]).text for i in ids]}: {removed}",
-                          flush=True)
+                    print(
+                        f"forces: {[context.culprit(walk.constraint_of[i]).text for i in ids]}: {removed}", flush=True
+                    )
             print(f"{forcing} of {len(mine)} sets force something; {time.perf_counter() - start:.0f} s")
     finally:
         solver.close()

@@ -38,19 +38,24 @@ from kernelext.solver.engine import Solver
 from kernelext.solver.warm import WarmAce
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
-from test_cpsat_reading import HARD_CELLS, hard_instance  # noqa: E402  (the Golomb ruler)
-from test_warm_solver import ALL_DIFFERENT, pigeonhole  # noqa: E402
+from test_cpsat_reading import HARD_CELLS, hard_instance
+from test_warm_solver import ALL_DIFFERENT, pigeonhole
 
 SEVEN = {"x": tuple(((i,), f"x[{i}]") for i in range(7))}
 THREE = {"x": tuple(((i,), f"x[{i}]") for i in range(3))}
 
 
 def large_tables() -> str:
-    tuples = "".join(f"({','.join(map(str, t))})" for t in itertools.product(range(10), repeat=7)
-                     if sum(t) % 10 in (3, 7) and t[0] < 5)
-    return (f'<instance format="XCSP3" type="CSP"><variables><array id="x" size="[7]"> 0..9 </array></variables>'
-            f"<constraints><extension><list> x[] </list><supports> {tuples} </supports></extension></constraints>"
-            "</instance>\n")
+    tuples = "".join(
+        f"({','.join(map(str, t))})"
+        for t in itertools.product(range(10), repeat=7)
+        if sum(t) % 10 in (3, 7) and t[0] < 5
+    )
+    return (
+        f'<instance format="XCSP3" type="CSP"><variables><array id="x" size="[7]"> 0..9 </array></variables>'
+        f"<constraints><extension><list> x[] </list><supports> {tuples} </supports></extension></constraints>"
+        "</instance>\n"
+    )
 
 
 def spin() -> None:
@@ -101,35 +106,59 @@ def main() -> None:
             for _ in range(args.rounds):
                 for limit in (1.0, 2.0):
                     solver.solve(paths["tiny"], THREE, timeout=60)  # the worker ready before the clock
-                    measure(f"warm ACE reading tables: past a {limit:g} s limit",
-                            past(lambda: solver.solve(paths["tables"], SEVEN, timeout=limit), limit))
+                    measure(
+                        f"warm ACE reading tables: past a {limit:g} s limit",
+                        past(lambda limit=limit: solver.solve(paths["tables"], SEVEN, timeout=limit), limit),
+                    )
                 solver.solve(paths["tiny"], THREE, timeout=60)
-                measure("warm ACE reading tables: after Stop",
-                        after_stop(lambda: solver.solve(paths["tables"], SEVEN, timeout=60)))
+                measure(
+                    "warm ACE reading tables: after Stop",
+                    after_stop(lambda: solver.solve(paths["tables"], SEVEN, timeout=60)),
+                )
                 solver.close()
-                measure("warm ACE starting its JVM: past a 0.05 s limit",
-                        past(lambda: solver.solve(paths["tiny"], THREE, timeout=0.05), 0.05))
+                measure(
+                    "warm ACE starting its JVM: past a 0.05 s limit",
+                    past(lambda: solver.solve(paths["tiny"], THREE, timeout=0.05), 0.05),
+                )
         finally:
             solver.close()
         with WarmAce() as ace:
             for _ in range(args.rounds):
                 ace.run([str(paths["tiny"])], timeout=60)
                 measure("warm ACE searching: past a 1 s limit", past(lambda: ace.run([str(paths["hard"])], 1), 1))
-                measure("warm ACE searching, its own -t=60s: past a 0.5 s deadline",
-                        past(lambda: ace.run([str(paths["hard"]), "-t=60s"], 0.5), 0.5))
+                measure(
+                    "warm ACE searching, its own -t=60s: past a 0.5 s deadline",
+                    past(lambda: ace.run([str(paths["hard"]), "-t=60s"], 0.5), 0.5),
+                )
                 measure("warm ACE searching: after Stop", after_stop(lambda: ace.run([str(paths["hard"])], 60)))
         for _ in range(args.rounds):
-            measure("CP-SAT searching: past a 1 s limit",
-                    past(lambda: solve_cpsat(paths["golomb"], HARD_CELLS, sols=1, timeout=1.0), 1.0))
-            measure("CP-SAT searching: after Stop",
-                    after_stop(lambda: solve_cpsat(paths["golomb"], HARD_CELLS, sols=1, timeout=60)))
-    loop = Job("student", "loop", Instance("loop", False, {"n": 3}, {}, 1), ("while True:\n    pass",),
-               ("from pycsp3 import *",), "x", 1, 0.5, 1024, sandbox=resolve_mode())
+            measure(
+                "CP-SAT searching: past a 1 s limit",
+                past(lambda: solve_cpsat(paths["golomb"], HARD_CELLS, sols=1, timeout=1.0), 1.0),
+            )
+            measure(
+                "CP-SAT searching: after Stop",
+                after_stop(lambda: solve_cpsat(paths["golomb"], HARD_CELLS, sols=1, timeout=60)),
+            )
+    loop = Job(
+        "student",
+        "loop",
+        Instance("loop", False, {"n": 3}, {}, 1),
+        ("while True:\n    pass",),
+        ("from pycsp3 import *",),
+        "x",
+        1,
+        0.5,
+        1024,
+        sandbox=resolve_mode(),
+    )
     with WarmPool() as pool:
         pool.run(replace(loop, steps=("pass",)))  # the warm process started before the clock
         for _ in range(args.rounds):
-            measure(f"a graded run that loops: past its 0.5 s limit and the {GRACE:g} s grace",
-                    past(lambda: pool.run(loop), 0.5 + GRACE))
+            measure(
+                f"a graded run that loops: past its 0.5 s limit and the {GRACE:g} s grace",
+                past(lambda: pool.run(loop), 0.5 + GRACE),
+            )
     for spinner in spinners:
         spinner.kill()
     print(f"{usable_cores()} cores{', every one kept busy' if args.busy else ''}; median of {args.rounds} rounds:")

@@ -25,8 +25,11 @@ def widget_update_cost(runs: int = 50) -> tuple[float, int]:
     widget = GridWidget(description={"title": "nonogram", "lines": [], "grids": []})
     times, size = [], 0
     for run in range(runs):
-        grid = Grid("x", tuple(tuple(int((r + c + run) % 2) for c in range(N)) for r in range(N)),
-                    changed=frozenset((r, run % N) for r in range(N)))
+        grid = Grid(
+            "x",
+            tuple(tuple(int((r + c + run) % 2) for c in range(N)) for r in range(N)),
+            changed=frozenset((r, run % N) for r in range(N)),
+        )
         start = time.perf_counter()
         widget.description = {"title": f"nonogram · step {run}", "lines": [], "grids": [view.describe(grid, CLUES)]}
         message = json.dumps({"method": "update", "state": widget.get_state("description"), "buffer_paths": []})

@@ -20,7 +20,7 @@ import xml.etree.ElementTree as ElementTree
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from solve_steps import ROOT, WALKTHROUGHS, is_step, linear_cells  # noqa: E402
+from solve_steps import ROOT, WALKTHROUGHS, is_step, linear_cells
 
 
 def step_files(folder: Path) -> list[Path]:
@@ -56,8 +56,11 @@ def main() -> None:
 
     with tempfile.TemporaryDirectory() as folder, plain_operators():
         files = step_files(Path(folder))
-        times: dict[str, list[float]] = {"kit reader (parse + CP-SAT model)": [], "kit parsing (ElementTree)": [],
-                                         "pycsp3 parser (parse only)": []}
+        times: dict[str, list[float]] = {
+            "kit reader (parse + CP-SAT model)": [],
+            "kit parsing (ElementTree)": [],
+            "pycsp3 parser (parse only)": [],
+        }
         for _ in range(rounds):
             for path in files:
                 start = time.perf_counter()
@@ -74,8 +77,10 @@ def main() -> None:
     ours = statistics.median(times["kit reader (parse + CP-SAT model)"])
     for name, found in times.items():
         median = statistics.median(found)
-        print(f"  {name:<36} median {median * 1000:6.2f}  total {sum(found) / rounds * 1000:7.1f}  "
-              f"{median / ours:.2f}x the kit reader")
+        print(
+            f"  {name:<36} median {median * 1000:6.2f}  total {sum(found) / rounds * 1000:7.1f}  "
+            f"{median / ours:.2f}x the kit reader"
+        )
 
 
 if __name__ == "__main__":

@@ -23,8 +23,10 @@ class ArrayInfo:
 
     def positions(self) -> dict[str, tuple[int, int]]:
         """{variable id: its (row, col) in that grid}, row-major."""
-        return {vid: (0, 0) if not index else (0, index[0]) if len(index) == 1 else tuple(index[:2])
-                for index, vid in self.cells}
+        return {
+            vid: (0, 0) if not index else (0, index[0]) if len(index) == 1 else tuple(index[:2])
+            for index, vid in self.cells
+        }
 
     def holes(self) -> frozenset[tuple[int, int]]:
         """The (row, col) of the grid that no variable fills.
@@ -72,6 +74,10 @@ def build_grid(info: ArrayInfo, solution: Mapping[str, int | None] | None, previ
     frozen = tuple(tuple(row) for row in values)
     changed = frozenset()
     if previous is not None and previous.name == info.name and previous.shape == (rows, cols):
-        changed = frozenset((r, c) for r in range(rows) for c in range(cols)
-                            if frozen[r][c] != previous.values[r][c] and (r, c) not in holes)
+        changed = frozenset(
+            (r, c)
+            for r in range(rows)
+            for c in range(cols)
+            if frozen[r][c] != previous.values[r][c] and (r, c) not in holes
+        )
     return Grid(info.name, frozen, holes, changed)

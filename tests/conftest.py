@@ -101,3 +101,34 @@ def interrupt_handler_is_left_as_it_was():
     before = signal.getsignal(signal.SIGINT)
     yield
     assert signal.getsignal(signal.SIGINT) is before, "this test changed the SIGINT handler"
+
+
+# Test files that take tens of seconds or minutes each (solvers' differential sweeps, graded runs in sandboxes,
+# walkthroughs proven smallest, kernels started in subprocesses): marked `slow`, left out of the fast command.
+SLOW_FILES = {
+    "grading/test_exercise_authoring.py",
+    "grading/test_generate.py",
+    "grading/test_grading.py",
+    "grading/test_grading_parts.py",
+    "grading/test_grading_platforms.py",
+    "grading/test_grading_sandbox.py",
+    "solver/test_against_brute_force.py",
+    "solver/test_backends_agree.py",
+    "solver/test_time_and_memory.py",
+    "solver/test_resources.py",
+    "solver/test_warm_solver.py",
+    "publish/test_lite_build.py",
+    "pycsp3_glue/test_stock_models.py",
+    "widgets/test_ipywidgets7.py",
+    "steps/test_picross_steps.py",
+    "insight/walkthrough/test_walkthrough.py",
+    "insight/walkthrough/test_smallest.py",
+    "insight/walkthrough/test_patterns.py",
+    "magic/test_bad_inputs.py",
+}
+
+
+def pytest_collection_modifyitems(config, items):
+    for item in items:
+        if Path(item.fspath).resolve().relative_to(ROOT / "tests").as_posix() in SLOW_FILES:
+            item.add_marker(pytest.mark.slow)

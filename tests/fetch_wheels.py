@@ -34,16 +34,30 @@ def missing(requirements: tuple[str, ...] = IPYWIDGETS7) -> list[str]:
     """The pinned requirements ("name==version") that have no wheel in the folder."""
     present = {tuple(path.name.split("-")[:2]) for path in wheels_folder().glob("*.whl")}
     present = {(_normalized(name), version) for name, version in present}
-    return [requirement for requirement in requirements
-            if (_normalized(requirement.split("==")[0]), requirement.split("==")[1]) not in present]
+    return [
+        requirement
+        for requirement in requirements
+        if (_normalized(requirement.split("==")[0]), requirement.split("==")[1]) not in present
+    ]
 
 
 def main() -> int:
     folder = wheels_folder()
     lacking = missing()
     if lacking:
-        command = [sys.executable, "-m", "pip", "download", "--quiet", "--disable-pip-version-check", "--no-deps",
-                   "--only-binary=:all:", "--dest", str(folder), *lacking]
+        command = [
+            sys.executable,
+            "-m",
+            "pip",
+            "download",
+            "--quiet",
+            "--disable-pip-version-check",
+            "--no-deps",
+            "--only-binary=:all:",
+            "--dest",
+            str(folder),
+            *lacking,
+        ]
         try:
             run = subprocess.run(command, capture_output=True, text=True, timeout=TIMEOUT)
         except subprocess.TimeoutExpired:

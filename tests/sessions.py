@@ -45,6 +45,9 @@ def sudoku_rules() -> tuple[list[AllDifferent], dict[str, tuple[int, int]]]:
     positions = {f"x[{r}][{c}]": (r, c) for r in range(9) for c in range(9)}
     rules = [AllDifferent(tuple(f"x[{r}][{c}]" for c in range(9))) for r in range(9)]
     rules += [AllDifferent(tuple(f"x[{r}][{c}]" for r in range(9))) for c in range(9)]
-    rules += [AllDifferent(tuple(f"x[{3 * p + i}][{3 * q + j}]" for i in range(3) for j in range(3)))
-              for p in range(3) for q in range(3)]
+    rules += [
+        AllDifferent(tuple(f"x[{3 * p + i}][{3 * q + j}]" for i in range(3) for j in range(3)))
+        for p in range(3)
+        for q in range(3)
+    ]
     return rules, positions

@@ -28,7 +28,7 @@ def modules() -> dict[str, Path]:
 def part(module: str, package: str = "kernelext") -> str:
     """The part of `package` a module belongs to: its folder right under `package`, or itself for a module right in
     it (`package` itself for its `__init__.py`)."""
-    return module[len(package) + 1:].split(".")[0] if module != package else module
+    return module[len(package) + 1 :].split(".")[0] if module != package else module
 
 
 def imports(path: Path, known: dict[str, Path]) -> list[tuple[ast.stmt, str, bool]]:
@@ -67,8 +67,13 @@ def inside(module: str, package: str) -> bool:
 
 @pytest.mark.parametrize("package", ["kernelext", "kernelext.grading"])
 def test_no_part_imports_a_part_that_imports_it_back(package):
-    arrows = {(part(a, package), part(b, package)) for a, targets in graph().items() if inside(a, package)
-              for b in targets if inside(b, package) and part(a, package) != part(b, package)}
+    arrows = {
+        (part(a, package), part(b, package))
+        for a, targets in graph().items()
+        if inside(a, package)
+        for b in targets
+        if inside(b, package) and part(a, package) != part(b, package)
+    }
     reach = {p: {b for a, b in arrows if a == p} for p, _ in arrows}
     for start in reach:  # depth-first: a part reached again from itself is a loop
         seen, stack = set(), list(reach[start])
@@ -104,45 +109,61 @@ def test_each_module_imports_the_kit_at_its_top_or_says_why_not():
         text = path.read_text()
         lines = text.splitlines()
         tree = ast.parse(text)
-        typing_only = {line for block in tree.body
-                       if isinstance(block, ast.If) and "TYPE_CHECKING" in ast.unparse(block.test)
-                       for line in range(block.lineno, block.end_lineno + 1)}
+        typing_only = {
+            line
+            for block in tree.body
+            if isinstance(block, ast.If) and "TYPE_CHECKING" in ast.unparse(block.test)
+            for line in range(block.lineno, block.end_lineno + 1)
+        }
         # each line's enclosing function (an inner function comes later in the walk, and wins)
-        starts = {line: function.lineno for function in ast.walk(tree)
-                  if isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef))
-                  for line in range(function.lineno, function.end_lineno + 1)}
+        starts = {
+            line: function.lineno
+            for function in ast.walk(tree)
+            if isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef))
+            for line in range(function.lineno, function.end_lineno + 1)
+        }
         for node, target, at_top in imports(path, known):
             start = starts.get(node.lineno, node.lineno)
-            said = any("deferred" in line.lower() for line in lines[start - 1:node.end_lineno])
+            said = any("deferred" in line.lower() for line in lines[start - 1 : node.end_lineno])
             if not at_top and not said and node.lineno not in typing_only:
                 deferred.append(f"{path.relative_to(ROOT)}:{node.lineno} imports {target}")
     assert not deferred, "imports inside functions without a comment saying why:\n" + "\n".join(deferred)
 
 
-@pytest.mark.parametrize(("who", "never"), [
-    ("kernelext.insight", ("kernelext.widgets", "kernelext.magic", "IPython")),  # algorithms draw nothing
-    ("kernelext.steps", ("IPython", "kernelext.magic", "kernelext.widgets")),  # a session runs without a notebook
-    ("kernelext.kinds", ("kernelext.solver",)),  # kinds describe, never solve
-    ("kernelext.xcsp", ("kernelext.solver", "kernelext.steps")),  # reading XCSP3 is a leaf
-])
+@pytest.mark.parametrize(
+    ("who", "never"),
+    [
+        ("kernelext.insight", ("kernelext.widgets", "kernelext.magic", "IPython")),  # algorithms draw nothing
+        ("kernelext.steps", ("IPython", "kernelext.magic", "kernelext.widgets")),  # a session runs without a notebook
+        ("kernelext.kinds", ("kernelext.solver",)),  # kinds describe, never solve
+        ("kernelext.xcsp", ("kernelext.solver", "kernelext.steps")),  # reading XCSP3 is a leaf
+    ],
+)
 def test_the_parts_keep_to_their_jobs(who, never):
     for name, path in modules().items():
         if name == who or name.startswith(who + "."):
             text = path.read_text()
             for node in ast.walk(ast.parse(text)):
-                target = node.module if isinstance(node, ast.ImportFrom) else \
-                    node.names[0].name if isinstance(node, ast.Import) else None
+                target = (
+                    node.module
+                    if isinstance(node, ast.ImportFrom)
+                    else node.names[0].name
+                    if isinstance(node, ast.Import)
+                    else None
+                )
                 assert not (target and target.startswith(never)), f"{name} imports {target}"
 
 
 def test_algorithms_write_no_markup():
     for path in (PACKAGE / "insight").rglob("*.py"):
         text = path.read_text()
-        assert not any(tag in text for tag in ("<svg", "<table", "<div", "<span", "style=\"")), path
+        assert not any(tag in text for tag in ("<svg", "<table", "<div", "<span", 'style="')), path
 
 
 def test_every_package_has_a_test_folder_with_tests():
-    missing = [folder.name for folder in sorted(PACKAGE.iterdir())
-               if (folder / "__init__.py").is_file()
-               and not list((ROOT / "tests" / folder.name).rglob("test_*.py"))]
+    missing = [
+        folder.name
+        for folder in sorted(PACKAGE.iterdir())
+        if (folder / "__init__.py").is_file() and not list((ROOT / "tests" / folder.name).rglob("test_*.py"))
+    ]
     assert not missing, f"packages without tests/NAME/: {missing}"

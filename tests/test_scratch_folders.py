@@ -37,12 +37,16 @@ def test_a_kernel_that_shuts_down_leaves_no_folder_and_reaps_those_of_killed_ker
     stale = tmp_path / f"kernelext-{dead_pid()}-model-x"
     (stale / "model.xml").parent.mkdir()
     (stale / "model.xml").write_text("<instance/>")
-    cells = ["%load_ext kernelext\nfrom pycsp3 import *",
-             "%%puzzle t\nx = VarArray(size=[2, 2], dom=range(2))",
-             "%%puzzle+\nsatisfy(AllDifferent(x[0]))",
-             "%puzzle domains"]
+    cells = [
+        "%load_ext kernelext\nfrom pycsp3 import *",
+        "%%puzzle t\nx = VarArray(size=[2, 2], dom=range(2))",
+        "%%puzzle+\nsatisfy(AllDifferent(x[0]))",
+        "%puzzle domains",
+    ]
     nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(source) for source in cells])
-    client = nbclient.NotebookClient(nb, timeout=120, kernel_name="python3", resources={"metadata": {"path": str(tmp_path)}})
+    client = nbclient.NotebookClient(
+        nb, timeout=120, kernel_name="python3", resources={"metadata": {"path": str(tmp_path)}}
+    )
     client.execute(env=dict(os.environ, TMPDIR=str(tmp_path)))  # runs the cells, then shuts the kernel down
     assert "status: SAT" in nb.cells[2].outputs[-1]["data"]["text/plain"], nb.cells[2].outputs
     assert not [p.name for p in tmp_path.iterdir() if p.name.startswith("kernelext-")]

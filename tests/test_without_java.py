@@ -36,6 +36,8 @@ else:
     raise SystemExit(f"java -version answered (exit code {done.returncode}): {done.stderr[:300]!r}")
 from kernelext.solver.errors import JavaNotFound
 from kernelext.solver.java import find_java
+
+pytestmark = pytest.mark.notebook
 try:
     runtime = find_java()
 except JavaNotFound:
@@ -68,8 +70,9 @@ def without_java() -> list[str]:
     for folder in _java_folders():
         prefix += ["--tmpfs", folder]
     prefix += ["--setenv", "JAVA_HOME", "/nonexistent", "--unsetenv", "PYTEST_ADDOPTS", "--chdir", str(ROOT)]
-    done = subprocess.run([*prefix, sys.executable, "-c", NO_JAVA_INSIDE], check=False, capture_output=True, text=True,
-                          timeout=120)
+    done = subprocess.run(
+        [*prefix, sys.executable, "-c", NO_JAVA_INSIDE], check=False, capture_output=True, text=True, timeout=120
+    )
     assert done.returncode == 0 and done.stdout.strip() == "no Java", done.stdout + done.stderr
     return prefix
 
@@ -79,15 +82,36 @@ def _nbval(prefix: list[str], mode: str, notebooks: list[Path]) -> str:
     a message saying how many of their code cells passed if it failed, else ""."""
     code_cells = sum(c.cell_type == "code" for nb in notebooks for c in nbformat.read(nb, as_version=4).cells)
     done = subprocess.run(
-        [*prefix, sys.executable, "-m", "pytest", "-o", "addopts=", mode, "--nbval-current-env",
-         "--nbval-cell-timeout=120", "-p", "no:cacheprovider", "-q", "-rfE", *map(str, notebooks)],
-        check=False, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=NOTEBOOKS_TIMEOUT)
+        [
+            *prefix,
+            sys.executable,
+            "-m",
+            "pytest",
+            "-o",
+            "addopts=",
+            mode,
+            "--nbval-current-env",
+            "--nbval-cell-timeout=120",
+            "-p",
+            "no:cacheprovider",
+            "-q",
+            "-rfE",
+            *map(str, notebooks),
+        ],
+        check=False,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        timeout=NOTEBOOKS_TIMEOUT,
+    )
     print(done.stdout)  # shown by pytest when the test fails
     counts = {word: int(n) for n, word in re.findall(r"(\d+) (passed|failed|errors?|skipped)", done.stdout)}
     if done.returncode == 0 and counts.get("passed", 0) == code_cells:
         return ""
-    return (f"{counts.get('passed', 0)} of {code_cells} notebook cells passed without Java ({mode}), "
-            f"{counts.get('failed', 0)} failed (exit code {done.returncode})")
+    return (
+        f"{counts.get('passed', 0)} of {code_cells} notebook cells passed without Java ({mode}), "
+        f"{counts.get('failed', 0)} failed (exit code {done.returncode})"
+    )
 
 
 @pytest.mark.timeout(NOTEBOOKS_TIMEOUT + 60)
@@ -107,9 +131,26 @@ def test_grader_grades_without_java(without_java, tmp_path):
     (tmp_path / "in").mkdir()
     shutil.copyfile(picross / "instructor.ipynb", tmp_path / "in" / "teacher.ipynb")
     done = subprocess.run(
-        [*without_java, sys.executable, "-m", "kernelext.grading.cli", "grade", str(picross), str(tmp_path / "in"),
-         str(tmp_path / "out"), "--only", "moon", "--only", "rows"],
-        check=False, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=300)
+        [
+            *without_java,
+            sys.executable,
+            "-m",
+            "kernelext.grading.cli",
+            "grade",
+            str(picross),
+            str(tmp_path / "in"),
+            str(tmp_path / "out"),
+            "--only",
+            "moon",
+            "--only",
+            "rows",
+        ],
+        check=False,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        timeout=300,
+    )
     assert done.returncode == 0, done.stdout
     assert "teacher: 3/7 points" in done.stdout, done.stdout  # moon 1/1, the rows part 2/2, questions by hand
     grades = (tmp_path / "out" / "grades.csv").read_text().splitlines()

@@ -4,7 +4,7 @@ import math
 
 
 def check_kenken(answer, data, expected):
-    """"" when `answer` solves the puzzle in `data`, else what is wrong, in one line."""
+    """ "" when `answer` solves the puzzle in `data`, else what is wrong, in one line."""
     n = data["n"]
     if len(answer) != n or any(len(row) != n for row in answer):
         return f"the grid should be {n}x{n}"

@@ -5,11 +5,19 @@ from kernelext.grading.format.notebook import release
 from kernelext.grading.judging.grade import grade
 from kernelext.grading.judging.public_check import check_public
 from kernelext.grading.reports.results import (
-           CheckReport,
-           InstanceResult,
-           Outcome,
-           SubmissionResult,
+    CheckReport,
+    InstanceResult,
+    Outcome,
+    SubmissionResult,
 )
 
-__all__ = ["CheckReport", "InstanceResult", "Outcome", "SubmissionResult", "check_public", "grade", "load_instance",
-           "release"]
+__all__ = [
+    "CheckReport",
+    "InstanceResult",
+    "Outcome",
+    "SubmissionResult",
+    "check_public",
+    "grade",
+    "load_instance",
+    "release",
+]

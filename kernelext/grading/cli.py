@@ -36,8 +36,9 @@ class Subcommand:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="kernelext-grade",
-                                     description="Release an exercise to students, or grade their submissions.")
+    parser = argparse.ArgumentParser(
+        prog="kernelext-grade", description="Release an exercise to students, or grade their submissions."
+    )
     subparsers = parser.add_subparsers(dest="command", required=True)
     for command in SUBCOMMANDS.values():
         command.arguments(subparsers.add_parser(command.name, help=command.help))
@@ -55,14 +56,28 @@ def _new_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--sols", choices=["1", "all"], default="1", help="grade one solution, or all of them")
     parser.add_argument("--public", nargs="*", default=[], metavar="JSON", help="more public instance files")
     parser.add_argument("--hidden", nargs="*", default=[], metavar="JSON", help="hidden instance files")
-    parser.add_argument("--checker", default="reference", metavar="CHECK",
-                        help="reference (the notebook's model, the default), FILE.py:FUNCTION (copied in), or a kind's")
+    parser.add_argument(
+        "--checker",
+        default="reference",
+        metavar="CHECK",
+        help="reference (the notebook's model, the default), FILE.py:FUNCTION (copied in), or a kind's",
+    )
 
 
 def _new(args) -> int:
     sols = "all" if args.sols == "all" else 1
-    return _say(new_exercise(args.exercise_dir, args.notebook, answer=args.answer, sols=sols,
-                             public=tuple(args.public), hidden=tuple(args.hidden), checker=args.checker), [])
+    return _say(
+        new_exercise(
+            args.exercise_dir,
+            args.notebook,
+            answer=args.answer,
+            sols=sols,
+            public=tuple(args.public),
+            hidden=tuple(args.hidden),
+            checker=args.checker,
+        ),
+        [],
+    )
 
 
 def _exercise_argument(parser: argparse.ArgumentParser) -> None:
@@ -75,21 +90,37 @@ def _instances(args) -> int:
 
 def _generate_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("exercise_dir")
-    parser.add_argument("--like", required=True, metavar="INSTANCE",
-                        help="an instance file of the exercise (or its name): the new ones are shaped like it")
+    parser.add_argument(
+        "--like",
+        required=True,
+        metavar="INSTANCE",
+        help="an instance file of the exercise (or its name): the new ones are shaped like it",
+    )
     parser.add_argument("--count", type=int, required=True, metavar="N", help="how many instances to make")
-    parser.add_argument("--rating", metavar="LEVEL", help="the walkthrough's difficulty: easy, medium, hard, unfair "
-                                                          "or extreme")
-    parser.add_argument("--seed", type=int, metavar="S", help="the same seed makes the same files (default: the "
-                                                             "first seed whose files do not exist)")
+    parser.add_argument(
+        "--rating", metavar="LEVEL", help="the walkthrough's difficulty: easy, medium, hard, unfair or extreme"
+    )
+    parser.add_argument(
+        "--seed",
+        type=int,
+        metavar="S",
+        help="the same seed makes the same files (default: the first seed whose files do not exist)",
+    )
     parser.add_argument("--out", metavar="DIR", help="where to write them (default: the exercise's hidden/)")
 
 
 def _generate(args) -> int:
     folder = Path(args.exercise_dir)
     try:
-        generate(exercise_dir=folder, like=args.like, count=args.count, rating=args.rating, seed=args.seed,
-                 out_dir=args.out, progress=lambda made: print(made.line(folder), flush=True))
+        generate(
+            exercise_dir=folder,
+            like=args.like,
+            count=args.count,
+            rating=args.rating,
+            seed=args.seed,
+            out_dir=args.out,
+            progress=lambda made: print(made.line(folder), flush=True),
+        )
     except (OSError, ValueError, ExerciseFault, GiveUp) as error:
         print(f"{PROGRAM}: {error}", file=sys.stderr)
         return 2 if isinstance(error, (OSError, ValueError)) else 1
@@ -103,8 +134,10 @@ def _validate_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def _validate(args) -> int:
-    return _say(*validate(args.exercise_dir, sandbox=args.sandbox),
-                done=f"Ready: kernelext-grade release {args.exercise_dir} OUT_DIR")
+    return _say(
+        *validate(args.exercise_dir, sandbox=args.sandbox),
+        done=f"Ready: kernelext-grade release {args.exercise_dir} OUT_DIR",
+    )
 
 
 def _release_arguments(parser: argparse.ArgumentParser) -> None:
@@ -154,18 +187,34 @@ def _options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--only", action="append", metavar="NAME", help="grade just this instance or part (repeatable)")
     parser.add_argument("--time-limit", type=float, metavar="S", help="seconds per run (overrides exercise.json)")
     parser.add_argument("--memory", type=int, metavar="MB", help="memory per run (overrides exercise.json)")
-    parser.add_argument("--workers", type=int, metavar="N",
-                        help="runs at once (default: one per core this process may use)")
-    parser.add_argument("--sandbox", choices=MODES, default="auto",
-                        help="where student code runs: bwrap (sealed), process, or auto (bwrap when it works)")
-    parser.add_argument("--max-timeouts", type=int, metavar="N",
-                        help="stop a notebook's runs after N time-outs (0: never; default from exercise.json, else 2)")
+    parser.add_argument(
+        "--workers", type=int, metavar="N", help="runs at once (default: one per core this process may use)"
+    )
+    parser.add_argument(
+        "--sandbox",
+        choices=MODES,
+        default="auto",
+        help="where student code runs: bwrap (sealed), process, or auto (bwrap when it works)",
+    )
+    parser.add_argument(
+        "--max-timeouts",
+        type=int,
+        metavar="N",
+        help="stop a notebook's runs after N time-outs (0: never; default from exercise.json, else 2)",
+    )
     parser.add_argument("--budget", type=float, metavar="S", help="seconds of runs a notebook may use in all")
 
 
 def _limits(args) -> dict:
-    return dict(only=args.only, time_limit=args.time_limit, memory_mb=args.memory, workers=args.workers,
-                sandbox=args.sandbox, max_timeouts=args.max_timeouts, budget=args.budget)
+    return dict(
+        only=args.only,
+        time_limit=args.time_limit,
+        memory_mb=args.memory,
+        workers=args.workers,
+        sandbox=args.sandbox,
+        max_timeouts=args.max_timeouts,
+        budget=args.budget,
+    )
 
 
 def _grade(args) -> int:
@@ -173,13 +222,23 @@ def _grade(args) -> int:
 
     def progress(result) -> None:
         count.append(result)
-        print(f"[{len(count)}] {result.student}: {result.points:g}/{result.max_points:g} points", file=sys.stderr,
-              flush=True)
+        print(
+            f"[{len(count)}] {result.student}: {result.points:g}/{result.max_points:g} points",
+            file=sys.stderr,
+            flush=True,
+        )
 
     with _dask(args.dask) as client:
-        results = grade(exercise_dir=args.exercise_dir, submissions_dir=args.submissions_dir, out_dir=args.out_dir,
-                        executor=client, scores=args.scores, assignment=args.assignment,
-                        progress=None if args.quiet else progress, **_limits(args))
+        results = grade(
+            exercise_dir=args.exercise_dir,
+            submissions_dir=args.submissions_dir,
+            out_dir=args.out_dir,
+            executor=client,
+            scores=args.scores,
+            assignment=args.assignment,
+            progress=None if args.quiet else progress,
+            **_limits(args),
+        )
     for result in results:
         print(result.summary())
     print(f"Graded {len(results)} submission(s): {args.out_dir}/grades.csv, {args.out_dir}/feedback/")
@@ -193,8 +252,12 @@ def _results(args) -> int:
     with tempfile.TemporaryDirectory(prefix="kernelext-results-") as work:
         (Path(work) / "in").mkdir()
         (Path(work) / "in" / "submission.ipynb").write_bytes(notebook.read_bytes())
-        [result] = grade(exercise_dir=args.exercise_dir, submissions_dir=Path(work) / "in", out_dir=Path(work) / "out",
-                         **_limits(args))
+        [result] = grade(
+            exercise_dir=args.exercise_dir,
+            submissions_dir=Path(work) / "in",
+            out_dir=Path(work) / "out",
+            **_limits(args),
+        )
     Path(args.results_json).write_text(json.dumps(results_json(result, args.platform), indent=1) + "\n")
     print(result.feedback())
     return 0
@@ -214,25 +277,57 @@ def _dask(address: str | None):
         try:
             client.wait_for_workers(1, timeout=60)
         except TimeoutError:
-            raise ValueError(f"No Dask worker joined the scheduler at {address} within 60 s: start one with "
-                             f"`dask worker {address}`.") from None
+            raise ValueError(
+                f"No Dask worker joined the scheduler at {address} within 60 s: start one with `dask worker {address}`."
+            ) from None
         yield client
 
 
-SUBCOMMANDS = MappingProxyType({command.name: command for command in (
-    Subcommand("new", "make an exercise folder from a notebook whose %%%%puzzle cells hold the solution and whose "
-                      "first cell binds data", _new_arguments, _new),
-    Subcommand("instances", "fill each instance's expected facts from the instructor's model", _exercise_argument,
-               _instances),
-    Subcommand("validate", "grade the instructor and the student notebooks before release", _validate_arguments,
-               _validate),
-    Subcommand("generate", "write new instances shaped like one of the exercise's, each with one solution (and a "
-                           "walkthrough rating)", _generate_arguments, _generate),
-    Subcommand("release", "write the student notebook (no solutions) and the public instances", _release_arguments,
-               _release),
-    Subcommand("grade", "grade a folder of submitted notebooks (or nbgrader's submitted/)", _grade_arguments, _grade),
-    Subcommand("results", "grade one notebook and write a platform's results.json", _results_arguments, _results),
-)})
+SUBCOMMANDS = MappingProxyType(
+    {
+        command.name: command
+        for command in (
+            Subcommand(
+                "new",
+                "make an exercise folder from a notebook whose %%%%puzzle cells hold the solution and whose "
+                "first cell binds data",
+                _new_arguments,
+                _new,
+            ),
+            Subcommand(
+                "instances",
+                "fill each instance's expected facts from the instructor's model",
+                _exercise_argument,
+                _instances,
+            ),
+            Subcommand(
+                "validate",
+                "grade the instructor and the student notebooks before release",
+                _validate_arguments,
+                _validate,
+            ),
+            Subcommand(
+                "generate",
+                "write new instances shaped like one of the exercise's, each with one solution (and a "
+                "walkthrough rating)",
+                _generate_arguments,
+                _generate,
+            ),
+            Subcommand(
+                "release",
+                "write the student notebook (no solutions) and the public instances",
+                _release_arguments,
+                _release,
+            ),
+            Subcommand(
+                "grade", "grade a folder of submitted notebooks (or nbgrader's submitted/)", _grade_arguments, _grade
+            ),
+            Subcommand(
+                "results", "grade one notebook and write a platform's results.json", _results_arguments, _results
+            ),
+        )
+    }
+)
 
 
 if __name__ == "__main__":

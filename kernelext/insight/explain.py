@@ -22,6 +22,7 @@ from kernelext.solver.result import Status
 
 # -- the three questions ----------------------------------------------------------------------------
 
+
 def explain(session, *, timeout: float = DEFAULT_TIMEOUT) -> Explanation:
     """A minimal set of conflicting steps, then a minimal set of conflicting constraints within them.
 
@@ -29,13 +30,16 @@ def explain(session, *, timeout: float = DEFAULT_TIMEOUT) -> Explanation:
     """
     found = conflict(session, timeout=timeout)
     if found is None:
-        raise PuzzleUsageError("explain looks for a conflict, but the model has solutions: use %puzzle why CELL to "
-                               "ask why a cell has its value.")
+        raise PuzzleUsageError(
+            "explain looks for a conflict, but the model has solutions: use %puzzle why CELL to "
+            "ask why a cell has its value."
+        )
     return found
 
 
-def conflict(session, *, timeout: float = DEFAULT_TIMEOUT, given_step: int | None = None,
-             backend: str = "auto") -> Explanation | None:
+def conflict(
+    session, *, timeout: float = DEFAULT_TIMEOUT, given_step: int | None = None, backend: str = "auto"
+) -> Explanation | None:
     """As `explain`, but None when the model has a solution.
 
     Arguments:
@@ -58,8 +62,13 @@ def conflict(session, *, timeout: float = DEFAULT_TIMEOUT, given_step: int | Non
         steps = quickxplain(context.unsat, given, [tuple(ids) for _, ids in sorted(by_step.items())])
         core = quickxplain(context.unsat, given, [(i,) for ids in steps for i in ids])
         culprits = tuple(context.culprit(i) for (i,) in sorted(core))
-        return Explanation(session.name, tuple(sorted({c.step for c in culprits})), culprits,
-                           not context.expired, context.grid(None, culprits))
+        return Explanation(
+            session.name,
+            tuple(sorted({c.step for c in culprits})),
+            culprits,
+            not context.expired,
+            context.grid(None, culprits),
+        )
 
 
 def why(session, cell: str, *, timeout: float = DEFAULT_TIMEOUT) -> WhyAnswer:
@@ -68,8 +77,9 @@ def why(session, cell: str, *, timeout: float = DEFAULT_TIMEOUT) -> WhyAnswer:
     with SubsetSolves(session, timeout) as context:
         variable = context.variable(cell)
         everything = tuple(range(len(context.model.constraints)))
-        first = require(context.solve(everything), Status.SAT, "The model has no solution: use %puzzle explain "
-                         "to see why.")
+        first = require(
+            context.solve(everything), Status.SAT, "The model has no solution: use %puzzle explain to see why."
+        )
         value = first.solution.get(variable)
         if value is None:
             return WhyAnswer(session.name, variable, None, False, grid=context.grid(first.solution))
@@ -77,14 +87,15 @@ def why(session, cell: str, *, timeout: float = DEFAULT_TIMEOUT) -> WhyAnswer:
         second = context.solve(everything + (other,))
         if second is not None and second.status is Status.SAT:
             alternative = context.grid(second.solution, previous=context.grid(first.solution))
-            return WhyAnswer(session.name, variable, value, False, grid=context.grid(first.solution),
-                             alternative=alternative)
+            return WhyAnswer(
+                session.name, variable, value, False, grid=context.grid(first.solution), alternative=alternative
+            )
         if second is None or second.status is not Status.UNSAT:
-            raise PuzzleUsageError(f"Could not decide within {timeout:g} s whether {variable} is forced: "
-                                   "give more time (--timeout).")
+            raise PuzzleUsageError(
+                f"Could not decide within {timeout:g} s whether {variable} is forced: give more time (--timeout)."
+            )
         core = quickxplain(context.unsat, (other,), [(i,) for i in everything])
         culprits = tuple(context.culprit(i) for (i,) in sorted(core))
-        return WhyAnswer(session.name, variable, value, True, culprits, not context.expired,
-                         context.grid(first.solution, culprits))
-
-
+        return WhyAnswer(
+            session.name, variable, value, True, culprits, not context.expired, context.grid(first.solution, culprits)
+        )

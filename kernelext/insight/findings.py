@@ -49,9 +49,12 @@ class Explanation:
 
     def words(self) -> list[str]:
         steps = ", ".join(map(str, self.steps))
-        return [f"{self.puzzle}: no solution. These {len(self.constraints)} constraints (steps {steps}) "
-                "contradict each other:", *_listed(self.constraints), _minimal_note(self.minimal, "removing any "
-                "one of them leaves a model with solutions")]
+        return [
+            f"{self.puzzle}: no solution. These {len(self.constraints)} constraints (steps {steps}) "
+            "contradict each other:",
+            *_listed(self.constraints),
+            _minimal_note(self.minimal, "removing any one of them leaves a model with solutions"),
+        ]
 
     def picture(self) -> tuple[Grid | None, str]:
         return self.grid, "cells they involve"
@@ -88,9 +91,12 @@ class WhyAnswer:
             return [f"{self.cell} is not forced: it is {self.value} in one solution; here is another one."]
         if not self.constraints:
             return [f"{self.cell} = {self.value} in every solution: its domain has no other value."]
-        return [f"{self.cell} = {self.value} in every solution, because of these {len(self.constraints)} "
-                f"constraints ({self.cell} != {self.value} contradicts them):", *_listed(self.constraints),
-                _minimal_note(self.minimal, "without any one of them, another value is possible")]
+        return [
+            f"{self.cell} = {self.value} in every solution, because of these {len(self.constraints)} "
+            f"constraints ({self.cell} != {self.value} contradicts them):",
+            *_listed(self.constraints),
+            _minimal_note(self.minimal, "without any one of them, another value is possible"),
+        ]
 
     def picture(self) -> tuple[Grid | None, str]:
         if not self.forced:
@@ -193,8 +199,10 @@ class Walkthrough:
 
     def header(self) -> str:
         sizes = Counter(d.size for d in self.deductions)
-        listed = ", ".join(f"{size} in {count}" + (" deduction(s)" if k == 0 else "")
-                           for k, (size, count) in enumerate(sorted(sizes.items())))
+        listed = ", ".join(
+            f"{size} in {count}" + (" deduction(s)" if k == 0 else "")
+            for k, (size, count) in enumerate(sorted(sizes.items()))
+        )
         count = f"{len(self.deductions)} deduction(s)"
         if self.solved:
             head = f"solved in {count}"

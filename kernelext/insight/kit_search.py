@@ -74,8 +74,10 @@ def read_rules(model: XcspModel, declared: Mapping[str, Iterable[int]] | None = 
 
 def _declarations(model: XcspModel) -> dict[str, frozenset[int]]:
     """The values of every variable the model's `<variables>` declares, by id, in declaration order."""
-    return {v: frozenset(value for low, high in spans for value in range(low, high + 1))
-            for v, spans in model.declarations.domains.items()}
+    return {
+        v: frozenset(value for low, high in spans for value in range(low, high + 1))
+        for v, spans in model.declarations.domains.items()
+    }
 
 
 class Propagator:
@@ -197,8 +199,14 @@ class Recording:
         return bool(self.stopped)
 
 
-def search(model: RuleModel, *, nodes: int, sols: int | None = None, deadline: float,
-           broken: Callable[[dict], str | None] | None = None) -> Recording:
+def search(
+    model: RuleModel,
+    *,
+    nodes: int,
+    sols: int | None = None,
+    deadline: float,
+    broken: Callable[[dict], str | None] | None = None,
+) -> Recording:
     """Search `model`'s solutions depth first, recording at most `nodes` decisions and refutations.
 
     At each node every rule is propagated; the first variable of smallest domain (more than one value) is

@@ -72,8 +72,9 @@ def pencil_grid(info: ArrayInfo, domains: Domains, previous: Domains | None = No
             if previous is not None and variable in previous:
                 removed[r][c] = tuple(sorted(set(previous[variable]) - set(values[r][c])))
     holes = info.holes()
-    known = [set(v) | set(gone) for row, gone_row in zip(values, removed) for v, gone in zip(row, gone_row)
-             if v is not None]
+    known = [
+        set(v) | set(gone) for row, gone_row in zip(values, removed) for v, gone in zip(row, gone_row) if v is not None
+    ]
     boolean = bool(known) and all(s <= {0, 1} for s in known)
     return PencilGrid(info.name, tuple(map(tuple, values)), tuple(map(tuple, removed)), holes, boolean)
 
@@ -82,10 +83,12 @@ def compare_domains(a: Domains, b: Domains, names: tuple[str, str] = ("a", "b"))
     """Two models' pencil marks side by side as a text table: values left, fixed and wiped-out cells,
     and in how many cells each is strictly tighter than the other."""
     shared = a.keys() & b.keys()
-    rows = [("values left", sum(map(len, a.values())), sum(map(len, b.values()))),
-            ("fixed cells", sum(len(v) == 1 for v in a.values()), sum(len(v) == 1 for v in b.values())),
-            ("wiped out", sum(not v for v in a.values()), sum(not v for v in b.values())),
-            ("tighter cells", sum(set(a[k]) < set(b[k]) for k in shared), sum(set(b[k]) < set(a[k]) for k in shared))]
+    rows = [
+        ("values left", sum(map(len, a.values())), sum(map(len, b.values()))),
+        ("fixed cells", sum(len(v) == 1 for v in a.values()), sum(len(v) == 1 for v in b.values())),
+        ("wiped out", sum(not v for v in a.values()), sum(not v for v in b.values())),
+        ("tighter cells", sum(set(a[k]) < set(b[k]) for k in shared), sum(set(b[k]) < set(a[k]) for k in shared)),
+    ]
     return side_by_side(rows, names)
 
 
@@ -98,9 +101,14 @@ def side_by_side(rows: list[tuple[str, object, object]], names: tuple[str, str])
     return "\n".join(lines)
 
 
-def pencil_report(session, previous_domains: Domains | None = None, *, timeout: float | None = None,
-                  array: str | None = None, model: Path | None = None
-                  ) -> tuple[PencilGrid | None, dict[str, tuple[int, ...]]]:
+def pencil_report(
+    session,
+    previous_domains: Domains | None = None,
+    *,
+    timeout: float | None = None,
+    array: str | None = None,
+    model: Path | None = None,
+) -> tuple[PencilGrid | None, dict[str, tuple[int, ...]]]:
     """The pencil marks of `session`'s model as it stands: (the shown array's PencilGrid, every variable's domain).
 
     Each constraint read as a rule by the kit's reasoning filters its variables' values, from the declared

@@ -101,8 +101,9 @@ class SearchTree:
         """A sentence saying that the tree is cut short, or ""."""
         if not self.truncated:
             return ""
-        why = {"time": "when the time limit ran out (more with --timeout)",
-               "interrupt": "by an interrupt"}.get(self.stopped, f"after {self.limit} decisions")
+        why = {"time": "when the time limit ran out (more with --timeout)", "interrupt": "by an interrupt"}.get(
+            self.stopped, f"after {self.limit} decisions"
+        )
         return f"Stopped {why}: only the beginning of the search is shown."
 
     def children(self, node_id: int) -> tuple[int, ...]:
@@ -118,20 +119,24 @@ class SearchTree:
         return tuple(reversed(ids))
 
     def summary(self) -> str:
-        text = (f"search tree: {self.size} nodes, {len(self.failures)} failures, {len(self.solutions)} solutions, "
-                f"depth {self.depth}")
+        text = (
+            f"search tree: {self.size} nodes, {len(self.failures)} failures, {len(self.solutions)} solutions, "
+            f"depth {self.depth}"
+        )
         return f"{text}\n{self.note}" if self.truncated else text
 
 
-def build_tree(events, *, truncated: bool = False, limit: int = DEFAULT_NODES, stats: dict | None = None,
-               stopped: str = "nodes") -> SearchTree:
+def build_tree(
+    events, *, truncated: bool = False, limit: int = DEFAULT_NODES, stats: dict | None = None, stopped: str = "nodes"
+) -> SearchTree:
     """The tree the recorded `events` describe (see `kernelext.insight.kit_search.Recording`).
 
     A decision hangs under the current node; a refutation `x != a` under the parent of the decision
     `x = a` it refutes; "x" marks the current node failed, "s" a solution (with its values).
     """
-    nodes: list[dict] = [dict(id=0, parent=None, variable=None, value=None, positive=True, kind="root", size=0,
-                              path=())]
+    nodes: list[dict] = [
+        dict(id=0, parent=None, variable=None, value=None, positive=True, kind="root", size=0, path=())
+    ]
     stack = [0]
     for event in events:
         tag = event[0]
@@ -144,9 +149,18 @@ def build_tree(events, *, truncated: bool = False, limit: int = DEFAULT_NODES, s
                     stack.pop()
             parent = nodes[stack[-1]]
             path = parent["path"] + ((variable, value),) if tag == "+" else parent["path"]
-            nodes.append(dict(id=len(nodes), parent=parent["id"], variable=variable, value=value,
-                              positive=tag == "+", kind="decision" if tag == "+" else "refutation", size=size,
-                              path=path))
+            nodes.append(
+                dict(
+                    id=len(nodes),
+                    parent=parent["id"],
+                    variable=variable,
+                    value=value,
+                    positive=tag == "+",
+                    kind="decision" if tag == "+" else "refutation",
+                    size=size,
+                    path=path,
+                )
+            )
             stack.append(len(nodes) - 1)
         elif tag == "x":
             nodes[stack[-1]]["kind"] = "failure"
@@ -166,8 +180,9 @@ def children_of(nodes: tuple[TreeNode, ...]) -> dict[int, tuple[int, ...]]:
     return {key: tuple(value) for key, value in children.items()}
 
 
-def record_tree(source, *, nodes: int = DEFAULT_NODES, sols: int | str = "all", timeout: float | None = None
-                ) -> SearchTree:
+def record_tree(
+    source, *, nodes: int = DEFAULT_NODES, sols: int | str = "all", timeout: float | None = None
+) -> SearchTree:
     """Search the solutions while recording the search tree, up to `nodes` decisions, with the kit's own
     reasoning (`kernelext.insight.kit_search`: propagation of every constraint read as a rule at each node).
 
@@ -192,10 +207,16 @@ def record_tree(source, *, nodes: int = DEFAULT_NODES, sols: int | str = "all", 
     with operators.plain_operators():  # pycsp3's `in` on sets is slow, and the search needs none of it
         model = read_rules(read_model(path), declared)
         broken = Checker.of_file(path, holes).broken if model.left_out else None
-        recording = search(model, nodes=nodes, sols=None if sols == "all" else int(sols), deadline=deadline,
-                           broken=broken)
-    return build_tree(recording.events, truncated=recording.truncated, limit=nodes, stats=recording.stats,
-                      stopped=recording.stopped or "nodes")
+        recording = search(
+            model, nodes=nodes, sols=None if sols == "all" else int(sols), deadline=deadline, broken=broken
+        )
+    return build_tree(
+        recording.events,
+        truncated=recording.truncated,
+        limit=nodes,
+        stats=recording.stats,
+        stopped=recording.stopped or "nodes",
+    )
 
 
 def grid_at(tree: SearchTree, node_id: int, info: ArrayInfo) -> Grid:
@@ -215,7 +236,11 @@ def grid_at(tree: SearchTree, node_id: int, info: ArrayInfo) -> Grid:
 
 def compare_trees(a: SearchTree, b: SearchTree, names: tuple[str, str] = ("a", "b")) -> str:
     """Two trees' sizes side by side as a text table."""
-    rows = [("nodes", a.size, b.size), ("failures", len(a.failures), len(b.failures)),
-            ("solutions", len(a.solutions), len(b.solutions)), ("depth", a.depth, b.depth),
-            ("complete", "no" if a.truncated else "yes", "no" if b.truncated else "yes")]
+    rows = [
+        ("nodes", a.size, b.size),
+        ("failures", len(a.failures), len(b.failures)),
+        ("solutions", len(a.solutions), len(b.solutions)),
+        ("depth", a.depth, b.depth),
+        ("complete", "no" if a.truncated else "yes", "no" if b.truncated else "yes"),
+    ]
     return side_by_side(rows, names)

@@ -72,8 +72,9 @@ class SubsetSolves:
         self.pool.append(xml)
         return len(self.pool) - 1
 
-    def solve(self, ids: tuple[int, ...], extra: Sequence[str] = (), most_seconds: float | None = None
-              ) -> SolveResult | None:
+    def solve(
+        self, ids: tuple[int, ...], extra: Sequence[str] = (), most_seconds: float | None = None
+    ) -> SolveResult | None:
         """Solve the variables with the constraints `ids` of the pool and the `extra` ones (XCSP3 elements),
         within `most_seconds` if given; None once the deadline has passed."""
         if self.remaining() <= 0.05:
@@ -105,8 +106,9 @@ class SubsetSolves:
         cells = tuple(self.positions[v] for v in constraint.scope if v in self.positions)
         return Culprit(constraint.text, self.owners[index], constraint.scope, cells)
 
-    def grid(self, values: Mapping | None, culprits: Sequence[Culprit] = (), *, previous: Grid | None = None
-             ) -> Grid | None:
+    def grid(
+        self, values: Mapping | None, culprits: Sequence[Culprit] = (), *, previous: Grid | None = None
+    ) -> Grid | None:
         """The drawn array with `values`; the cells of `culprits` as changed, else those
         that differ from `previous`."""
         if self.info is None:
@@ -156,5 +158,3 @@ def require(result: SolveResult | None, status: Status, message: str) -> SolveRe
     if result is not None and result.status in (Status.SAT, Status.UNSAT, Status.OPTIMUM):
         raise PuzzleUsageError(message)
     raise PuzzleUsageError("The solver gave no answer in time: give more time (--timeout).")
-
-

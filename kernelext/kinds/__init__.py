@@ -85,12 +85,18 @@ def _load(name: str, entry) -> ModuleType | None:
     try:
         module = entry.load()
     except Exception as error:
-        warnings.warn(f"The puzzle kind {name!r} of an installed package could not be loaded "
-                      f"({entry.value}: {type(error).__name__}: {error}); it is left out.", stacklevel=3)
+        warnings.warn(
+            f"The puzzle kind {name!r} of an installed package could not be loaded "
+            f"({entry.value}: {type(error).__name__}: {error}); it is left out.",
+            stacklevel=3,
+        )
         return None
     if not isinstance(module, ModuleType) or not callable(getattr(module, "describe", None)):
-        warnings.warn(f"The puzzle kind {name!r} ({entry.value}) is not a kind module with a describe() "
-                      "function; it is left out.", stacklevel=3)
+        warnings.warn(
+            f"The puzzle kind {name!r} ({entry.value}) is not a kind module with a describe() "
+            "function; it is left out.",
+            stacklevel=3,
+        )
         return None
     return module
 
@@ -101,8 +107,12 @@ def view_choices() -> str:
     return ", ".join(f"{name} ({', '.join(names)})" if names else name for name, names in by_kind.items())
 
 
-def detect_kind(puzzle_name: str, grid: Grid | None = None, data: Mapping | None = None,
-                every: Mapping[str, ModuleType] | None = None) -> str:
+def detect_kind(
+    puzzle_name: str,
+    grid: Grid | None = None,
+    data: Mapping | None = None,
+    every: Mapping[str, ModuleType] | None = None,
+) -> str:
     """The kind a puzzle probably is: a kind (or alias) named in `puzzle_name`, else the first kind whose
     `recognise` accepts `data` (view data or the user's namespace) for `grid`, else generic.
 

@@ -8,8 +8,24 @@ from collections.abc import Mapping
 from kernelext.grid import Grid
 
 LEGEND = "* = no constraint on it yet, [v] = changed by this step"
-PALETTE = ("#8ecae6", "#ffb703", "#95d5b2", "#f4a3a8", "#cdb4db", "#f6bd60", "#a3c4f3", "#b5e48c",
-           "#ffadad", "#9bf6ff", "#e9c46a", "#bdb2ff", "#caffbf", "#ffc6ff", "#d4a373", "#90e0ef")
+PALETTE = (
+    "#8ecae6",
+    "#ffb703",
+    "#95d5b2",
+    "#f4a3a8",
+    "#cdb4db",
+    "#f6bd60",
+    "#a3c4f3",
+    "#b5e48c",
+    "#ffadad",
+    "#9bf6ff",
+    "#e9c46a",
+    "#bdb2ff",
+    "#caffbf",
+    "#ffc6ff",
+    "#d4a373",
+    "#90e0ef",
+)
 
 
 def colour(value: int) -> str:
@@ -43,10 +59,20 @@ def mark(cells: list[list[dict]], positions, name: str) -> None:
 
 def description(kind: str, grid: Grid, cells: list[list[dict]], legend: str = LEGEND, **extra) -> dict:
     """The grid description: kind, name, legend, cells and any extra parts (empty keys and parts dropped)."""
-    clean = [[{"text": cell["text"], **{key: value for key, value in cell.items() if value and key != "text"}}
-              for cell in row] for row in cells]
-    return {"kind": kind, "name": grid.name, "legend": legend, "cells": clean,
-            **{key: value for key, value in extra.items() if value}}
+    clean = [
+        [
+            {"text": cell["text"], **{key: value for key, value in cell.items() if value and key != "text"}}
+            for cell in row
+        ]
+        for row in cells
+    ]
+    return {
+        "kind": kind,
+        "name": grid.name,
+        "legend": legend,
+        "cells": clean,
+        **{key: value for key, value in extra.items() if value},
+    }
 
 
 def no_data_note(kind: str, names: tuple[str, ...]) -> str:
@@ -65,8 +91,11 @@ def is_int(value) -> bool:
 
 def int_matrix(value, rows: int, cols: int) -> list[list[int]] | None:
     """`value` if it is a rows x cols list of lists of ints, else None."""
-    if (isinstance(value, (list, tuple)) and len(value) == rows
-            and all(isinstance(row, (list, tuple)) and len(row) == cols and all(map(is_int, row)) for row in value)):
+    if (
+        isinstance(value, (list, tuple))
+        and len(value) == rows
+        and all(isinstance(row, (list, tuple)) and len(row) == cols and all(map(is_int, row)) for row in value)
+    ):
         return [list(row) for row in value]
     return None
 

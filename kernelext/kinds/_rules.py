@@ -24,8 +24,7 @@ def duplicates(values: Values, groups: Iterable[Iterable[Cell]]) -> set[Cell]:
 
 def lines(rows: int, cols: int) -> list[list[Cell]]:
     """The rows then the columns of a rows x cols grid, as lists of cells."""
-    return ([[(r, c) for c in range(cols)] for r in range(rows)]
-            + [[(r, c) for r in range(rows)] for c in range(cols)])
+    return [[(r, c) for c in range(cols)] for r in range(rows)] + [[(r, c) for r in range(rows)] for c in range(cols)]
 
 
 def runs(line: Sequence[int]) -> list[int]:
@@ -41,21 +40,24 @@ def runs(line: Sequence[int]) -> list[int]:
 
 
 def shape_problem(answer, rows: int, columns: int) -> str:
-    """"" when `answer` is a rows x columns list of lists, else what is wrong."""
-    if not isinstance(answer, list) or len(answer) != rows or any(
-            not isinstance(row, list) or len(row) != columns for row in answer):
+    """ "" when `answer` is a rows x columns list of lists, else what is wrong."""
+    if (
+        not isinstance(answer, list)
+        or len(answer) != rows
+        or any(not isinstance(row, list) or len(row) != columns for row in answer)
+    ):
         return f"the answer should be a {rows}x{columns} array"
     return ""
 
 
 def values_problem(answer, allowed: set) -> str:
-    """"" when every cell of `answer` holds one of `allowed`, else the first cell that does not."""
+    """ "" when every cell of `answer` holds one of `allowed`, else the first cell that does not."""
     bad = next(((i, j) for i, row in enumerate(answer) for j, v in enumerate(row) if v not in allowed), None)
     return f"cell {bad} holds {answer[bad[0]][bad[1]]}, not one of {sorted(allowed)}" if bad else ""
 
 
 def latin_problem(square, n: int) -> str:
-    """"" when each row and column of `square` holds 1..n once each, else the first line that does not."""
+    """ "" when each row and column of `square` holds 1..n once each, else the first line that does not."""
     for i, row in enumerate(square):
         if sorted(row) != list(range(1, n + 1)):
             return f"row {i} should hold 1..{n} once each"

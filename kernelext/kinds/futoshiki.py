@@ -69,13 +69,19 @@ def sign(smaller: tuple[int, int], larger: tuple[int, int]) -> dict | None:
 def describe(grid: Grid, data: Mapping) -> dict:
     rows, cols = grid.shape
     cells = base_cells(grid)
-    pairs = [(a, b) for a, b in cell_pairs(first(data, ("posted_less_than", *SIGNS)))
-             if all(0 <= r < rows and 0 <= c < cols for r, c in (a, b))]
+    pairs = [
+        (a, b)
+        for a, b in cell_pairs(first(data, ("posted_less_than", *SIGNS)))
+        if all(0 <= r < rows and 0 <= c < cols for r, c in (a, b))
+    ]
     givens = hinted(data.get("posted_givens"), rows, cols) or read_givens(data, rows, cols)
     if givens:
         mark(cells, [(r, c) for r in range(rows) for c in range(cols) if givens[r][c]], "given")
-        mark(cells, [(r, c) for r in range(rows) for c in range(cols)
-                     if not givens[r][c] and grid.values[r][c] is not None], "solved")
+        mark(
+            cells,
+            [(r, c) for r in range(rows) for c in range(cols) if not givens[r][c] and grid.values[r][c] is not None],
+            "solved",
+        )
     mark(cells, conflicts(grid.values, pairs) - grid.holes, "conflict")
     signs = [s for s in (sign(a, b) for a, b in pairs) if s]
     note = "" if pairs or givens else no_data_note("futoshiki", DATA_NAMES)

@@ -86,8 +86,12 @@ def where(cells: list[Cell]) -> str:
 def conflicts(values: Values, board: Board) -> set[Cell]:
     """The white cells holding no digit 1..9, the repeated digits of each run, and all the cells of a run
     whose digits, all known, miss its sum."""
-    found = {(r, c) for r, row in enumerate(board) for c, cell in enumerate(row)
-             if cell is None and values[r][c] is not None and values[r][c] not in DIGITS}
+    found = {
+        (r, c)
+        for r, row in enumerate(board)
+        for c, cell in enumerate(row)
+        if cell is None and values[r][c] is not None and values[r][c] not in DIGITS
+    }
     for total, cells in runs(board):
         found |= duplicates(values, [cells])
         known = [values[r][c] for r, c in cells if values[r][c] is not None]

@@ -42,9 +42,11 @@ def describe(grid: Grid, data: Mapping) -> dict:
                 cells[r][c].update(text="", classes=["hole"])
             elif value is not None:
                 cells[r][c]["fill"] = colour(value)
-                cells[r][c]["borders"] = "".join(side for side, (dr, dc) in
-                                                 (("t", (-1, 0)), ("r", (0, 1)), ("b", (1, 0)), ("l", (0, -1)))
-                                                 if piece(r + dr, c + dc) != value)
+                cells[r][c]["borders"] = "".join(
+                    side
+                    for side, (dr, dc) in (("t", (-1, 0)), ("r", (0, 1)), ("b", (1, 0)), ("l", (0, -1)))
+                    if piece(r + dr, c + dc) != value
+                )
     return description("layout", grid, cells, LEGEND, note="" if board else no_data_note("layout", DATA_NAMES))
 
 

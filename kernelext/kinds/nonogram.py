@@ -31,8 +31,11 @@ LEGEND = "■ = filled, · = empty, * = no constraint on it yet, [v] = changed b
 
 def clues(value, count: int) -> list[list[int]] | None:
     """`value` if it is `count` lists of ints, else None."""
-    if (isinstance(value, (list, tuple)) and len(value) == count
-            and all(isinstance(clue, (list, tuple)) and all(map(is_int, clue)) for clue in value)):
+    if (
+        isinstance(value, (list, tuple))
+        and len(value) == count
+        and all(isinstance(clue, (list, tuple)) and all(map(is_int, clue)) for clue in value)
+    ):
         return [list(clue) for clue in value]
     return None
 
@@ -41,8 +44,10 @@ def recognise(grid: Grid | None, data: Mapping) -> bool:
     """Clue lists for rows and columns (one per line of `grid`, when given)."""
     rows, cols = grid.shape if grid is not None else (None, None)
     found_rows, found_cols = first(data, ROWS), first(data, COLS)
-    return all(isinstance(value, (list, tuple)) and length in (None, len(value))
-               for value, length in ((found_rows, rows), (found_cols, cols)))
+    return all(
+        isinstance(value, (list, tuple)) and length in (None, len(value))
+        for value, length in ((found_rows, rows), (found_cols, cols))
+    )
 
 
 def conflicts(values: Values, rows: Sequence[Sequence[int]], cols: Sequence[Sequence[int]]) -> set[Cell]:

@@ -33,7 +33,7 @@ def recognise(grid: Grid | None, data: Mapping) -> bool:
 
 
 def path_problem(values: Values, v: int, ends: list[Cell]) -> str:
-    """"" when the cells holding `v` form one simple path between the two `ends`, else what is wrong."""
+    """ "" when the cells holding `v` form one simple path between the two `ends`, else what is wrong."""
     cells = {(i, j) for i, row in enumerate(values) for j, value in enumerate(row) if value == v}
     if not set(ends) <= cells:
         return f"the points of path {v} do not both hold {v}"

@@ -46,8 +46,9 @@ def groups(regions: Sequence[Sequence[int]]) -> list[tuple[str, list[Cell]]]:
     n = len(regions)
     named = [(f"{'row' if k < n else 'column'} {k % n}", cells) for k, cells in enumerate(lines(n, n))]
     labels = sorted({label for row in regions for label in row})
-    return named + [(f"region {label}", [(r, c) for r in range(n) for c in range(n) if regions[r][c] == label])
-                    for label in labels]
+    return named + [
+        (f"region {label}", [(r, c) for r in range(n) for c in range(n) if regions[r][c] == label]) for label in labels
+    ]
 
 
 def touching(stars: list[Cell]) -> list[tuple[Cell, Cell]]:
@@ -87,8 +88,10 @@ def describe(grid: Grid, data: Mapping) -> dict:
                 label = regions[r][c]
                 cells[r][c]["fill"] = colour(shade[label])
                 cells[r][c]["borders"] = "".join(
-                    side for side, (dr, dc) in SIDES
-                    if not (0 <= r + dr < rows and 0 <= c + dc < cols) or regions[r + dr][c + dc] != label)
+                    side
+                    for side, (dr, dc) in SIDES
+                    if not (0 <= r + dr < rows and 0 <= c + dc < cols) or regions[r + dr][c + dc] != label
+                )
     if not regions:
         return description("starbattle", grid, cells, LEGEND, note=no_data_note("starbattle", DATA_NAMES))
     mark(cells, conflicts(grid.values, regions, stars_per_group(data)) - grid.holes, "conflict")

@@ -58,8 +58,11 @@ def conflicts(values: Values) -> set[Cell]:
     groups = [[(r, c) for c in range(n)] for r in range(n)] + [[(r, c) for r in range(n)] for c in range(n)]
     b = side(n)
     if b:
-        groups += [[(r, c) for r in range(br, br + b) for c in range(bc, bc + b)]
-                   for br in range(0, n, b) for bc in range(0, n, b)]
+        groups += [
+            [(r, c) for r in range(br, br + b) for c in range(bc, bc + b)]
+            for br in range(0, n, b)
+            for bc in range(0, n, b)
+        ]
     return duplicates(values, groups)
 
 
@@ -77,14 +80,20 @@ def read_cages(value, rows: int, cols: int) -> list[tuple[int, list[tuple[int, i
     """`value` as (sum, cells) cages inside a rows x cols grid; items of any other shape are skipped."""
     cages = []
     for item in value if isinstance(value, (list, tuple)) else ():
-        total, cells = (item.get("sum"), item.get("cells")) if isinstance(item, dict) else (
-            item if isinstance(item, (list, tuple)) and len(item) == 2 else (None, None))
+        total, cells = (
+            (item.get("sum"), item.get("cells"))
+            if isinstance(item, dict)
+            else (item if isinstance(item, (list, tuple)) and len(item) == 2 else (None, None))
+        )
         try:
             cells = [(r, c) for r, c in cells]
         except (TypeError, ValueError):
             continue
-        if is_int(total) and cells and all(is_int(r) and is_int(c) and 0 <= r < rows and 0 <= c < cols
-                                           for r, c in cells):
+        if (
+            is_int(total)
+            and cells
+            and all(is_int(r) and is_int(c) and 0 <= r < rows and 0 <= c < cols for r, c in cells)
+        ):
             cages.append((total, cells))
     return cages
 
@@ -135,8 +144,16 @@ def describe(grid: Grid, data: Mapping) -> dict:
     for r in range(rows):
         for c in range(cols):
             if block:
-                cells[r][c]["borders"] = "".join(side for side, thick in (
-                    ("t", r % block == 0), ("r", c == cols - 1), ("b", r == rows - 1), ("l", c % block == 0)) if thick)
+                cells[r][c]["borders"] = "".join(
+                    side
+                    for side, thick in (
+                        ("t", r % block == 0),
+                        ("r", c == cols - 1),
+                        ("b", r == rows - 1),
+                        ("l", c % block == 0),
+                    )
+                    if thick
+                )
             if givens and givens[r][c]:
                 mark(cells, [(r, c)], "given")
             elif givens and grid.values[r][c] is not None:
@@ -173,7 +190,9 @@ def check_digits(answer, data: dict, expected: dict) -> str:
 def check_booleans(answer, data: dict, expected: dict) -> str:
     """y[i][j][k] = 1 when cell (i, j) holds k + 1: one digit per cell, a valid Sudoku that keeps the clues."""
     n = len(first(data, GIVENS))
-    if shape_problem(answer, n, n) or any(not isinstance(cell, list) or len(cell) != n for row in answer for cell in row):
+    if shape_problem(answer, n, n) or any(
+        not isinstance(cell, list) or len(cell) != n for row in answer for cell in row
+    ):
         return f"the answer should be an {n}x{n}x{n} array"
     digits = [[0] * n for _ in range(n)]
     for i in range(n):

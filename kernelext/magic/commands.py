@@ -144,26 +144,45 @@ def _walk(puzzle: NotebookPuzzle, args: Namespace, limit: int | None) -> None:
     puzzle.show_walkthrough(walkthrough(puzzle.session, timeout=timeout, limit=limit, prove=args.prove))
 
 
-COMMANDS = MappingProxyType({command.name: command for command in (
-    Command("steps", "list the steps of the current puzzle", _steps),
-    Command("undo", "undo the last change (drop the step just added, or put back the one just edited) and solve again",
-            _undo),
-    Command("solve", "solve again, e.g. `%puzzle solve --sols all` or `--timeout 60`", _solve),
-    Command("export FILE", "write the model (FILE.xml, XCSP3) or the current solution (FILE.json)", _export),
-    Command("save FILE", "draw the current grid into FILE.png, FILE.svg or FILE.pdf", _save),
-    Command("domains", "the pencil marks: each cell's values left after propagation", _domains),
-    Command("tree [--nodes N]", "solve while recording the search tree (failures red, solutions green)", _tree),
-    Command("check [DIR]", "run the model on an exercise's public instances (DIR holds exercise.json; default: here)",
-            _check),
-    Command("explain", "after UNSAT: a minimal set of constraints that cannot hold together", _explain),
-    Command("why CELL", "why a cell has its value (e.g. `%puzzle why x[3][4]`): the constraints that force it", _why),
-    Command("hint", "the walkthrough's first step: new facts from the fewest constraints (--prove: proven the fewest)",
-            _hint),
-    Command("hints [N]", "the walkthrough's first N steps", _hints),
-    Command("walkthrough [--prove]", "the whole solve from the givens, deduction by deduction, as a puzzle book "
-            "explains it; --prove proves each step smallest (slower)",
-            _walkthrough),
-)})
+COMMANDS = MappingProxyType(
+    {
+        command.name: command
+        for command in (
+            Command("steps", "list the steps of the current puzzle", _steps),
+            Command(
+                "undo",
+                "undo the last change (drop the step just added, or put back the one just edited) and solve again",
+                _undo,
+            ),
+            Command("solve", "solve again, e.g. `%puzzle solve --sols all` or `--timeout 60`", _solve),
+            Command("export FILE", "write the model (FILE.xml, XCSP3) or the current solution (FILE.json)", _export),
+            Command("save FILE", "draw the current grid into FILE.png, FILE.svg or FILE.pdf", _save),
+            Command("domains", "the pencil marks: each cell's values left after propagation", _domains),
+            Command("tree [--nodes N]", "solve while recording the search tree (failures red, solutions green)", _tree),
+            Command(
+                "check [DIR]",
+                "run the model on an exercise's public instances (DIR holds exercise.json; default: here)",
+                _check,
+            ),
+            Command("explain", "after UNSAT: a minimal set of constraints that cannot hold together", _explain),
+            Command(
+                "why CELL", "why a cell has its value (e.g. `%puzzle why x[3][4]`): the constraints that force it", _why
+            ),
+            Command(
+                "hint",
+                "the walkthrough's first step: new facts from the fewest constraints (--prove: proven the fewest)",
+                _hint,
+            ),
+            Command("hints [N]", "the walkthrough's first N steps", _hints),
+            Command(
+                "walkthrough [--prove]",
+                "the whole solve from the givens, deduction by deduction, as a puzzle book "
+                "explains it; --prove proves each step smallest (slower)",
+                _walkthrough,
+            ),
+        )
+    }
+)
 HELP = "help", "show this summary"  # the one command that needs no puzzle: run_command answers it
 
 
@@ -175,16 +194,20 @@ def commands_text() -> str:
 
 def help_text(options: dict[str, str]) -> str:
     """The summary `%puzzle help` prints: the magics, every line command and every option."""
-    lines = ["%%puzzle NAME [options]   start a puzzle; the cell declares its variables",
-             "%%puzzle+ [options]       add the cell as a step (run again: replaces it)",
-             "Line commands:", commands_text(),
-             "Options (%%puzzle? and %%puzzle+? say which magic takes which):"]
+    lines = [
+        "%%puzzle NAME [options]   start a puzzle; the cell declares its variables",
+        "%%puzzle+ [options]       add the cell as a step (run again: replaces it)",
+        "Line commands:",
+        commands_text(),
+        "Options (%%puzzle? and %%puzzle+? say which magic takes which):",
+    ]
     lines += [f"  {name:<24} {text}" for name, text in options.items()]
     return "\n".join(lines)
 
 
-def run_command(words: list[str], args: Namespace, current: Callable[[], NotebookPuzzle],
-                options: Callable[[], dict[str, str]]) -> None:
+def run_command(
+    words: list[str], args: Namespace, current: Callable[[], NotebookPuzzle], options: Callable[[], dict[str, str]]
+) -> None:
     """Route `%puzzle WORDS...` to its handler; `current()` gives the current puzzle (or says there is none),
     `options()` every option of the magics (for `%puzzle help`)."""
     name, *rest = words or ["help"]

@@ -26,16 +26,28 @@ def _with_commands(func):
 
 def _step_options(func):
     """The options every step (and `%puzzle solve`) accepts."""
-    for option in reversed([
-        argument("--show", metavar="VAR", help="the array to draw (default: the first 2-D array declared)"),
-        argument("--timeout", metavar="S", type=float, help="seconds before the search stops (default: %%config PuzzleMagics.timeout)"),
-        argument("--sols", metavar="N|all", help="how many solutions to find: a number or `all` (default 1)"),
-        argument("--solver", metavar="NAME", help=f"the solver: {backends_help()} "
-                 "(default: %%config PuzzleMagics.solver)"),
-        argument("--no-solve", action="store_true", help="add the step without solving"),
-        argument("--step", metavar="KEY", help="name this step: a cell run again with the same KEY replaces it"),
-        argument("--domains", action="store_true", help="also show each cell's domain after propagation (pencil marks)"),
-    ]):
+    for option in reversed(
+        [
+            argument("--show", metavar="VAR", help="the array to draw (default: the first 2-D array declared)"),
+            argument(
+                "--timeout",
+                metavar="S",
+                type=float,
+                help="seconds before the search stops (default: %%config PuzzleMagics.timeout)",
+            ),
+            argument("--sols", metavar="N|all", help="how many solutions to find: a number or `all` (default 1)"),
+            argument(
+                "--solver",
+                metavar="NAME",
+                help=f"the solver: {backends_help()} (default: %%config PuzzleMagics.solver)",
+            ),
+            argument("--no-solve", action="store_true", help="add the step without solving"),
+            argument("--step", metavar="KEY", help="name this step: a cell run again with the same KEY replaces it"),
+            argument(
+                "--domains", action="store_true", help="also show each cell's domain after propagation (pencil marks)"
+            ),
+        ]
+    ):
         func = option(func)
     return func
 
@@ -46,12 +58,15 @@ class PuzzleMagics(Magics):
 
     timeout = Float(10.0, help="Default time limit of a solve, in seconds.").tag(config=True)
     solver = Unicode("auto", help=f"Default solver, one of {', '.join(BACKENDS)}.").tag(config=True)
-    minizinc_solver = Unicode("gecode", help=f"The solver MiniZinc runs, one of {', '.join(MINIZINC_SOLVERS)} (the "
-                                             "last three in the browser, or with MiniZinc's own bundle)."
-                              ).tag(config=True)
+    minizinc_solver = Unicode(
+        "gecode",
+        help=f"The solver MiniZinc runs, one of {', '.join(MINIZINC_SOLVERS)} (the "
+        "last three in the browser, or with MiniZinc's own bundle).",
+    ).tag(config=True)
     domains = Bool(False, help="Show pencil marks (domains after propagation) after every step.").tag(config=True)
-    strict_indexing = Bool(False, help="Refuse an index past the end of an array (pycsp3 wraps it round to the "
-                                       "start, and the kit warns).").tag(config=True)
+    strict_indexing = Bool(
+        False, help="Refuse an index past the end of an array (pycsp3 wraps it round to the start, and the kit warns)."
+    ).tag(config=True)
 
     def __init__(self, shell=None, **kwargs):
         super().__init__(shell=shell, **kwargs)
@@ -74,7 +89,9 @@ class PuzzleMagics(Magics):
     @validate("minizinc_solver")
     def _known_minizinc_solver(self, proposal):
         if proposal["value"] not in MINIZINC_SOLVERS:
-            raise TraitError(f"Unknown MiniZinc solver {proposal['value']!r}: use one of {', '.join(MINIZINC_SOLVERS)}.")
+            raise TraitError(
+                f"Unknown MiniZinc solver {proposal['value']!r}: use one of {', '.join(MINIZINC_SOLVERS)}."
+            )
         return proposal["value"]
 
     @observe("minizinc_solver")
@@ -90,9 +107,14 @@ class PuzzleMagics(Magics):
 
     @magic_arguments()
     @_with_commands
-    @argument("words", nargs="*", help="cell form: the puzzle's NAME; line form: a command and its arguments (see below)")
-    @argument("--view", metavar="KIND", help=f"how to draw the grid: {view_choices()} (default: guessed from NAME "
-              "and the data)")
+    @argument(
+        "words", nargs="*", help="cell form: the puzzle's NAME; line form: a command and its arguments (see below)"
+    )
+    @argument(
+        "--view",
+        metavar="KIND",
+        help=f"how to draw the grid: {view_choices()} (default: guessed from NAME and the data)",
+    )
     @argument("--nodes", metavar="N", type=int, help="with `%%puzzle tree`: how many nodes to record (default 500)")
     @argument("--prove", action="store_true", help="with `%%puzzle walkthrough`: prove every step smallest (slower)")
     @_step_options
@@ -131,8 +153,9 @@ class PuzzleMagics(Magics):
             raise PuzzleUsageError("Name the puzzle: %%puzzle NAME [options], e.g. %%puzzle amaze.")
         if args.view:
             kind_for(args.view)
-        session = PuzzleSession(args.words[0], self.shell.user_ns, solver=self._shared_solver(),
-                                timeout=self.timeout, backend=self.solver)
+        session = PuzzleSession(
+            args.words[0], self.shell.user_ns, solver=self._shared_solver(), timeout=self.timeout, backend=self.solver
+        )
         puzzle = NotebookPuzzle(session, self.shell.user_ns, args.view, self.timeout)
         try:
             self._show_step(puzzle, args, cell)
@@ -146,9 +169,16 @@ class PuzzleMagics(Magics):
 
     def _show_step(self, puzzle, args, cell):
         puzzle.session.strict_indexing = self.strict_indexing
-        report = puzzle.session.add_step(cell, self._step_key(args), solve=not args.no_solve, sols=sols(args.sols),
-                                         timeout=args.timeout, show=args.show, backend=args.solver,
-                                         first_line=2)  # the cell's first line is the magic
+        report = puzzle.session.add_step(
+            cell,
+            self._step_key(args),
+            solve=not args.no_solve,
+            sols=sols(args.sols),
+            timeout=args.timeout,
+            show=args.show,
+            backend=args.solver,
+            first_line=2,
+        )  # the cell's first line is the magic
         output = puzzle.show(report, current=lambda: self.current is puzzle)
         if args.domains or self.domains:
             puzzle.show_domains(output)
@@ -175,8 +205,9 @@ class PuzzleMagics(Magics):
 
     def _require_puzzle(self):
         if self._failed is not None:
-            raise PuzzleUsageError(f"No current puzzle: the `%%puzzle {self._failed}` cell failed. "
-                                   "Fix it and run it again.")
+            raise PuzzleUsageError(
+                f"No current puzzle: the `%%puzzle {self._failed}` cell failed. Fix it and run it again."
+            )
         if self.current is None:
             raise PuzzleUsageError("No puzzle started: run a `%%puzzle NAME` cell first (it declares the variables).")
         return self.current
@@ -203,6 +234,11 @@ def magic_options() -> dict[str, str]:
     """Every option of %%puzzle and %%puzzle+, as {"--name METAVAR": help}."""
     found = {}
     for magic in (PuzzleMagics.puzzle, PuzzleMagics.puzzle_step):
-        found.update({" ".join([action.option_strings[-1], action.metavar or ""]).strip(): action.help or ""
-                      for action in magic.parser._actions if action.option_strings and action.dest != "help"})
+        found.update(
+            {
+                " ".join([action.option_strings[-1], action.metavar or ""]).strip(): action.help or ""
+                for action in magic.parser._actions
+                if action.option_strings and action.dest != "help"
+            }
+        )
     return found

@@ -67,12 +67,15 @@ class NotebookPuzzle:
         `current()` says whether the puzzle is still the notebook's, for the widget's Explain button."""
         kind = self.kind(report.grid)
         steps = tuple(self.session.steps)
-        output = ReportOutput(report, kind=kind, data=self.data(kind),
-                              on_explain=lambda: self._explain_button(steps, current))
+        output = ReportOutput(
+            report, kind=kind, data=self.data(kind), on_explain=lambda: self._explain_button(steps, current)
+        )
         try:
             display(output)
         except KeyboardInterrupt:
-            raise PuzzleUsageError("Interrupted while drawing: the step is kept; `%puzzle solve` shows it again.") from None
+            raise PuzzleUsageError(
+                "Interrupted while drawing: the step is kept; `%puzzle solve` shows it again."
+            ) from None
         return output
 
     def _explain_button(self, steps: tuple, current) -> object:
@@ -116,8 +119,10 @@ class NotebookPuzzle:
             print("Every cell of the grid is already known.")
             return
         kind = self.kind()
-        display({"text/plain": explanation_text(result), "text/html": explanation_html(result, kind, self.data(kind))},
-                raw=True)
+        display(
+            {"text/plain": explanation_text(result), "text/html": explanation_html(result, kind, self.data(kind))},
+            raw=True,
+        )
 
     def show_walkthrough(self, walkthrough) -> None:
         """Display a walkthrough: a stepper over its steps in a kernel, else every step as static HTML, and text."""
@@ -130,8 +135,10 @@ class NotebookPuzzle:
         if in_kernel():
             display(StepperWidget(walkthrough, block))
         else:
-            display({"text/plain": walkthrough_text(walkthrough), "text/html": walkthrough_html(walkthrough, block)},
-                    raw=True)
+            display(
+                {"text/plain": walkthrough_text(walkthrough), "text/html": walkthrough_html(walkthrough, block)},
+                raw=True,
+            )
 
     def save(self, path: str) -> None:
         """Draw the current grid into a .png, .svg or .pdf file."""

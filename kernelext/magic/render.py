@@ -31,8 +31,10 @@ def unsat_advice(report: StepReport) -> str:
         return f"no solution since step {since}, before this one: edit step {since} (`%puzzle undo` removes the last step)."
     if since == number:
         return f"no solution since step {number} was edited: `%puzzle undo` puts back its previous version."
-    return (f"no solution: step {since} cannot hold with step {number} as edited; `%puzzle undo` puts back "
-            f"step {number}'s previous version.")
+    return (
+        f"no solution: step {since} cannot hold with step {number} as edited; `%puzzle undo` puts back "
+        f"step {number}'s previous version."
+    )
 
 
 def status_text(result: SolveResult | None, note: str = "", counted: bool = False, unsat: str = "") -> str:
@@ -87,9 +89,14 @@ def report_state(report: StepReport, kind: str = "generic", data: Mapping | None
     bounds = [bound for _, bound in result.progress] if result else []
     described = [view.describe(g, data or {}) for g in grids[:MAX_WIDGET_GRIDS]]
     lines += [described[0]["note"]] if described and described[0].get("note") else []
-    return {"title": title, "lines": lines, "grids": described, "total": len(grids),
-            "bounds": bounds if len(bounds) > 1 else [],
-            "timing": f"solved in {result.time:.2f} s ({result.backend})" if result and result.backend else ""}
+    return {
+        "title": title,
+        "lines": lines,
+        "grids": described,
+        "total": len(grids),
+        "bounds": bounds if len(bounds) > 1 else [],
+        "timing": f"solved in {result.time:.2f} s ({result.backend})" if result and result.backend else "",
+    }
 
 
 def report_text(report: StepReport, kind: str = "generic", data: Mapping | None = None) -> str:
@@ -120,8 +127,14 @@ class ReportOutput:
             a step then has an "Explain" button.
     """
 
-    def __init__(self, report: StepReport, kind: str = "generic", data: Mapping | None = None, *,
-                 on_explain: Callable[[], Explanation] | None = None):
+    def __init__(
+        self,
+        report: StepReport,
+        kind: str = "generic",
+        data: Mapping | None = None,
+        *,
+        on_explain: Callable[[], Explanation] | None = None,
+    ):
         kind_for(kind)
         self.report, self.kind, self.data = report, kind, dict(data or {})
         unsat = report.result is not None and report.result.status is Status.UNSAT
@@ -146,8 +159,10 @@ class ReportOutput:
             found = self.on_explain()
         except KernelextError as error:
             return {"lines": str(error).splitlines(), "html": ""}
-        return {"lines": static_forms.explanation_text(found).splitlines(),
-                "html": static_forms.explanation_html(found, self.kind, self.data)}
+        return {
+            "lines": static_forms.explanation_text(found).splitlines(),
+            "html": static_forms.explanation_html(found, self.kind, self.data),
+        }
 
     def _repr_mimebundle_(self, include=None, exclude=None):
         state = report_state(self.report, self.kind, self.data)
@@ -158,8 +173,9 @@ class ReportOutput:
                 GridWidget,  # deferred: anywidget adds 0.17 s to %load_ext
             )
 
-            self.widget = GridWidget(description=state, pencil=self._pencil,
-                                     on_explain=self.explanation if self.on_explain else None)
+            self.widget = GridWidget(
+                description=state, pencil=self._pencil, on_explain=self.explanation if self.on_explain else None
+            )
         return self.widget._repr_mimebundle_()
 
     def __repr__(self) -> str:

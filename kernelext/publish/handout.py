@@ -18,8 +18,8 @@ from __future__ import annotations
 import argparse
 import json
 import signal
-import threading
 import sys
+import threading
 from pathlib import Path
 
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
@@ -35,7 +35,7 @@ def _outputs(nb: dict):
 def saved_widget_models(nb: dict) -> set[str]:
     """The ids of the widget models whose state the notebook carries."""
     widgets = (nb.get("metadata") or {}).get("widgets") or {}
-    return set(((widgets.get(WIDGET_STATE) or {}).get("state") or {}))
+    return set((widgets.get(WIDGET_STATE) or {}).get("state") or {})
 
 
 def drop_dead_widget_views(nb: dict) -> int:
@@ -71,8 +71,9 @@ def execute(path: Path, timeout: int) -> dict:
     import nbformat
 
     nb = nbformat.read(path, as_version=4)
-    client = nbclient.NotebookClient(nb, timeout=timeout, kernel_name="python3",
-                                     resources={"metadata": {"path": str(path.parent)}})
+    client = nbclient.NotebookClient(
+        nb, timeout=timeout, kernel_name="python3", resources={"metadata": {"path": str(path.parent)}}
+    )
     handler = signal.getsignal(signal.SIGINT)
     try:
         client.execute()
@@ -92,14 +93,19 @@ def _text(nb: dict) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     """`kernelext-handout NOTEBOOK...`: prepare notebooks for a class, in place (see `prepare`)."""
-    parser = argparse.ArgumentParser(prog="kernelext-handout", description=(
-        "Prepare notebooks for a class: remove live widget views and widget state, keep the static grids "
-        "(HTML tables and text) that every front end shows without a kernel."))
+    parser = argparse.ArgumentParser(
+        prog="kernelext-handout",
+        description=(
+            "Prepare notebooks for a class: remove live widget views and widget state, keep the static grids "
+            "(HTML tables and text) that every front end shows without a kernel."
+        ),
+    )
     parser.add_argument("notebooks", nargs="+", type=Path)
     parser.add_argument("--execute", action="store_true", help="run every cell first (in the notebook's folder)")
     parser.add_argument("--timeout", type=int, default=300, help="seconds a cell may run with --execute")
-    parser.add_argument("--check", action="store_true",
-                        help="change nothing; exit 1 and name the notebooks that are not ready")
+    parser.add_argument(
+        "--check", action="store_true", help="change nothing; exit 1 and name the notebooks that are not ready"
+    )
     args = parser.parse_args(argv)
     not_ready = []
     for path in args.notebooks:

@@ -103,8 +103,9 @@ class InThroughSlots(ast.NodeTransformer):
         self.generic_visit(node)
         if len(node.ops) != 1 or not isinstance(node.ops[0], (ast.In, ast.NotIn)):
             return node
-        contains = ast.Attribute(ast.Call(ast.Name("__import__", ast.Load()), [ast.Constant("operator")], []),
-                                 "contains", ast.Load())
+        contains = ast.Attribute(
+            ast.Call(ast.Name("__import__", ast.Load()), [ast.Constant("operator")], []), "contains", ast.Load()
+        )
         call = ast.Call(contains, [node.comparators[0], node.left], [])
         rewritten = ast.UnaryOp(ast.Not(), call) if isinstance(node.ops[0], ast.NotIn) else call
         return ast.fix_missing_locations(ast.copy_location(rewritten, node))

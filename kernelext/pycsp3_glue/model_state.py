@@ -87,7 +87,7 @@ def declared_since(start: Mark, end: Mark | None = None) -> list[str]:
     from pycsp3.classes.entities import EVar, VarEntities
 
     lines = []
-    for item in VarEntities.items[start.variables:end.variables if end else None]:
+    for item in VarEntities.items[start.variables : end.variables if end else None]:
         if isinstance(item, EVar):
             lines.append(f"{item.id} in {_domain_text(item.variable)}")
             continue
@@ -112,7 +112,7 @@ def posted_since(start: Mark, end: Mark | None = None) -> list[str]:
 
     texts = []
     with contextlib.redirect_stdout(io.StringIO()):  # pycsp3 may warn about its own slicing while printing
-        for item in CtrEntities.items[start.constraints:end.constraints if end else None]:
+        for item in CtrEntities.items[start.constraints : end.constraints if end else None]:
             texts.extend(str(c) for c in item.flat_constraints())
     if len(texts) <= MAX_LISTED_CONSTRAINTS:
         return texts
@@ -126,7 +126,7 @@ def objective_since(start: Mark, end: Mark | None = None) -> str | None:
     """The objective set after `start` (and before `end`), as text, or None."""
     from pycsp3.classes.entities import ObjEntities
 
-    items = ObjEntities.items[start.objectives:end.objectives if end else None]
+    items = ObjEntities.items[start.objectives : end.objectives if end else None]
     if not items:
         return None
     return str(items[-1].constraint)

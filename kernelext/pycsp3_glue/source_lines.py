@@ -70,8 +70,7 @@ def frame_lines(frame: FrameType, context: int) -> SimpleNamespace:
     if not lines or context <= 0 or (first > 0 and first >= len(lines)):
         return SimpleNamespace(code_context=None, index=None, positions=positions)
     start = max(0, min(lineno - 1 - context // 2, len(lines) - context))
-    return SimpleNamespace(code_context=lines[start:start + context], index=lineno - 1 - start,
-                           positions=positions)
+    return SimpleNamespace(code_context=lines[start : start + context], index=lineno - 1 - start, positions=positions)
 
 
 def stack(context: int = 1) -> list[LazyFrameInfo]:

@@ -82,13 +82,18 @@ class _Ace:
         import jpype
 
         self.replies = replies
-        options = [f"-Xss{config['stack']}", *HEAP, "--add-opens=java.base/java.lang=ALL-UNNAMED",
-                   "-Dstdout.encoding=UTF-8", "-Dsun.stdout.encoding=UTF-8",
-                   "-Dstderr.encoding=UTF-8", "-Dsun.stderr.encoding=UTF-8"]
+        options = [
+            f"-Xss{config['stack']}",
+            *HEAP,
+            "--add-opens=java.base/java.lang=ALL-UNNAMED",
+            "-Dstdout.encoding=UTF-8",
+            "-Dsun.stdout.encoding=UTF-8",
+            "-Dstderr.encoding=UTF-8",
+            "-Dsun.stderr.encoding=UTF-8",
+        ]
         if config["java_version"] >= 22:
             options.append("--enable-native-access=ALL-UNNAMED")
-        jpype.startJVM(config["libjvm"], *options, classpath=[config["jar"]], convertStrings=False,
-                       interrupt=False)
+        jpype.startJVM(config["libjvm"], *options, classpath=[config["jar"]], convertStrings=False, interrupt=False)
         self.jpype = jpype
         self.Input = jpype.JClass("dashboard.Input")
         self.Head = jpype.JClass("main.Head")

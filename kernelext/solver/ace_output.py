@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from types import MappingProxyType
-from typing import Iterable
 
 from kernelext.solver.result import Solution, SolveResult, Status
 
@@ -19,7 +19,9 @@ _STATUS = {
 _INSTANTIATION = re.compile(r"<instantiation[^>]*>\s*<list>(.*?)</list>\s*<values>(.*?)</values>", re.S)
 _STAT_KEYS = {"WRONG DECISIONS": "wrong decisions", "FOUND SOLUTIONS": "solutions", "BOUND": "bound"}
 
-Cells = dict[str, tuple[tuple[tuple[int, ...], "str | None"], ...]]  # array -> ((index, variable id or None at a hole), ...)
+Cells = dict[
+    str, tuple[tuple[tuple[int, ...], "str | None"], ...]
+]  # array -> ((index, variable id or None at a hole), ...)
 
 
 def parse(output: str, cells: Cells, *, backend: str, time: float, stopped: str = "") -> SolveResult:

@@ -50,8 +50,9 @@ class Owner(Protocol):
 
     def available(self, name: str) -> bool: ...
 
-    def solve(self, model: CompiledModel, cells: ace_output.Cells, *, sols: int | str, timeout: float,
-              backend: str) -> SolveResult: ...
+    def solve(
+        self, model: CompiledModel, cells: ace_output.Cells, *, sols: int | str, timeout: float, backend: str
+    ) -> SolveResult: ...
 
 
 class Backend:
@@ -92,7 +93,9 @@ class AceWarm(Backend):
         except WorkerCrashed:  # a cold run tells a model ACE rejects from a worker that died
             return self.solver.backend("ace-cold").solve(model, cells, sols=sols, timeout=timeout)
         stopped = "interrupted" if run.interrupted else "timeout" if run.out_of_time else _timed_out(run.output)
-        return ace_output.parse(run.output, cells, backend="ace-warm", time=time.perf_counter() - start, stopped=stopped)
+        return ace_output.parse(
+            run.output, cells, backend="ace-warm", time=time.perf_counter() - start, stopped=stopped
+        )
 
     def worker(self):
         """The warm worker, started on first use."""
@@ -121,11 +124,20 @@ class AceCold(Backend):
     def solve(self, model: CompiledModel, cells: ace_output.Cells, *, sols: int | str, timeout: float) -> SolveResult:
         refuse_known_wrong(model, "ace")
         start = time.perf_counter()
-        run = run_java(str(self.solver.java().java_executable), ["-jar", str(ace_jar())],
-                       ace_args(model.path(), sols, timeout), timeout=timeout + 5)
+        run = run_java(
+            str(self.solver.java().java_executable),
+            ["-jar", str(ace_jar())],
+            ace_args(model.path(), sols, timeout),
+            timeout=timeout + 5,
+        )
         _check_accepted(run.output, run.stopped)
-        return ace_output.parse(run.output, cells, backend="ace-cold", time=time.perf_counter() - start,
-                                stopped=run.stopped or _timed_out(run.output))
+        return ace_output.parse(
+            run.output,
+            cells,
+            backend="ace-cold",
+            time=time.perf_counter() - start,
+            stopped=run.stopped or _timed_out(run.output),
+        )
 
 
 class Choco(Backend):
@@ -142,11 +154,16 @@ class Choco(Backend):
         if sols == ALL or sols > 1:
             args.append("-a")
         start = time.perf_counter()
-        run = run_java(str(self.solver.java().java_executable),
-                       ["-cp", str(choco_jar()), "org.chocosolver.parser.xcsp.ChocoXCSP"], args, timeout=timeout + 5)
+        run = run_java(
+            str(self.solver.java().java_executable),
+            ["-cp", str(choco_jar()), "org.chocosolver.parser.xcsp.ChocoXCSP"],
+            args,
+            timeout=timeout + 5,
+        )
         _check_accepted(run.output, run.stopped)
-        result = ace_output.parse(run.output, cells, backend="choco", time=time.perf_counter() - start,
-                                  stopped=run.stopped)
+        result = ace_output.parse(
+            run.output, cells, backend="choco", time=time.perf_counter() - start, stopped=run.stopped
+        )
         found = result.solutions
         if len(found) > 1 and found[-1] == found[-2]:  # Choco prints its last solution again after its verdict
             found = found[:-1]
@@ -181,8 +198,10 @@ class MiniZinc(Backend):
     in a browser; with the owner's `minizinc_solver` (Gecode by default)."""
 
     name: ClassVar[str] = "minizinc"
-    summary: ClassVar[str] = ("MiniZinc with Gecode (or the minizinc_solver setting): the system's minizinc "
-                              "program (apt-get install minizinc), or its WebAssembly in the browser")
+    summary: ClassVar[str] = (
+        "MiniZinc with Gecode (or the minizinc_solver setting): the system's minizinc "
+        "program (apt-get install minizinc), or its WebAssembly in the browser"
+    )
 
     def solve(self, model: CompiledModel, cells: ace_output.Cells, *, sols: int | str, timeout: float) -> SolveResult:
         solve = solve_in_browser if in_browser() else solve_minizinc
@@ -223,8 +242,9 @@ def refuse_known_wrong(model: CompiledModel, solver: str) -> None:
         raise BackendUnsupported(f"{solver} is known to answer wrong on <{tag}>: use --solver cp-sat or minizinc")
 
 
-BACKENDS = MappingProxyType({backend.name: backend
-                             for backend in (AceWarm, AceCold, Choco, OrTools, CpSat, MiniZinc, Auto)})
+BACKENDS = MappingProxyType(
+    {backend.name: backend for backend in (AceWarm, AceCold, Choco, OrTools, CpSat, MiniZinc, Auto)}
+)
 
 
 def check_backend(name: str) -> str:
@@ -265,12 +285,16 @@ def _check_accepted(output: str, stopped: str) -> None:
     detail = "no answer"
     if found:
         k = found[0]
-        detail = " ".join(lines[k:k + 2]) if lines[k].endswith("ERROR:") else lines[k]  # ACE: "! ERROR:", then the text
-    raise ModelRejected(f"The solver rejected the model ({detail[:150]}).\n"
-                        "Check the types and values in this step's constraints, then run it again.")
+        detail = (
+            " ".join(lines[k : k + 2]) if lines[k].endswith("ERROR:") else lines[k]
+        )  # ACE: "! ERROR:", then the text
+    raise ModelRejected(
+        f"The solver rejected the model ({detail[:150]}).\n"
+        "Check the types and values in this step's constraints, then run it again."
+    )
 
 
 def _timed_out(output: str) -> str:
-    """"timeout" when ACE says it stopped on its time limit."""
+    """ "timeout" when ACE says it stopped on its time limit."""
     stop = re.search(r"stop:(\w+)", output)
     return "timeout" if stop and "TIME" in stop.group(1) else ""

@@ -31,8 +31,9 @@ def checked(result: SolveResult, checker) -> SolveResult:
     if checker.optimises and kept:
         value = checker.objective_value(kept[-1])
         if bound is not None and value != bound:
-            invalid = invalid or (f"{_solver_name(result.backend)} gave the objective {bound} for a solution "
-                                  f"whose objective is {value}")
+            invalid = invalid or (
+                f"{_solver_name(result.backend)} gave the objective {bound} for a solution whose objective is {value}"
+            )
         bound = value
     status = result.status
     if status in (Status.SAT, Status.OPTIMUM) and not result.solutions:
@@ -41,10 +42,17 @@ def checked(result: SolveResult, checker) -> SolveResult:
         status = Status.UNKNOWN
     if not invalid and not repeats:
         return result
-    return replace(result, status=status, solutions=tuple(kept), bound=bound if kept else None,
-                   invalid=invalid, repeats=repeats)
+    return replace(
+        result, status=status, solutions=tuple(kept), bound=bound if kept else None, invalid=invalid, repeats=repeats
+    )
 
 
 def _solver_name(backend: str) -> str:
-    return {"ace-warm": "ACE", "ace-cold": "ACE", "choco": "Choco", "cp-sat": "CP-SAT", "ortools": "OR-Tools",
-            "minizinc": "MiniZinc"}.get(backend, backend or "the solver")
+    return {
+        "ace-warm": "ACE",
+        "ace-cold": "ACE",
+        "choco": "Choco",
+        "cp-sat": "CP-SAT",
+        "ortools": "OR-Tools",
+        "minizinc": "MiniZinc",
+    }.get(backend, backend or "the solver")

@@ -65,5 +65,6 @@ def compiled(model: Path | str | CompiledModel) -> CompiledModel:
 
 def holes_of(cells) -> frozenset[str]:
     """The ids of the array cells that hold no variable, from each array's cells (None at a hole)."""
-    return frozenset(name + "".join(f"[{i}]" for i in index)
-                     for name, array in cells.items() for index, vid in array if vid is None)
+    return frozenset(
+        name + "".join(f"[{i}]" for i in index) for name, array in cells.items() for index, vid in array if vid is None
+    )

@@ -33,11 +33,13 @@ def solve_ortools(model: Path, cells: ace_output.Cells, *, sols: int | str, time
         with _python_keeps_sigint():
             _search(cp_model, sols, timeout, keep)
     except KeyboardInterrupt:
-        return SolveResult(Status.UNKNOWN, tuple(found), time=time.perf_counter() - start, backend="ortools",
-                           stopped="interrupted")
+        return SolveResult(
+            Status.UNKNOWN, tuple(found), time=time.perf_counter() - start, backend="ortools", stopped="interrupted"
+        )
     except Exception as error:  # CPMpy raises plain exceptions for models OR-Tools finds invalid
-        raise BackendUnsupported(f"OR-Tools through CPMpy refused the model ({' '.join(str(error).split())})"[:160]) \
-            from None
+        raise BackendUnsupported(
+            f"OR-Tools through CPMpy refused the model ({' '.join(str(error).split())})"[:160]
+        ) from None
     elapsed = time.perf_counter() - start
     status, stopped = _status(cp_model, bool(found))
     bound = int(cp_model.objective_value()) if cp_model.has_objective() and found else None
@@ -78,11 +80,17 @@ def _read(model: Path):
                 warnings.simplefilter("ignore")
                 return read_xcsp3(str(model))
         except ImportError:
-            raise BackendUnsupported("OR-Tools is not installed: pip install cpmpy ortools (or use --solver ace).") from None
+            raise BackendUnsupported(
+                "OR-Tools is not installed: pip install cpmpy ortools (or use --solver ace)."
+            ) from None
         except SystemExit:  # pycsp3's parser, which CPMpy uses, exits on a constraint CPMpy does not take
-            raise BackendUnsupported("OR-Tools cannot read this model (CPMpy does not take one of its constraints)") from None
+            raise BackendUnsupported(
+                "OR-Tools cannot read this model (CPMpy does not take one of its constraints)"
+            ) from None
         except Exception as error:
-            raise BackendUnsupported(f"OR-Tools cannot read this model ({type(error).__name__}: {error})"[:200]) from None
+            raise BackendUnsupported(
+                f"OR-Tools cannot read this model ({type(error).__name__}: {error})"[:200]
+            ) from None
 
 
 def _variables(cp_model) -> dict:

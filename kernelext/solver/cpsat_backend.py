@@ -21,8 +21,9 @@ from kernelext.solver.result import SolveResult, Status
 STOP_WAIT = 0.2  # seconds CP-SAT gets to end after being told to stop
 
 
-def solve_cpsat(model: Path | CompiledModel, cells: ace_output.Cells, *, sols: int | str,
-                timeout: float) -> SolveResult:
+def solve_cpsat(
+    model: Path | CompiledModel, cells: ace_output.Cells, *, sols: int | str, timeout: float
+) -> SolveResult:
     """Solve `model` within `timeout` seconds of wall time from the call (reading the model counts).
 
     Raises:
@@ -45,15 +46,28 @@ def solve_cpsat(model: Path | CompiledModel, cells: ace_output.Cells, *, sols: i
     stopped = _run(solver, translated.model, recorder, deadline=called + timeout)
     elapsed = time.perf_counter() - called
     name = solver.StatusName(recorder.status) if recorder.status is not None else None
-    status, reason = _status(name, bool(recorder.found), complete=limit is not None and len(recorder.found) >= limit,
-                             objective=translated.objective)
+    status, reason = _status(
+        name,
+        bool(recorder.found),
+        complete=limit is not None and len(recorder.found) >= limit,
+        objective=translated.objective,
+    )
     bound = recorder.bounds[-1][1] if translated.objective and recorder.found else None
     ended = recorder.status is not None  # else the search has not yet answered the stop request
-    stats = MappingProxyType({"solutions": str(len(recorder.found)),
-                              "search seconds": f"{solver.WallTime() if ended else elapsed:.4f}"})
+    stats = MappingProxyType(
+        {"solutions": str(len(recorder.found)), "search seconds": f"{solver.WallTime() if ended else elapsed:.4f}"}
+    )
     solutions = tuple(recorder.found[-1:] if translated.objective else recorder.found)  # optimising: the best
-    return SolveResult(status, solutions, bound, tuple(recorder.bounds) if translated.objective else (),
-                       elapsed, "cp-sat", stats, stopped or reason)
+    return SolveResult(
+        status,
+        solutions,
+        bound,
+        tuple(recorder.bounds) if translated.objective else (),
+        elapsed,
+        "cp-sat",
+        stats,
+        stopped or reason,
+    )
 
 
 class _Recorder:

@@ -26,7 +26,7 @@ class GlobalConstraints:
 
     # lists
 
-    def _allDifferent(self, element) -> None:  # noqa: N802 (XCSP3's own names)
+    def _allDifferent(self, element) -> None:
         lists = element.findall("list")
         if element.find("matrix") is not None:
             for line in self.matrix_lines(child_text(element, "matrix")):
@@ -48,7 +48,7 @@ class GlobalConstraints:
         for a, b in itertools.combinations(items, 2):  # equal only on a value excepted
             self.model.Add(a != b).OnlyEnforceIf(self.within(a, skip).Not())
 
-    def _allEqual(self, element) -> None:  # noqa: N802
+    def _allEqual(self, element) -> None:
         items = self.terms(list_text(element))
         excepted = element.find("except")
         if excepted is None:
@@ -103,8 +103,9 @@ class GlobalConstraints:
         weights = [1] * len(items) if coeffs is None else self.nodes(coeffs.text or "")
         if len(weights) != len(items):
             raise BackendUnsupported("a sum whose coefficients do not match its list")
-        return sum(self.term(("mul", (w, x))) if not isinstance(w, int) else w * self.term(x)
-                   for w, x in zip(weights, items))
+        return sum(
+            self.term(("mul", (w, x))) if not isinstance(w, int) else w * self.term(x) for w, x in zip(weights, items)
+        )
 
     def _count(self, element) -> None:
         items = self.terms(list_text(element))
@@ -118,7 +119,7 @@ class GlobalConstraints:
             return self.within(item, counted)
         return self.disjunction([self.is_true("eq", item, self.term(v)) for v in counted])
 
-    def _nValues(self, element) -> None:  # noqa: N802
+    def _nValues(self, element) -> None:
         excepted = element.find("except")
         skip = set(values(excepted.text or "")) if excepted is not None else set()
         self.post_condition(self.distinct(self.terms(list_text(element)), skip), child_text(element, "condition"))
@@ -135,8 +136,12 @@ class GlobalConstraints:
         if len(occurs) != len(counted):
             raise BackendUnsupported("a cardinality whose occurrences do not match its values")
         for value, occurrence in zip(counted, occurs):
-            total = sum(self.is_true("eq", item, self.term(value)) if not isinstance(value, int)
-                        else self.equals_value(item, value) for item in items)
+            total = sum(
+                self.is_true("eq", item, self.term(value))
+                if not isinstance(value, int)
+                else self.equals_value(item, value)
+                for item in items
+            )
             low, dots, high = occurrence.partition("..")
             if dots:
                 self.model.AddLinearConstraint(total, int(low), int(high))
@@ -159,10 +164,10 @@ class GlobalConstraints:
         (self.model.AddMinEquality if which == "min" else self.model.AddMaxEquality)(result, items)
         return result
 
-    def _minimumArg(self, element) -> None:  # noqa: N802
+    def _minimumArg(self, element) -> None:
         self.arg_extremum(element, "min")
 
-    def _maximumArg(self, element) -> None:  # noqa: N802
+    def _maximumArg(self, element) -> None:
         self.arg_extremum(element, "max")
 
     def arg_extremum(self, element, which: str) -> None:
@@ -182,8 +187,10 @@ class GlobalConstraints:
                 earlier.append(reached[k])
             reached = [chosen[k] for k in range(len(items))]
         operator, operand = condition(child_text(element, "condition"))
-        holds = [self.conjunction([lit, self.condition_literal(k + start, operator, operand)])
-                 for k, lit in enumerate(reached)]
+        holds = [
+            self.conjunction([lit, self.condition_literal(k + start, operator, operand)])
+            for k, lit in enumerate(reached)
+        ]
         self.model.AddBoolOr(holds)
 
     # indexing
@@ -281,8 +288,10 @@ class GlobalConstraints:
         """Each arc's flow: what leaves a node less what enters it is its balance; the weighted flow meets the
         condition."""
         flows = self.terms(list_text(element))
-        pairs = [tuple(int(n) for n in pair) for pair in re.findall(r"\(\s*(-?\d+)\s*,\s*(-?\d+)\s*\)",
-                                                                       child_text(element, "arcs"))]
+        pairs = [
+            tuple(int(n) for n in pair)
+            for pair in re.findall(r"\(\s*(-?\d+)\s*,\s*(-?\d+)\s*\)", child_text(element, "arcs"))
+        ]
         balance = self.terms(child_text(element, "balance"))
         if len(pairs) != len(flows):
             raise BackendUnsupported("a flow whose arcs do not match its list")
@@ -297,7 +306,7 @@ class GlobalConstraints:
 
     # scheduling and packing
 
-    def _noOverlap(self, element) -> None:  # noqa: N802
+    def _noOverlap(self, element) -> None:
         origins, lengths = child_text(element, "origins"), child_text(element, "lengths")
         ignore_zero = element.get("zeroIgnored", "true") != "false"
         if "(" in origins:
@@ -308,8 +317,10 @@ class GlobalConstraints:
         if len(boxes) != len(sizes) or any(len(b) != len(s) for b, s in zip(boxes, sizes)):
             raise BackendUnsupported("a noOverlap whose lengths do not match its origins")
         if all(isinstance(s, int) and s > 0 for box in sizes for s in box) and len(boxes[0]) <= 2:
-            intervals_ = [[self.model.NewFixedSizeIntervalVar(o, s, "") for o, s in zip(box, size)]
-                          for box, size in zip(boxes, sizes)]
+            intervals_ = [
+                [self.model.NewFixedSizeIntervalVar(o, s, "") for o, s in zip(box, size)]
+                for box, size in zip(boxes, sizes)
+            ]
             if len(boxes[0]) == 1:
                 self.model.AddNoOverlap([i[0] for i in intervals_])
             else:
@@ -318,8 +329,10 @@ class GlobalConstraints:
         for a, b in itertools.combinations(range(len(boxes)), 2):  # apart along some axis (or a length is 0)
             apart = []
             for d in range(len(boxes[a])):
-                apart += [self.is_true("le", boxes[a][d] + sizes[a][d], boxes[b][d]),
-                          self.is_true("le", boxes[b][d] + sizes[b][d], boxes[a][d])]
+                apart += [
+                    self.is_true("le", boxes[a][d] + sizes[a][d], boxes[b][d]),
+                    self.is_true("le", boxes[b][d] + sizes[b][d], boxes[a][d]),
+                ]
             if ignore_zero:
                 apart += [self.is_true("eq", length, 0) for length in (*sizes[a], *sizes[b])]
             self.model.AddBoolOr(apart)
@@ -340,7 +353,7 @@ class GlobalConstraints:
         tasks = [self.model.NewIntervalVar(o, n, self.as_var_term(o + n), "") for o, n in zip(origins, lengths)]
         self.model.AddCumulative(tasks, heights, limit - 1 if operator == "lt" else limit)
 
-    def _binPacking(self, element) -> None:  # noqa: N802
+    def _binPacking(self, element) -> None:
         """Each bin's load (the sizes of the items put in it): under its limit, equal to its load, or meeting the
         condition; bins are the values the items can take (numbered from 0 for limits and loads)."""
         items = self.terms(list_text(element))
@@ -377,16 +390,20 @@ class GlobalConstraints:
     # automata
 
     def _regular(self, element) -> None:
-        self.automaton(self.terms(child_text(element, "list")), arcs(child_text(element, "transitions")),
-                       child_text(element, "start").strip(),
-                       child_text(element, "final").split())
+        self.automaton(
+            self.terms(child_text(element, "list")),
+            arcs(child_text(element, "transitions")),
+            child_text(element, "start").strip(),
+            child_text(element, "final").split(),
+        )
 
     def _mdd(self, element) -> None:
         transitions = arcs(child_text(element, "transitions"))
         tails = {tail for tail, _, _ in transitions}
         finals = sorted({head for _, _, head in transitions} - tails)
-        self.automaton(self.terms(child_text(element, "list")), transitions, transitions[0][0] if transitions else "",
-                       finals)
+        self.automaton(
+            self.terms(child_text(element, "list")), transitions, transitions[0][0] if transitions else "", finals
+        )
 
     def automaton(self, items: list, transitions: list[tuple[str, int, str]], start: str, finals: list[str]) -> None:
         """The items read by the automaton, made deterministic first (sets of states), so that each word has
@@ -411,4 +428,3 @@ class GlobalConstraints:
                     deterministic.append((numbered[states], value, numbered[heads]))
         accepting = [n for states, n in numbered.items() if states & set(finals)]
         self.model.AddAutomaton([self.as_var_term(item) for item in items], 0, accepting, deterministic)
-

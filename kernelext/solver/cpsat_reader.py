@@ -37,8 +37,14 @@ from kernelext.xcsp.values import (
 
 MAX_TUPLES = 2_000  # past this many tuples once `*` is expanded, a table is posted tuple by tuple
 LARGE = 500_000  # bytes of XCSP3 past which ACE, where it runs, reads a model faster than this reading does
-_COMPARED = {"lt": lambda a, b: a < b, "le": lambda a, b: a <= b, "gt": lambda a, b: a > b,
-             "ge": lambda a, b: a >= b, "eq": lambda a, b: a == b, "ne": lambda a, b: a != b}
+_COMPARED = {
+    "lt": lambda a, b: a < b,
+    "le": lambda a, b: a <= b,
+    "gt": lambda a, b: a > b,
+    "ge": lambda a, b: a >= b,
+    "eq": lambda a, b: a == b,
+    "ne": lambda a, b: a != b,
+}
 _OPPOSITE = {"lt": "ge", "le": "gt", "gt": "le", "ge": "lt", "eq": "ne", "ne": "eq"}
 
 
@@ -67,8 +73,12 @@ def read(path: Path, holes: frozenset[str] = frozenset()) -> Translated:
     if objectives is not None and len(objectives) != 1:
         raise BackendUnsupported("several objectives")
     constraints = root.find("constraints")
-    return _translate(_Reader(cp_model, holes), root.find("variables"), constraints if constraints is not None else (),
-                      objectives[0] if objectives is not None else None)
+    return _translate(
+        _Reader(cp_model, holes),
+        root.find("variables"),
+        constraints if constraints is not None else (),
+        objectives[0] if objectives is not None else None,
+    )
 
 
 class Reading:
@@ -86,8 +96,13 @@ class Reading:
     def translated(self, variables, elements: list, holes: frozenset[str]) -> Translated:
         """The CP-SAT model of `variables` and the constraint `elements` (raises BackendUnsupported)."""
         done = len(self._elements)
-        extends = (self._reader is not None and variables is self._variables and holes == self._holes
-                   and len(elements) >= done and all(a is b for a, b in zip(elements, self._elements)))
+        extends = (
+            self._reader is not None
+            and variables is self._variables
+            and holes == self._holes
+            and len(elements) >= done
+            and all(a is b for a, b in zip(elements, self._elements))
+        )
         reader = self._reader if extends else _Reader(cpsat_module.required_cp_model(), holes)
         self._reader = None  # until the reading below succeeds: a failed one leaves a half-built model
         translated = _translate(reader, None if extends else variables, elements[done:] if extends else elements, None)
@@ -303,7 +318,9 @@ class _Reader(GlobalConstraints, Declarations):
         text = table.text or ""
         if len(variables) == 1 and "(" not in text:
             domain = self.cp.Domain.FromIntervals([list(i) for i in intervals(text)])
-            self.model.AddLinearExpressionInDomain(variables[0], domain if supports is not None else domain.complement())
+            self.model.AddLinearExpressionInDomain(
+                variables[0], domain if supports is not None else domain.complement()
+            )
             return
         rows = tuples(text, len(variables))
         columns = [self.domains[v.Name()] for v in variables]
@@ -313,16 +330,21 @@ class _Reader(GlobalConstraints, Declarations):
         elif not any("*" in row for row in rows) or expanded_size(rows, columns, MAX_TUPLES) <= MAX_TUPLES:
             self.model.AddAllowedAssignments(variables, expand_rows(rows, columns))
         else:  # short tuples with many `*`: one literal per tuple, true exactly when the tuple matches
-            self.model.AddBoolOr([self.conjunction([self.equals(v, value) for v, value in zip(variables, row)
-                                               if value != "*"]) for row in rows])
+            self.model.AddBoolOr(
+                [
+                    self.conjunction([self.equals(v, value) for v, value in zip(variables, row) if value != "*"])
+                    for row in rows
+                ]
+            )
 
     def equals(self, variable, value: int):
         """A literal true exactly when `variable` == `value` (one per pair, shared)."""
         key = (variable.Index(), value)
         if key not in self.equalities:
             if boolean(self.spans_of(variable)):
-                self.equalities[key] = variable if value == 1 else variable.Not() if value == 0 else \
-                    self.model.NewConstant(0)
+                self.equalities[key] = (
+                    variable if value == 1 else variable.Not() if value == 0 else self.model.NewConstant(0)
+                )
             else:
                 holds = self.model.NewBoolVar("")
                 self.model.Add(variable == value).OnlyEnforceIf(holds)
@@ -498,8 +520,12 @@ class _Reader(GlobalConstraints, Declarations):
         if isinstance(numerator, int) and isinstance(denominator, int) and denominator:
             quotient = abs(numerator) // abs(denominator) * (1 if (numerator >= 0) == (denominator > 0) else -1)
             return quotient if op == "div" else numerator - quotient * denominator
-        spans = [span for low, high in self.spans_of(denominator)
-                 for span in ((low, min(high, -1)), (max(low, 1), high)) if span[0] <= span[1]]
+        spans = [
+            span
+            for low, high in self.spans_of(denominator)
+            for span in ((low, min(high, -1)), (max(low, 1), high))
+            if span[0] <= span[1]
+        ]
         if not spans:
             self.model.AddBoolOr([])
             return 0
@@ -522,15 +548,15 @@ class _Reader(GlobalConstraints, Declarations):
             if exponent < 0:
                 raise BackendUnsupported("pow with a negative exponent")
             if exponent <= 1 or isinstance(base, int):
-                return base ** exponent if isinstance(base, int) else (1 if exponent == 0 else base)
-            reached = [v ** exponent for v in self.bounds_of(base)] + ([0] if self.bounds_of(base)[0] < 0 else [])
+                return base**exponent if isinstance(base, int) else (1 if exponent == 0 else base)
+            reached = [v**exponent for v in self.bounds_of(base)] + ([0] if self.bounds_of(base)[0] < 0 else [])
             result = self.model.NewIntVar(min(reached), max(reached), "")
             self.model.AddMultiplicationEquality(result, [self.as_var_term(base)] * exponent)
             return result
         bases, exponents = self.values_of(base), [e for e in self.values_of(exponent) if e >= 0]
         if len(bases) * len(exponents) > MAX_TUPLES:
             raise BackendUnsupported("pow with a variable exponent over large domains")
-        rows = [(b, e, b ** e) for b in bases for e in exponents]
+        rows = [(b, e, b**e) for b in bases for e in exponents]
         result = self.model.NewIntVar(min(r[2] for r in rows), max(r[2] for r in rows), "")
         self.model.AddAllowedAssignments([self.as_var_term(base), self.as_var_term(exponent), result], rows)
         return result
@@ -599,8 +625,12 @@ class _Reader(GlobalConstraints, Declarations):
             return -largest, largest
         if op == "pow":
             (a, b), (c, d) = spans
-            powers = [x ** e for x in {a, b, *(v for v in (-1, 0, 1) if a <= v <= b)}
-                      for e in {max(c, 0), max(c + 1, 0), max(d - 1, 0), max(d, 0)} if max(c, 0) <= e <= max(d, 0)]
+            powers = [
+                x**e
+                for x in {a, b, *(v for v in (-1, 0, 1) if a <= v <= b)}
+                for e in {max(c, 0), max(c + 1, 0), max(d - 1, 0), max(d, 0)}
+                if max(c, 0) <= e <= max(d, 0)
+            ]
             return min(powers), max(powers)
         raise BackendUnsupported(f"the operator {op}")
 
@@ -632,13 +662,15 @@ def _bound(node, args: dict):
     return node
 
 
-LARGEST = 2 ** 53  # integers past this are refused: no solver of the kit takes them (ACE and CP-SAT sums overflow)
+LARGEST = 2**53  # integers past this are refused: no solver of the kit takes them (ACE and CP-SAT sums overflow)
 
 
 def _checked_number(value: int) -> int:
     """`value`, or ModelRejected when it is too large for any solver."""
     if abs(value) > LARGEST:
-        raise ModelRejected(f"The solver rejected the model (the number {value} is too large: solvers take whole "
-                            f"numbers up to {LARGEST:,}).\nCheck the types and values in this step's constraints, "
-                            "then run it again.")
+        raise ModelRejected(
+            f"The solver rejected the model (the number {value} is too large: solvers take whole "
+            f"numbers up to {LARGEST:,}).\nCheck the types and values in this step's constraints, "
+            "then run it again."
+        )
     return value

@@ -30,8 +30,15 @@ class Solver:
         self._backends: dict[str, Backend] = {}
         self._java = None
 
-    def solve(self, model: Path | CompiledModel, cells: ace_output.Cells, *, sols: int | str = 1,
-              timeout: float = 10.0, backend: str | None = None) -> SolveResult:
+    def solve(
+        self,
+        model: Path | CompiledModel,
+        cells: ace_output.Cells,
+        *,
+        sols: int | str = 1,
+        timeout: float = 10.0,
+        backend: str | None = None,
+    ) -> SolveResult:
         """Solve `model` (an XCSP3 file, or a CompiledModel); `cells` names each array's variables (to read
         solutions).
 
@@ -70,8 +77,10 @@ class Solver:
     def backend(self, name: str) -> Backend:
         """The backend `name`, built on first use (BackendUnsupported, saying why, for one a browser cannot run)."""
         if in_browser() and BACKENDS[check_backend(name)].desktop_only:
-            raise BackendUnsupported(f"The {name} solver needs the desktop kit: {BACKENDS[name].desktop_only}. "
-                                     "In the browser, the kit solves with MiniZinc (--solver minizinc).")
+            raise BackendUnsupported(
+                f"The {name} solver needs the desktop kit: {BACKENDS[name].desktop_only}. "
+                "In the browser, the kit solves with MiniZinc (--solver minizinc)."
+            )
         if name not in self._backends:
             self._backends[name] = BACKENDS[name](self)
         return self._backends[name]

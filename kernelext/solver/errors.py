@@ -1,6 +1,5 @@
 """The solver's exceptions; each message says what to do in one or two lines."""
 
-
 from kernelext.errors import KernelextError
 
 

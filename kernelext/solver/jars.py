@@ -24,5 +24,7 @@ def _jar(folder: str, pattern: str, solver: str) -> Path:
         raise SolverError(f"pycsp3 is not installed: `pip install pycsp3` (it ships the {solver} solver).")
     jars = sorted(Path(next(iter(spec.submodule_search_locations)), "solvers", folder).glob(pattern))
     if not jars:
-        raise SolverError(f"{solver}'s jar is missing from pycsp3: reinstall it with `pip install --force-reinstall pycsp3`.")
+        raise SolverError(
+            f"{solver}'s jar is missing from pycsp3: reinstall it with `pip install --force-reinstall pycsp3`."
+        )
     return jars[-1]

@@ -11,10 +11,17 @@ from pathlib import Path
 
 from kernelext.solver.errors import JavaNotFound
 
-_LIBJVM = ("lib/server/libjvm.so", "lib/server/libjvm.dylib", "bin/server/jvm.dll", "jre/lib/server/libjvm.so",
-           "jre/lib/amd64/server/libjvm.so")
-_HOW_TO_GET_JAVA = ("No Java runtime found (needed by the ACE solver). Install Java 11+ (e.g. `apt install default-jre`), "
-                    "set JAVA_HOME, or `pip install 'kernelext[java]'` to get one as a wheel.")
+_LIBJVM = (
+    "lib/server/libjvm.so",
+    "lib/server/libjvm.dylib",
+    "bin/server/jvm.dll",
+    "jre/lib/server/libjvm.so",
+    "jre/lib/amd64/server/libjvm.so",
+)
+_HOW_TO_GET_JAVA = (
+    "No Java runtime found (needed by the ACE solver). Install Java 11+ (e.g. `apt install default-jre`), "
+    "set JAVA_HOME, or `pip install 'kernelext[java]'` to get one as a wheel."
+)
 
 
 @dataclass(frozen=True)
@@ -36,8 +43,9 @@ class JavaRuntime:
         match = re.search(r'^JAVA_VERSION="([^"]+)"', text, re.M)
         if match is None:
             try:
-                text = subprocess.run([str(self.java_executable), "-version"], capture_output=True, text=True,
-                                      timeout=30).stderr
+                text = subprocess.run(
+                    [str(self.java_executable), "-version"], capture_output=True, text=True, timeout=30
+                ).stderr
             except (OSError, subprocess.SubprocessError):
                 return None
             match = re.search(r'version "([^"]+)"', text)

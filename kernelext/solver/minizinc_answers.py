@@ -14,8 +14,16 @@ from kernelext.xcsp.to_minizinc import MiniZincModel
 _STATUS = {"OPTIMAL_SOLUTION": Status.OPTIMUM, "ALL_SOLUTIONS": Status.SAT, "UNSATISFIABLE": Status.UNSAT}
 
 
-def read_answers(messages: list[tuple[float, dict]], translated: MiniZincModel, cells: ace_output.Cells, *,
-                 sols: int | str, stopped: str, elapsed: float, failure: str = "") -> SolveResult:
+def read_answers(
+    messages: list[tuple[float, dict]],
+    translated: MiniZincModel,
+    cells: ace_output.Cells,
+    *,
+    sols: int | str,
+    stopped: str,
+    elapsed: float,
+    failure: str = "",
+) -> SolveResult:
     """The SolveResult of MiniZinc's `messages` ((seconds, message) pairs, messages as MiniZinc's JSON stream
     writes them); `failure` is what to say when the run ended on an error with no status and no solution."""
     found, progress, status, stats = [], [], None, {}
@@ -31,8 +39,13 @@ def read_answers(messages: list[tuple[float, dict]], translated: MiniZincModel, 
         elif kind == "status":
             status = message["status"]
         elif kind == "statistics":
-            stats.update({key: str(value) for key, value in message["statistics"].items()
-                          if key in ("nodes", "failures", "solveTime")})
+            stats.update(
+                {
+                    key: str(value)
+                    for key, value in message["statistics"].items()
+                    if key in ("nodes", "failures", "solveTime")
+                }
+            )
     if failure and status is None and not found:
         raise SolverError(failure)
     result_status = _STATUS.get(status, Status.SAT if found else Status.UNKNOWN)
@@ -40,9 +53,16 @@ def read_answers(messages: list[tuple[float, dict]], translated: MiniZincModel, 
         result_status = Status.SAT
     complete = status in _STATUS or (not translated.objective and sols != "all" and len(found) >= int(sols))
     stats["solutions"] = str(len(found))
-    return SolveResult(result_status, tuple(found[-1:] if translated.objective else found),
-                       progress[-1][1] if progress else None, tuple(progress), elapsed, "minizinc",
-                       MappingProxyType(stats), stopped or ("" if complete else "timeout"))
+    return SolveResult(
+        result_status,
+        tuple(found[-1:] if translated.objective else found),
+        progress[-1][1] if progress else None,
+        tuple(progress),
+        elapsed,
+        "minizinc",
+        MappingProxyType(stats),
+        stopped or ("" if complete else "timeout"),
+    )
 
 
 def _solution_values(text: str) -> tuple[list[int], int | None]:

@@ -54,24 +54,46 @@ async (start, root, text, options, limit) => {
 """
 
 
-def solve_in_browser(model: CompiledModel, cells: ace_output.Cells, *, sols: int | str, timeout: float,
-                     solver: str = "gecode") -> SolveResult:
+def solve_in_browser(
+    model: CompiledModel, cells: ace_output.Cells, *, sols: int | str, timeout: float, solver: str = "gecode"
+) -> SolveResult:
     """Solve `model` with MiniZinc's WebAssembly within `timeout` seconds (translating counts)."""
     from pyodide.code import run_js
     from pyodide.ffi import can_run_sync, run_sync, to_js
 
     if not can_run_sync():
-        raise BackendUnsupported("This browser cannot wait for MiniZinc inside a cell (it lacks WebAssembly "
-                                 "stack switching): use a recent Chrome, Edge or Firefox.")
+        raise BackendUnsupported(
+            "This browser cannot wait for MiniZinc inside a cell (it lacks WebAssembly "
+            "stack switching): use a recent Chrome, Edge or Firefox."
+        )
     called = time.perf_counter()
     translated = translated_model(model, cells)
     left = max(0.001, timeout - (time.perf_counter() - called))
-    options = {"solver": solver, "statistics": True, "time-limit": max(1, int(left * 1000)),
-               **how_many(sols, bool(translated.objective))}
-    answer = json.loads(run_sync(run_js(_SOLVE_JS)(run_js(_START_JS), site_root(), translated.text,
-                                                   to_js(list(options.items())), int((left + GRACE) * 1000))))
-    return read_answers([(seconds, message) for seconds, message in answer["messages"]], translated, cells,
-                        sols=sols, stopped=answer["stopped"], elapsed=time.perf_counter() - called)
+    options = {
+        "solver": solver,
+        "statistics": True,
+        "time-limit": max(1, int(left * 1000)),
+        **how_many(sols, bool(translated.objective)),
+    }
+    answer = json.loads(
+        run_sync(
+            run_js(_SOLVE_JS)(
+                run_js(_START_JS),
+                site_root(),
+                translated.text,
+                to_js(list(options.items())),
+                int((left + GRACE) * 1000),
+            )
+        )
+    )
+    return read_answers(
+        [(seconds, message) for seconds, message in answer["messages"]],
+        translated,
+        cells,
+        sols=sols,
+        stopped=answer["stopped"],
+        elapsed=time.perf_counter() - called,
+    )
 
 
 def start_loading() -> None:
@@ -86,4 +108,3 @@ def site_root() -> str:
     import js
 
     return str(js.location.href).split("/extensions/")[0] + "/"
-

@@ -38,8 +38,9 @@ def minizinc_program() -> str:
     return found
 
 
-def solve_minizinc(model: CompiledModel, cells: ace_output.Cells, *, sols: int | str, timeout: float,
-                   solver: str = "gecode") -> SolveResult:
+def solve_minizinc(
+    model: CompiledModel, cells: ace_output.Cells, *, sols: int | str, timeout: float, solver: str = "gecode"
+) -> SolveResult:
     """Solve `model` within `timeout` seconds of wall time from the call (translating counts).
 
     Raises:
@@ -52,21 +53,36 @@ def solve_minizinc(model: CompiledModel, cells: ace_output.Cells, *, sols: int |
     with tempfile.TemporaryDirectory(prefix="kernelext-mzn-") as folder:
         source = Path(folder) / "model.mzn"
         source.write_text(translated.text)
-        run = _Run([program, "--solver", solver, "--json-stream", "-s", "--time-limit", str(max(1, int(left * 1000))),
-                    *_flags(how_many(sols, bool(translated.objective))), str(source)], started=called)
+        run = _Run(
+            [
+                program,
+                "--solver",
+                solver,
+                "--json-stream",
+                "-s",
+                "--time-limit",
+                str(max(1, int(left * 1000))),
+                *_flags(how_many(sols, bool(translated.objective))),
+                str(source),
+            ],
+            started=called,
+        )
         stopped = run.wait(left + GRACE)
     return _result(run, translated, cells, sols, stopped, time.perf_counter() - called)
 
 
 def translated_model(model: CompiledModel, cells: ace_output.Cells) -> MiniZincModel:
     """`model` in MiniZinc (raises BackendUnsupported, naming the construct, when the translation does not take it)."""
-    holes = frozenset(name + "".join(f"[{i}]" for i in index)
-                      for name, array in cells.items() for index, vid in array if vid is None)
+    holes = frozenset(
+        name + "".join(f"[{i}]" for i in index) for name, array in cells.items() for index, vid in array if vid is None
+    )
     try:
         return translate(model.path().read_text(), holes)
     except Untranslatable as error:
-        raise BackendUnsupported(f"The translation to MiniZinc does not take {error}: nothing was solved (the "
-                                 "desktop kit's ACE takes it: --solver ace).") from None
+        raise BackendUnsupported(
+            f"The translation to MiniZinc does not take {error}: nothing was solved (the "
+            "desktop kit's ACE takes it: --solver ace)."
+        ) from None
 
 
 def how_many(sols: int | str, optimising: bool) -> dict:
@@ -89,11 +105,14 @@ class _Run:
         self.started = started
         self.messages: list[tuple[float, dict]] = []
         self.errors = ""
-        self.process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                                        start_new_session=True)
+        self.process = subprocess.Popen(
+            command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True
+        )
         self.done = threading.Event()
-        self._readers = [threading.Thread(target=self._read_messages, daemon=True),
-                         threading.Thread(target=self._read_errors, daemon=True)]
+        self._readers = [
+            threading.Thread(target=self._read_messages, daemon=True),
+            threading.Thread(target=self._read_errors, daemon=True),
+        ]
         for reader in self._readers:
             reader.start()
 
@@ -137,11 +156,19 @@ def _stop_group(process: subprocess.Popen) -> None:
         pass
 
 
-def _result(run: _Run, translated: MiniZincModel, cells: ace_output.Cells, sols: int | str, stopped: str,
-            elapsed: float) -> SolveResult:
+def _result(
+    run: _Run, translated: MiniZincModel, cells: ace_output.Cells, sols: int | str, stopped: str, elapsed: float
+) -> SolveResult:
     failed = run.process.returncode not in (0, None) and not stopped
-    return read_answers(run.messages, translated, cells, sols=sols, stopped=stopped, elapsed=elapsed,
-                        failure=f"MiniZinc stopped with an error: {_last_line(run.errors)}" if failed else "")
+    return read_answers(
+        run.messages,
+        translated,
+        cells,
+        sols=sols,
+        stopped=stopped,
+        elapsed=elapsed,
+        failure=f"MiniZinc stopped with an error: {_last_line(run.errors)}" if failed else "",
+    )
 
 
 def _last_line(text: str) -> str:

@@ -27,8 +27,9 @@ from kernelext.solver.java import JavaRuntime, find_java
 GRACE = 0.7  # seconds a worker gets after a stop request sent on Ctrl-C, before it is killed
 STOP_WAIT = 0.2  # seconds a worker gets to answer the stop request sent at its wall-clock deadline
 START_TIMEOUT = 60.0  # seconds for a new worker to start its JVM and load ACE
-_CRASHED = ("The solver process stopped unexpectedly (the model file may be malformed); "
-            "it will restart on the next solve.")
+_CRASHED = (
+    "The solver process stopped unexpectedly (the model file may be malformed); it will restart on the next solve."
+)
 
 
 @dataclass(frozen=True)
@@ -153,8 +154,10 @@ class WarmAce:
         self._java = java
         version = java.major_version() or 11
         if version < 11:
-            raise JavaNotFound(f"Java {version} found at {java.home}, but ACE needs Java 11+: install a newer Java "
-                               f"or set JAVA_HOME to one.")
+            raise JavaNotFound(
+                f"Java {version} found at {java.home}, but ACE needs Java 11+: install a newer Java "
+                f"or set JAVA_HOME to one."
+            )
         return _Worker(java, version)
 
     @staticmethod
@@ -183,15 +186,26 @@ class _Worker:
         self.stdout_path = self.directory / "stdout.txt"
         self.stderr_path = self.directory / "stderr.txt"
         self.stdout_path.touch()
-        config = {"libjvm": str(java.libjvm), "java_version": java_version, "jar": str(ace_jar()),
-                  "stdout": str(self.stdout_path), "stack": "64m"}
-        env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [str(_package_root()),
-                                                                         os.environ.get("PYTHONPATH")])))
+        config = {
+            "libjvm": str(java.libjvm),
+            "java_version": java_version,
+            "jar": str(ace_jar()),
+            "stdout": str(self.stdout_path),
+            "stack": "64m",
+        }
+        env = dict(
+            os.environ, PYTHONPATH=os.pathsep.join(filter(None, [str(_package_root()), os.environ.get("PYTHONPATH")]))
+        )
         with open(self.stderr_path, "ab") as stderr:  # appending, so that truncating it works
             self.process = subprocess.Popen(
                 [sys.executable, "-m", "kernelext.solver._warm_worker", json.dumps(config)],
-                stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=stderr, env=env, cwd=self.directory,
-                start_new_session=(os.name == "posix"))
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=stderr,
+                env=env,
+                cwd=self.directory,
+                start_new_session=(os.name == "posix"),
+            )
         self.replies: queue.Queue = queue.Queue()
         threading.Thread(target=_read_replies, args=(self.process.stdout, self.replies), daemon=True).start()
         self._finalizer = weakref.finalize(self, _end_process, self.process, self.directory)

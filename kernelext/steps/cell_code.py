@@ -21,16 +21,20 @@ from kernelext.steps.lint import PLAIN_BOOL, TRUTH_TEST, UNPOSTED, Finding
 
 _ANSI = re.compile(r"\x1b\[[0-9;]*m")
 MAX_MESSAGE = 200
-WORDS = MappingProxyType({  # what a step that really does it is told, where no finding on its line words it better
-    TRUTH_TEST: "Python asked a constraint for True/False (`if`, `while`, `and`, `or`, `not`, a chain a < b < c, "
-                "max() and min() do), and its truth is unknown while modelling: use If(...), &, |, ~, "
-                "Maximum(...), Minimum(...) or separate constraints.",
-    UNPOSTED: "this constraint is not posted: put it inside satisfy(...).",
-    PLAIN_BOOL: "satisfy() was given True/False, which Python worked out before pycsp3 saw it (no model variable "
-                "in it): compare model variables, e.g. x[i] == v.",
-})
-VARIABLE_TESTED = ("a model variable is tested as True/False, and Python takes it as true whatever its value "
-                   "(unknown while modelling): for its value use If(x == v, Then=...); for a hole, `is not None`.")
+WORDS = MappingProxyType(
+    {  # what a step that really does it is told, where no finding on its line words it better
+        TRUTH_TEST: "Python asked a constraint for True/False (`if`, `while`, `and`, `or`, `not`, a chain a < b < c, "
+        "max() and min() do), and its truth is unknown while modelling: use If(...), &, |, ~, "
+        "Maximum(...), Minimum(...) or separate constraints.",
+        UNPOSTED: "this constraint is not posted: put it inside satisfy(...).",
+        PLAIN_BOOL: "satisfy() was given True/False, which Python worked out before pycsp3 saw it (no model variable "
+        "in it): compare model variables, e.g. x[i] == v.",
+    }
+)
+VARIABLE_TESTED = (
+    "a model variable is tested as True/False, and Python takes it as true whatever its value "
+    "(unknown while modelling): for its value use If(x == v, Then=...); for a hole, `is not None`."
+)
 
 
 def register_source(source: str) -> str:
@@ -77,8 +81,10 @@ def _warning_in_words(line: int | None, message: str) -> str:
     sliced = re.match(r"Auto-adjustment of array indexing from a slice slice\((\w+), (\w+), (\w+)\)", message)
     if sliced:
         start, stop, step = ("" if part == "None" else part for part in sliced.groups())
-        return (f"{where}the slice [{start}:{stop}{':' + step if step else ''}] goes past the end of an array, and "
-                "pycsp3 fills it with cells from its start again: keep slices within the array.")
+        return (
+            f"{where}the slice [{start}:{stop}{':' + step if step else ''}] goes past the end of an array, and "
+            "pycsp3 fills it with cells from its start again: keep slices within the array."
+        )
     return f"{where}pycsp3: {_clip(message)}"
 
 
@@ -105,6 +111,7 @@ def _mistakes_caught(filename: str, variables_tested: list[int]):
             if sys._getframe(1).f_code.co_filename == filename:
                 raise _Confirmed(TRUTH_TEST)
             return original(self)
+
         return __bool__
 
     def noted(self):
@@ -142,20 +149,28 @@ def _wrapped_index(message: str) -> tuple[str, str, str] | None:
 def _wrap_warning(line: int | None, index: str, used: str, item: str, times: int) -> str:
     where = f"line {line}: " if line else ""
     more = f" ({times} indexes on this line)" if times > 1 else ""
-    return (f"{where}index {index} is past the end of the array: pycsp3 wraps it round to index {used}, "
-            f"{_clip(item.strip())}{more}.")
+    return (
+        f"{where}index {index} is past the end of the array: pycsp3 wraps it round to index {used}, "
+        f"{_clip(item.strip())}{more}."
+    )
 
 
 def _wrap_error(index: str, used: str, item: str) -> IndexError:
-    return IndexError(f"index {index} is past the end of the array (pycsp3 would wrap it round to index {used}, "
-                      f"{_clip(item.strip())}): strict indexing is on, so use an index below the array's size.")
+    return IndexError(
+        f"index {index} is past the end of the array (pycsp3 would wrap it round to index {used}, "
+        f"{_clip(item.strip())}): strict indexing is on, so use an index below the array's size."
+    )
 
 
 def _empty_set_error(left, right, bool_value) -> ValueError | None:
     from pycsp3.classes.main.variables import Variable
 
-    if bool_value and isinstance(left, Variable) and isinstance(right, (tuple, list, set, frozenset, range)) \
-            and len(right) == 0:
+    if (
+        bool_value
+        and isinstance(left, Variable)
+        and isinstance(right, (tuple, list, set, frozenset, range))
+        and len(right) == 0
+    ):
         return ValueError(f"{left} in an empty set posts nothing (no value could do): give the set its values.")
     return None
 
@@ -210,8 +225,9 @@ def _pycsp3_watched(filename: str, strict_indexing: bool, wraps: dict):
         curser.warning, functions._bool_interpretation_for_in = warning, interpret_in
 
 
-def run_source(source: str, namespace: dict, *, echo: bool = True, strict_indexing: bool = False,
-               guesses: tuple[Finding, ...] = ()) -> StepRun:
+def run_source(
+    source: str, namespace: dict, *, echo: bool = True, strict_indexing: bool = False, guesses: tuple[Finding, ...] = ()
+) -> StepRun:
     """Execute `source` in `namespace`; return what it printed and its warnings; raise StepError on any failure.
 
     The code runs with pycsp3's operators (the kit's own code may run with Python's plain ones).
@@ -230,8 +246,13 @@ def run_source(source: str, namespace: dict, *, echo: bool = True, strict_indexi
         raise StepError(_syntax_message(error)) from None
     printed, wraps, variables_tested = _Printed(filename), {}, []
     try:
-        with contextlib.redirect_stdout(printed), pycsp3_operators(), _pycsp3_watched(filename, strict_indexing, wraps), \
-                _data_kept(namespace), _mistakes_caught(filename, variables_tested):
+        with (
+            contextlib.redirect_stdout(printed),
+            pycsp3_operators(),
+            _pycsp3_watched(filename, strict_indexing, wraps),
+            _data_kept(namespace),
+            _mistakes_caught(filename, variables_tested),
+        ):
             exec(code, namespace)
     except SystemExit:
         raise StepError(_pycsp3_message(printed.getvalue())) from None
@@ -261,7 +282,9 @@ def _exception_message(error: BaseException, filename: str, guesses: tuple[Findi
         text = "pycsp3 rejected this constraint (an internal check failed): check the arguments' types"
     kind = error.kind if isinstance(error, _Confirmed) else PLAIN_BOOL if _given_a_bool(error) else ""
     if kind:
-        found = [f for f in guesses if f.kind == kind and (f.line == line or kind == PLAIN_BOOL)]  # satisfy() spans lines
+        found = [
+            f for f in guesses if f.kind == kind and (f.line == line or kind == PLAIN_BOOL)
+        ]  # satisfy() spans lines
         found.sort(key=lambda f: f.line != line)
         text, line = (found[0].message, found[0].line) if found else (WORDS[kind], line)
     if line is None:
@@ -272,7 +295,8 @@ def _exception_message(error: BaseException, filename: str, guesses: tuple[Findi
 def _given_a_bool(error: BaseException) -> bool:
     """pycsp3's own assertion that satisfy() was given True/False where a constraint belongs."""
     return isinstance(error, AssertionError) and any(
-        words in str(error) for words in ("A boolean that does not represent", "An argument of satisfy() before"))
+        words in str(error) for words in ("A boolean that does not represent", "An argument of satisfy() before")
+    )
 
 
 def _clip(text: str) -> str:
@@ -287,7 +311,7 @@ def _pycsp3_message(printed: str) -> str:
     lines = [_ANSI.sub("", line).strip() for line in printed.splitlines()]
     errors = [line for line in lines if line.startswith("ERROR:")]
     if errors:
-        message = errors[-1][len("ERROR:"):].strip()
+        message = errors[-1][len("ERROR:") :].strip()
         hint = " Give it another name, or edit the step that declares it." if "used twice" in message else ""
         return f"pycsp3 refused this step: {message}{hint}"
     return "The step stopped (it called exit); the model is as it was before this cell."

@@ -14,8 +14,21 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 DECLARES = {"VarArray", "Var"}
-CONSTRAINTS = {"AllDifferent", "AllDifferentList", "AllEqual", "Increasing", "Decreasing", "LexIncreasing",
-               "LexDecreasing", "Cardinality", "Channel", "NoOverlap", "Cumulative", "BinPacking", "Circuit"}
+CONSTRAINTS = {
+    "AllDifferent",
+    "AllDifferentList",
+    "AllEqual",
+    "Increasing",
+    "Decreasing",
+    "LexIncreasing",
+    "LexDecreasing",
+    "Cardinality",
+    "Channel",
+    "NoOverlap",
+    "Cumulative",
+    "BinPacking",
+    "Circuit",
+}
 PLAIN_TYPES = (bool, int, float, str)
 BUILTINS = {"max": "Maximum(...)", "min": "Minimum(...)", "sum": "Sum(...)", "abs": "pycsp3's abs()"}
 BOOL_OPS = {ast.And: ("and", "&"), ast.Or: ("or", "|")}
@@ -52,7 +65,9 @@ def check_source(source: str, namespace: Mapping) -> list[Finding]:
     named = {node.id for node in ast.walk(tree) if isinstance(node, ast.Name)}
     seen = {name: namespace[name] for name in named if name in namespace}  # the only names the checks look up
     variables, maybe = _variable_names(tree, seen)
-    shadowed = {name for name in BUILTINS if namespace.get(name, getattr(builtins, name)) is not getattr(builtins, name)}
+    shadowed = {
+        name for name in BUILTINS if namespace.get(name, getattr(builtins, name)) is not getattr(builtins, name)
+    }
     findings = _Checker(variables, maybe, _plain_names(tree, seen), shadowed).run(tree)
     findings += _generators_used_twice(tree, namespace)
     return sorted(set(findings), key=lambda f: (not f.error, f.line))
@@ -66,8 +81,9 @@ def _holds_variables(value, current: set[int], depth: int = 0) -> bool:
         return id(value) in current
     if depth < 4 and isinstance(value, (list, tuple)):
         # islice, not value[:3]: pycsp3's arrays wrap a slice past their end round (and print a warning)
-        return any(_holds_variables(item, current, depth + 1) for item in itertools.islice(value, 3)
-                   if item is not None)
+        return any(
+            _holds_variables(item, current, depth + 1) for item in itertools.islice(value, 3) if item is not None
+        )
     return False
 
 
@@ -109,8 +125,12 @@ def _picks_variables(node: ast.AST, names: set[str]) -> bool:
         return any(_picks_variables(item, names) for item in node.elts)
     if isinstance(node, (ast.ListComp, ast.GeneratorExp, ast.SetComp)):
         return _picks_variables(node.elt, names)
-    return (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in PICKERS
-            and any(_picks_variables(arg, names) for arg in node.args))
+    return (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Name)
+        and node.func.id in PICKERS
+        and any(_picks_variables(arg, names) for arg in node.args)
+    )
 
 
 def _declares(node: ast.AST) -> bool:
@@ -195,35 +215,56 @@ class _Checker(ast.NodeVisitor):
 
     def visit_BoolOp(self, node: ast.BoolOp) -> None:
         word, symbol = BOOL_OPS[type(node.op)]
-        if not self.flag(node, f"`{word}` between constraints keeps only one of them: write (a) {symbol} (b), "
-                               "or give satisfy() separate arguments.",
-                         lambda: any(self.constraint_like(value) for value in node.values)):
+        if not self.flag(
+            node,
+            f"`{word}` between constraints keeps only one of them: write (a) {symbol} (b), "
+            "or give satisfy() separate arguments.",
+            lambda: any(self.constraint_like(value) for value in node.values),
+        ):
             self.generic_visit(node)
 
     def visit_Compare(self, node: ast.Compare) -> None:
         if len(node.ops) > 1:
-            self.flag(node, "a chain like a < b < c tests a < b as True/False and keeps only b < c: write "
-                            "(a < b) & (b < c), or give satisfy() separate arguments.",
-                      lambda: _mentions(node, self.variables))
+            self.flag(
+                node,
+                "a chain like a < b < c tests a < b as True/False and keeps only b < c: write "
+                "(a < b) & (b < c), or give satisfy() separate arguments.",
+                lambda: _mentions(node, self.variables),
+            )
         self.generic_visit(node)
 
     def visit_UnaryOp(self, node: ast.UnaryOp) -> None:
-        if not (isinstance(node.op, ast.Not) and self.flag(
-                node, "`not` does not negate a constraint: write ~(a), or the opposite comparison (!= for ==).",
-                lambda: self.constraint_like(node.operand))):
+        if not (
+            isinstance(node.op, ast.Not)
+            and self.flag(
+                node,
+                "`not` does not negate a constraint: write ~(a), or the opposite comparison (!= for ==).",
+                lambda: self.constraint_like(node.operand),
+            )
+        ):
             self.generic_visit(node)
 
     def visit_Expr(self, node: ast.Expr) -> None:
         value = node.value
-        self.flag(node, "this constraint is not posted: put it inside satisfy(...).", lambda: self.constraint_like(value)
-                  or (isinstance(value, ast.Call) and isinstance(value.func, ast.Name) and value.func.id in CONSTRAINTS),
-                  kind=UNPOSTED)
+        self.flag(
+            node,
+            "this constraint is not posted: put it inside satisfy(...).",
+            lambda: (
+                self.constraint_like(value)
+                or (isinstance(value, ast.Call) and isinstance(value.func, ast.Name) and value.func.id in CONSTRAINTS)
+            ),
+            kind=UNPOSTED,
+        )
         self.generic_visit(node)
 
     def visit_If(self, node: ast.If | ast.While | ast.IfExp) -> None:
         keyword = {ast.If: "if", ast.While: "while", ast.IfExp: "if"}[type(node)]
-        self.flag(node, f"`{keyword}` cannot test a model variable (its value is unknown while modelling): "
-                        "use If(test, Then=...) inside satisfy(...).", lambda: self.tests_variable(node.test))
+        self.flag(
+            node,
+            f"`{keyword}` cannot test a model variable (its value is unknown while modelling): "
+            "use If(test, Then=...) inside satisfy(...).",
+            lambda: self.tests_variable(node.test),
+        )
         self.generic_visit(node)
 
     visit_While = visit_IfExp = visit_If
@@ -250,9 +291,12 @@ class _Checker(ast.NodeVisitor):
 
     def visit_comprehension(self, node: ast.comprehension) -> None:
         for test in node.ifs:
-            self.flag(test, "a comprehension's `if` cannot test a model variable (its value is unknown while "
-                            "modelling): use If(test, Then=...) inside satisfy(...).",
-                      lambda test=test: self.tests_variable(test))
+            self.flag(
+                test,
+                "a comprehension's `if` cannot test a model variable (its value is unknown while "
+                "modelling): use If(test, Then=...) inside satisfy(...).",
+                lambda test=test: self.tests_variable(test),
+            )
         self.generic_visit(node)
 
     def visit_Call(self, node: ast.Call) -> None:
@@ -260,29 +304,46 @@ class _Checker(ast.NodeVisitor):
         if name == "satisfy":
             for argument, plain in _constraint_arguments(node, self.plain):
                 if self.evaluated_by_python(argument, plain):
-                    self.add(argument, "Python worked this out to True/False before pycsp3 saw it (no model variable "
-                                       "in it): compare model variables, e.g. x[i] == v.", kind=PLAIN_BOOL)
+                    self.add(
+                        argument,
+                        "Python worked this out to True/False before pycsp3 saw it (no model variable "
+                        "in it): compare model variables, e.g. x[i] == v.",
+                        kind=PLAIN_BOOL,
+                    )
         if name in CONSTRAINTS and node.args and self.plain_number(node.args[0]):
             self.add(node, f"{name}() of a number posts nothing: give it the variables, e.g. {name}(x[i]).")
         if name in BUILTINS and name not in self.shadowed:
-            self.flag(node, f"Python's {name}() on model variables: use {BUILTINS[name]} instead.",
-                      lambda: any(_mentions(a, self.variables) for a in node.args), error=name != "sum",
-                      kind="" if name == "sum" else TRUTH_TEST)
+            self.flag(
+                node,
+                f"Python's {name}() on model variables: use {BUILTINS[name]} instead.",
+                lambda: any(_mentions(a, self.variables) for a in node.args),
+                error=name != "sum",
+                kind="" if name == "sum" else TRUTH_TEST,
+            )
         self.generic_visit(node)
 
     def plain_number(self, node: ast.AST) -> bool:
         return (isinstance(node, ast.Constant) and isinstance(node.value, (int, float))) or (
-            isinstance(node, ast.Name) and node.id in self.plain)
+            isinstance(node, ast.Name) and node.id in self.plain
+        )
 
     def evaluated_by_python(self, node: ast.AST, plain: set[str]) -> bool:
         if isinstance(node, ast.Constant):
             return isinstance(node.value, bool)
         if not isinstance(node, ast.Compare):
             return False
-        allowed = (ast.Compare, ast.BinOp, ast.UnaryOp, ast.Constant, ast.Name, ast.Load, ast.cmpop, ast.operator,
-                   ast.unaryop)
-        return all(isinstance(n, allowed) and (not isinstance(n, ast.Name) or n.id in plain)
-                   for n in ast.walk(node))
+        allowed = (
+            ast.Compare,
+            ast.BinOp,
+            ast.UnaryOp,
+            ast.Constant,
+            ast.Name,
+            ast.Load,
+            ast.cmpop,
+            ast.operator,
+            ast.unaryop,
+        )
+        return all(isinstance(n, allowed) and (not isinstance(n, ast.Name) or n.id in plain) for n in ast.walk(node))
 
 
 def _constraint_arguments(call: ast.Call, plain: set[str]) -> list[tuple[ast.AST, set[str]]]:
@@ -311,17 +372,30 @@ def _generators_used_twice(tree: ast.AST, namespace: Mapping) -> list[Finding]:
     for node in ast.walk(tree):
         if isinstance(node, ast.Assign) and isinstance(node.value, ast.GeneratorExp):
             made.update((t.id, node.lineno) for t in node.targets if isinstance(t, ast.Name))
-    loads = sorted(((n.lineno, n.col_offset, n.id) for n in ast.walk(tree)
-                    if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)))
+    loads = sorted(
+        (n.lineno, n.col_offset, n.id)
+        for n in ast.walk(tree)
+        if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)
+    )
     findings, seen = [], set()
     for line, _, name in loads:
         value = namespace.get(name)
         if name not in made and inspect.isgenerator(value) and inspect.getgeneratorstate(value) == "GEN_CLOSED":
-            findings.append(Finding(line, f"the generator `{name}` was used up by an earlier cell, so it gives "
-                                          "nothing now: build it as a list [...] instead."))
+            findings.append(
+                Finding(
+                    line,
+                    f"the generator `{name}` was used up by an earlier cell, so it gives "
+                    "nothing now: build it as a list [...] instead.",
+                )
+            )
         elif name in made and line >= made[name]:
             if name in seen:
-                findings.append(Finding(line, f"the generator `{name}` (line {made[name]}) was already used, so it "
-                                              "gives nothing here: build it as a list [...] instead."))
+                findings.append(
+                    Finding(
+                        line,
+                        f"the generator `{name}` (line {made[name]}) was already used, so it "
+                        "gives nothing here: build it as a list [...] instead.",
+                    )
+                )
             seen.add(name)
     return findings

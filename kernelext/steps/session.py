@@ -71,9 +71,17 @@ class PuzzleSession:
         strict_indexing: refuse an index past the end of an array (pycsp3 wraps it round, with a warning).
     """
 
-    def __init__(self, name: str, namespace: dict | None = None, *, solver: Solver | None = None,
-                 show: str | None = None, timeout: float = DEFAULT_TIMEOUT, backend: str | None = None,
-                 strict_indexing: bool = False):
+    def __init__(
+        self,
+        name: str,
+        namespace: dict | None = None,
+        *,
+        solver: Solver | None = None,
+        show: str | None = None,
+        timeout: float = DEFAULT_TIMEOUT,
+        backend: str | None = None,
+        strict_indexing: bool = False,
+    ):
         self.name = name
         self.namespace = namespace if namespace is not None else _pycsp3_namespace()
         self.solver = solver or Solver()
@@ -89,16 +97,27 @@ class PuzzleSession:
         try:
             self._workdir = scratch_folder("model")
         except OSError as error:
-            raise PuzzleUsageError(f"Cannot create a temporary folder in {tempfile.gettempdir()} ({error.strerror}): "
-                                   "set TMPDIR to a folder you can write to.") from None
+            raise PuzzleUsageError(
+                f"Cannot create a temporary folder in {tempfile.gettempdir()} ({error.strerror}): "
+                "set TMPDIR to a folder you can write to."
+            ) from None
         self._owner = object()  # pycsp3's model is global: this marks it as built by this session's steps
         self._parts = ModelParts()  # what CP-SAT read of the model, kept between solves
 
     # -- building -------------------------------------------------------------------------------
 
-    def add_step(self, source: str, key: str | None = None, *, solve: bool = True, sols: int | str = 1,
-                 timeout: float | None = None, show: str | None = None, backend: str | None = None,
-                 first_line: int = 1) -> StepReport:
+    def add_step(
+        self,
+        source: str,
+        key: str | None = None,
+        *,
+        solve: bool = True,
+        sols: int | str = 1,
+        timeout: float | None = None,
+        show: str | None = None,
+        backend: str | None = None,
+        first_line: int = 1,
+    ) -> StepReport:
         """Add a step, or replace the step with the same key; then solve (unless `solve` is False).
 
         `first_line`: the editor's number of the source's first line (messages name lines that way).
@@ -114,18 +133,22 @@ class PuzzleSession:
                 self._history.append(old_steps)
             if show is not None:
                 self.set_show(show)
-            return self._solve_step(report, solve=solve, sols=sols, timeout=timeout, backend=backend,
-                                    was_unsat=was_unsat)
+            return self._solve_step(
+                report, solve=solve, sols=sols, timeout=timeout, backend=backend, was_unsat=was_unsat
+            )
         except (StepError, PuzzleUsageError, ModelRejected, KeyboardInterrupt) as error:
             # the step is at fault: roll it back (a solver that fails for its own reasons keeps the step)
             self.steps, self.last_grid = old_steps, last_grid
             self.replay(old_steps)
             if isinstance(error, KeyboardInterrupt):
-                raise StepError("Interrupted: the step was not added (the model is as it was before this cell).") from None
+                raise StepError(
+                    "Interrupted: the step was not added (the model is as it was before this cell)."
+                ) from None
             raise
 
-    def _checked_step(self, source: str, key: str | None, first_line: int, backend: str | None
-                      ) -> tuple[Step, tuple[str, ...], tuple]:
+    def _checked_step(
+        self, source: str, key: str | None, first_line: int, backend: str | None
+    ) -> tuple[Step, tuple[str, ...], tuple]:
         """The step to add, its lint warnings and its guesses (which wait for the run to confirm them);
         StepError or PuzzleUsageError, before anything changes, for an empty step, a refused mistake or a
         wrong backend."""
@@ -150,13 +173,21 @@ class PuzzleSession:
             self.steps = [*self.steps, step]
             return self._report(len(self.steps), before, replaced=False)
         self.last_grid = None  # an edited step makes another model: nothing to mark as changed since the last
-        new_steps = self.steps[:position] + [step] + self.steps[position + 1:]
+        new_steps = self.steps[:position] + [step] + self.steps[position + 1 :]
         marks = self.replay(new_steps, guesses={step.key: guesses})
         self.steps = new_steps
         return self._report(position + 1, marks[position], replaced=True, end=marks[position + 1])
 
-    def _solve_step(self, report: StepReport, *, solve: bool, sols: int | str, timeout: float | None,
-                    backend: str | None, was_unsat: bool) -> StepReport:
+    def _solve_step(
+        self,
+        report: StepReport,
+        *,
+        solve: bool,
+        sols: int | str,
+        timeout: float | None,
+        backend: str | None,
+        was_unsat: bool,
+    ) -> StepReport:
         """The step's report once solved; for an UNSAT model, with the first step since which it has no solution."""
         if not solve:
             return replace(report, grid=self._remember(self.grid(None)), note="Not solved (--no-solve).")
@@ -195,8 +226,9 @@ class PuzzleSession:
                 if left <= 0:
                     return None
                 if self.anything_to_solve():
-                    result = self.solver.solve(self.compile(), model_state.solution_cells(), timeout=left,
-                                               backend=backend or self.backend)
+                    result = self.solver.solve(
+                        self.compile(), model_state.solution_cells(), timeout=left, backend=backend or self.backend
+                    )
                     if result.status is Status.UNSAT:
                         found = k
                         break
@@ -208,8 +240,12 @@ class PuzzleSession:
         finally:
             self.replay(steps)
 
-    def replay(self, steps: list[Step] | None = None, after_each: Callable[[int], None] | None = None,
-               guesses: dict | None = None) -> list[model_state.Mark]:
+    def replay(
+        self,
+        steps: list[Step] | None = None,
+        after_each: Callable[[int], None] | None = None,
+        guesses: dict | None = None,
+    ) -> list[model_state.Mark]:
         """Rebuild pycsp3's model from scratch by running `steps` (this session's by default) again, calling
         `after_each(number)` after each; return the mark before each step and after the last.
         `guesses`: {step key: the findings that word a refusal of that step}."""
@@ -236,8 +272,9 @@ class PuzzleSession:
     def _run(self, step: Step, echo: bool, guesses: tuple = ()) -> None:
         had_objective = model_state.has_objective()
         with operators.counting_objectives() as objectives:
-            run = run_source(step.code, self.namespace, echo=echo, strict_indexing=step.strict_indexing,
-                             guesses=guesses)
+            run = run_source(
+                step.code, self.namespace, echo=echo, strict_indexing=step.strict_indexing, guesses=guesses
+            )
         self._pycsp3_warnings[step.key] = run.warnings
         if model_state.error_flagged():
             raise StepError("pycsp3 reported an error in this step; the model is as it was before it.")
@@ -245,11 +282,17 @@ class PuzzleSession:
             where = "an earlier step sets one already" if had_objective else f"this step sets {len(objectives)}"
             raise StepError(f"A model has one objective, and {where}: keep one (edit the step that sets the other).")
 
-    def _report(self, number: int, before: model_state.Mark, *, replaced: bool,
-                end: model_state.Mark | None = None) -> StepReport:
-        return StepReport(self.name, number, tuple(model_state.declared_since(before, end)),
-                          tuple(model_state.posted_since(before, end)), model_state.objective_since(before, end),
-                          replaced)
+    def _report(
+        self, number: int, before: model_state.Mark, *, replaced: bool, end: model_state.Mark | None = None
+    ) -> StepReport:
+        return StepReport(
+            self.name,
+            number,
+            tuple(model_state.declared_since(before, end)),
+            tuple(model_state.posted_since(before, end)),
+            model_state.objective_since(before, end),
+            replaced,
+        )
 
     # -- solving --------------------------------------------------------------------------------
 
@@ -263,8 +306,9 @@ class PuzzleSession:
         model = StepModel(self._parts, self.compile)
         model.prepare()
         cells = model_state.solution_cells()
-        self.last_result = self.solver.solve(model, cells, sols=sols, timeout=max(0.01, deadline - monotonic()),
-                                             backend=backend or self.backend)
+        self.last_result = self.solver.solve(
+            model, cells, sols=sols, timeout=max(0.01, deadline - monotonic()), backend=backend or self.backend
+        )
         return self.last_result
 
     def compile(self, path: Path | None = None) -> Path:
@@ -283,8 +327,9 @@ class PuzzleSession:
         self._use_model()
         return model_state.anything_to_solve()
 
-    def state_report(self, *, sols: int | str = 1, timeout: float | None = None,
-                     backend: str | None = None) -> StepReport:
+    def state_report(
+        self, *, sols: int | str = 1, timeout: float | None = None, backend: str | None = None
+    ) -> StepReport:
         """Solve the model as it stands and report it as of the last step (nothing posted)."""
         if not self.steps:
             raise PuzzleUsageError("This puzzle has no steps yet: start it with %%puzzle NAME.")
@@ -340,8 +385,9 @@ class PuzzleSession:
             names = ", ".join(n for n, i in infos.items() if drawable(i)) or "none yet"
             raise PuzzleUsageError(f"--show {name}: no variable array has that name (arrays you can draw: {names}).")
         if not drawable(infos[name]):
-            raise PuzzleUsageError(f"--show {name}: {name} has {len(infos[name].shape)} dimensions;"
-                                   " only 1-D and 2-D arrays can be drawn.")
+            raise PuzzleUsageError(
+                f"--show {name}: {name} has {len(infos[name].shape)} dimensions; only 1-D and 2-D arrays can be drawn."
+            )
         self.show = name
 
     def steps_text(self) -> str:
@@ -369,7 +415,9 @@ class PuzzleSession:
                     raise PuzzleUsageError("No solution to export yet: solve the puzzle first.")
                 path.write_text(json.dumps(solution_as_arrays(self.last_result.solution), indent=1) + "\n")
         except OSError as error:
-            raise PuzzleUsageError(f"Cannot write {path}: {error.strerror or error}. Give a path in a folder you can write to.") from None
+            raise PuzzleUsageError(
+                f"Cannot write {path}: {error.strerror or error}. Give a path in a folder you can write to."
+            ) from None
         return path
 
     def close(self) -> None:

@@ -52,9 +52,12 @@ class ModelParts:
         self._items = self._items[:kept] + fresh
         variables, least, most = self._variables
         elements = [element for _, found, _, _ in self._items for element in found]
-        return (variables, elements, _HEADER + least + sum(i[2] for i in self._items),
-                _HEADER + most + sum(i[3] for i in self._items))
-
+        return (
+            variables,
+            elements,
+            _HEADER + least + sum(i[2] for i in self._items),
+            _HEADER + most + sum(i[3] for i in self._items),
+        )
 
     def checker(self, variables, elements: list, holes: frozenset[str]) -> Checker:
         """The Checker of these parts, reusing what the previous one compiled for the elements they share."""
@@ -126,4 +129,3 @@ class StepModel:
             return Checker.of_file(self.path(), holes)
         variables, elements, _, _ = self._current
         return self.parts.checker(variables, elements, holes)
-

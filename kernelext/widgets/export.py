@@ -30,8 +30,10 @@ def save_grid(description: dict, path: str | Path) -> Path:
     try:
         import matplotlib
     except ImportError:
-        raise PuzzleUsageError("Saving a picture needs matplotlib, which the browser's kit does not carry (no "
-                               "browser build of it): use the desktop kit, or `%puzzle export FILE.json`.") from None
+        raise PuzzleUsageError(
+            "Saving a picture needs matplotlib, which the browser's kit does not carry (no "
+            "browser build of it): use the desktop kit, or `%puzzle export FILE.json`."
+        ) from None
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
 
@@ -53,13 +55,28 @@ def save_grid(description: dict, path: str | Path) -> Path:
     for sign in description.get("signs", ()):
         (r1, c1), (r2, c2) = sign["cells"]
         glyph = SIGN_GLYPHS.get(sign["text"], sign["text"])
-        axes.text((c1 + c2 + 1) / 2, (r1 + r2 + 1) / 2, glyph, ha="center", va="center", weight="bold",
-                  fontsize=points * 0.5, bbox={"boxstyle": "round,pad=0.05", "fc": "white", "ec": "none"})
+        axes.text(
+            (c1 + c2 + 1) / 2,
+            (r1 + r2 + 1) / 2,
+            glyph,
+            ha="center",
+            va="center",
+            weight="bold",
+            fontsize=points * 0.5,
+            bbox={"boxstyle": "round,pad=0.05", "fc": "white", "ec": "none"},
+        )
     for r, numbers in enumerate(row_clues):
         axes.text(-0.15, r + 0.5, " ".join(map(str, numbers)), ha="right", va="center", fontsize=points * 0.45)
     for c, numbers in enumerate(col_clues):
-        axes.text(c + 0.5, -0.15, "\n".join(map(str, numbers)), ha="center", va="bottom", fontsize=points * 0.45,
-                  linespacing=1.1)
+        axes.text(
+            c + 0.5,
+            -0.15,
+            "\n".join(map(str, numbers)),
+            ha="center",
+            va="bottom",
+            fontsize=points * 0.45,
+            linespacing=1.1,
+        )
     path = Path(path)
     with matplotlib.rc_context({"svg.hashsalt": "kernelext", "svg.fonttype": "none"}):
         figure.savefig(path, metadata={"Date": None} if path.suffix in (".svg", ".pdf") else {"Software": None})
@@ -76,21 +93,37 @@ def _draw_cell(axes, cell: dict, r: int, c: int, points: float) -> None:
     axes.add_artist(Rectangle((c, r), 1, 1, facecolor=background(cell), edgecolor=LINE, linewidth=0.6))
     for name, colour in (("changed", CHANGED_LINE), ("conflict", CONFLICT)):
         if name in classes and (cell.get("fill") or name == "conflict"):
-            axes.add_artist(Rectangle((c + 0.08, r + 0.08), 0.84, 0.84, facecolor="none", edgecolor=colour,
-                                     linewidth=1.5))
+            axes.add_artist(
+                Rectangle((c + 0.08, r + 0.08), 0.84, 0.84, facecolor="none", edgecolor=colour, linewidth=1.5)
+            )
     if "endpoint" in classes:
         axes.add_artist(Circle((c + 0.5, r + 0.5), 0.4, facecolor="none", edgecolor=THICK, linewidth=1.5))
-    sides = {"t": ((c, c + 1), (r, r)), "r": ((c + 1, c + 1), (r, r + 1)), "b": ((c, c + 1), (r + 1, r + 1)),
-             "l": ((c, c), (r, r + 1))}
+    sides = {
+        "t": ((c, c + 1), (r, r)),
+        "r": ((c + 1, c + 1), (r, r + 1)),
+        "b": ((c, c + 1), (r + 1, r + 1)),
+        "l": ((c, c), (r, r + 1)),
+    }
     for side in cell.get("borders", ""):
         axes.plot(*sides[side], color=THICK, linewidth=2, solid_capstyle="projecting")
-    inset = {"t": ((c + 0.1, c + 0.9), (r + 0.1, r + 0.1)), "r": ((c + 0.9, c + 0.9), (r + 0.1, r + 0.9)),
-             "b": ((c + 0.1, c + 0.9), (r + 0.9, r + 0.9)), "l": ((c + 0.1, c + 0.1), (r + 0.1, r + 0.9))}
+    inset = {
+        "t": ((c + 0.1, c + 0.9), (r + 0.1, r + 0.1)),
+        "r": ((c + 0.9, c + 0.9), (r + 0.1, r + 0.9)),
+        "b": ((c + 0.1, c + 0.9), (r + 0.9, r + 0.9)),
+        "l": ((c + 0.1, c + 0.1), (r + 0.1, r + 0.9)),
+    }
     for side in cell.get("cage", ""):
         axes.plot(*inset[side], color=CAGE_LINE, linewidth=0.8, linestyle=(0, (2, 2)))
     if cell.get("corner"):
         axes.text(c + 0.06, r + 0.06, str(cell["corner"]), ha="left", va="top", color=TEXT, fontsize=points * 0.25)
     if cell["text"]:
-        axes.text(c + 0.5, r + 0.5, cell["text"], ha="center", va="center", color=text_colour(classes),
-                  fontsize=points * (0.6 if classes & {"queen", "star"} else 0.27 if "clue" in classes else 0.45),
-                  weight="bold" if classes & {"given", "endpoint"} else "normal")
+        axes.text(
+            c + 0.5,
+            r + 0.5,
+            cell["text"],
+            ha="center",
+            va="center",
+            color=text_colour(classes),
+            fontsize=points * (0.6 if classes & {"queen", "star"} else 0.27 if "clue" in classes else 0.45),
+            weight="bold" if classes & {"given", "endpoint"} else "normal",
+        )

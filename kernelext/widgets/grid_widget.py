@@ -66,5 +66,8 @@ class GridWidget(anywidget.AnyWidget):
 
     def _repr_mimebundle_(self, **kwargs):
         data, metadata = super()._repr_mimebundle_(**kwargs)
-        return {WIDGET_MIME: data[WIDGET_MIME], "text/html": state_html(self.description),
-                "text/plain": state_text(self.description)}, metadata
+        return {
+            WIDGET_MIME: data[WIDGET_MIME],
+            "text/html": state_html(self.description),
+            "text/plain": state_text(self.description),
+        }, metadata

@@ -43,8 +43,12 @@ BARE = "padding:0;border:0;background-color:transparent"
 
 def _cell_style(cell: dict, s: int, styles: dict) -> str:
     """The cell's inline style; `styles` keeps those worked out for one table (most cells share one)."""
-    key = (tuple(cell.get("classes", ())), cell.get("fill"), cell.get("borders", ""),
-           bool(cell.get("cage") or cell.get("corner")))
+    key = (
+        tuple(cell.get("classes", ())),
+        cell.get("fill"),
+        cell.get("borders", ""),
+        bool(cell.get("cage") or cell.get("corner")),
+    )
     if key not in styles:
         styles[key] = _style_of(cell, s)
     return styles[key]
@@ -52,8 +56,10 @@ def _cell_style(cell: dict, s: int, styles: dict) -> str:
 
 def _style_of(cell: dict, s: int) -> str:
     classes = set(cell.get("classes", ()))
-    parts = [f"width:{s}px;height:{s}px;padding:0;text-align:center;line-height:1",
-             f"border:1px solid {LINE if 'hole' not in classes else HOLE}"]  # size, colours: from the table
+    parts = [
+        f"width:{s}px;height:{s}px;padding:0;text-align:center;line-height:1",
+        f"border:1px solid {LINE if 'hole' not in classes else HOLE}",
+    ]  # size, colours: from the table
     if classes & {"queen", "star"}:
         parts.append(f"font-size:{round(s * 0.75)}px")
     elif "clue" in classes:  # two sums, `16╲17`, in one cell
@@ -80,24 +86,30 @@ def _cell_content(cell: dict, s: int) -> str:
         text = f'<span style="color:{cell.get("fill") or TEXT}">■</span>'  # ■ shows where styles are dropped
     if "endpoint" in classes:
         ring = round(s * 0.8)
-        text = (f'<span style="display:inline-block;box-sizing:border-box;width:{ring}px;height:{ring}px;'
-                f'line-height:{ring - 4}px;border:2px solid {THICK};border-radius:50%">{text}</span>')
+        text = (
+            f'<span style="display:inline-block;box-sizing:border-box;width:{ring}px;height:{ring}px;'
+            f'line-height:{ring - 4}px;border:2px solid {THICK};border-radius:50%">{text}</span>'
+        )
     parts = []
     if cell.get("cage"):
         edges = ";".join(f"border-{SIDES[side]}:1px dashed {CAGE_LINE}" for side in cell["cage"])
         parts.append(f'<div style="position:absolute;top:3px;left:3px;right:3px;bottom:3px;{edges}"></div>')
     if cell.get("corner"):
-        parts.append(f'<span style="position:absolute;top:1px;left:2px;font-size:{max(8, s // 3)}px;'
-                     f'font-weight:normal;color:{TEXT};background-color:{background(cell)};line-height:1">'
-                     f'{html.escape(str(cell["corner"]))}</span>')
+        parts.append(
+            f'<span style="position:absolute;top:1px;left:2px;font-size:{max(8, s // 3)}px;'
+            f'font-weight:normal;color:{TEXT};background-color:{background(cell)};line-height:1">'
+            f"{html.escape(str(cell['corner']))}</span>"
+        )
     return "".join(parts) + text
 
 
 def _sign_cell(text: str, width: int, height: int, s: int) -> str:
     glyph = html.escape(SIGN_GLYPHS.get(text, text))
-    return (f'<td style="{BARE};width:{width}px;min-width:{width}px;height:{height}px;text-align:center;'
-            f'vertical-align:middle;line-height:1;font-weight:bold;font-size:{round(s * 0.5)}px;color:{TEXT}">'
-            f"{glyph}</td>")
+    return (
+        f'<td style="{BARE};width:{width}px;min-width:{width}px;height:{height}px;text-align:center;'
+        f'vertical-align:middle;line-height:1;font-weight:bold;font-size:{round(s * 0.5)}px;color:{TEXT}">'
+        f"{glyph}</td>"
+    )
 
 
 def grid_html(description: dict) -> str:
@@ -111,7 +123,9 @@ def grid_html(description: dict) -> str:
     row_clues, col_clues = description.get("row_clues") or [], description.get("col_clues") or []
     clue_font = f"font-size:{max(9, round(s * 0.45))}px;color:{TEXT};line-height:1.15"
     styles: dict = {}
-    out = [f'<table style="{TABLE};font-size:{round(s * 0.55)}px;background-color:{WHITE}" title="{html.escape(description.get("name", ""))}: {rows} x {cols}">']
+    out = [
+        f'<table style="{TABLE};font-size:{round(s * 0.55)}px;background-color:{WHITE}" title="{html.escape(description.get("name", ""))}: {rows} x {cols}">'
+    ]
     if col_clues:
         out.append(f'<tr style="{CLEAR_ROW}">')
         if row_clues:
@@ -119,8 +133,10 @@ def grid_html(description: dict) -> str:
         for c, numbers in enumerate(col_clues):
             if c and gap:
                 out.append(f'<td style="{BARE}"></td>')
-            out.append(f'<td style="{BARE};{clue_font};text-align:center;vertical-align:bottom;padding-bottom:3px">'
-                       f'{"<br>".join(html.escape(str(n)) for n in numbers)}</td>')
+            out.append(
+                f'<td style="{BARE};{clue_font};text-align:center;vertical-align:bottom;padding-bottom:3px">'
+                f"{'<br>'.join(html.escape(str(n)) for n in numbers)}</td>"
+            )
         out.append("</tr>")
     for r, row in enumerate(cells):
         if r and gap:
@@ -133,8 +149,10 @@ def grid_html(description: dict) -> str:
         out.append(f'<tr style="{CLEAR_ROW}">')
         if row_clues:
             clue = " ".join(map(str, row_clues[r])) if r < len(row_clues) else ""
-            out.append(f'<td style="{BARE};{clue_font};text-align:right;white-space:nowrap;padding-right:4px">'
-                       f"{html.escape(clue)}</td>")
+            out.append(
+                f'<td style="{BARE};{clue_font};text-align:right;white-space:nowrap;padding-right:4px">'
+                f"{html.escape(clue)}</td>"
+            )
         for c, cell in enumerate(row):
             if c and gap:
                 out.append(_sign_cell(signs.get(((r, c - 1), (r, c)), ""), gap, s, s))
@@ -145,28 +163,35 @@ def grid_html(description: dict) -> str:
 
 
 def _swatch(fill: str, line: str = LINE, text: str = "") -> str:
-    return (f'<span style="display:inline-block;width:14px;height:14px;line-height:14px;text-align:center;'
-            f'vertical-align:middle;background-color:{fill};border:1px solid {line};font-size:10px">'
-            f"{html.escape(text)}</span>")
+    return (
+        f'<span style="display:inline-block;width:14px;height:14px;line-height:14px;text-align:center;'
+        f'vertical-align:middle;background-color:{fill};border:1px solid {line};font-size:10px">'
+        f"{html.escape(text)}</span>"
+    )
 
 
 def legend_html(description: dict) -> str:
     """What the marks of this grid mean, for the marks it shows."""
     present = {name for row in description["cells"] for cell in row for name in cell.get("classes", ())}
-    items = [(_swatch(CHANGED, CHANGED_LINE), "changed by this step", "changed"),
-             (_swatch(WHITE, text="*"), "no constraint on it yet", "free"),
-             (_swatch(CONFLICT_BG, CONFLICT), "breaks a rule", "conflict"),
-             (_swatch(WHITE, text="■"), "filled", "filled"),
-             (_swatch(WHITE, THICK, "○"), "end of a path", "endpoint"),
-             (_swatch(WHITE, text="♛"), "queen", "queen"),
-             (_swatch(WHITE, text="★"), "star", "star"),
-             (_swatch(CLUE_BG, THICK), "clue cell: 16╲7 = sum down 16, sum across 7", "clue"),
-             ("<b>bold</b>", "numbers are givens", "given")]
+    items = [
+        (_swatch(CHANGED, CHANGED_LINE), "changed by this step", "changed"),
+        (_swatch(WHITE, text="*"), "no constraint on it yet", "free"),
+        (_swatch(CONFLICT_BG, CONFLICT), "breaks a rule", "conflict"),
+        (_swatch(WHITE, text="■"), "filled", "filled"),
+        (_swatch(WHITE, THICK, "○"), "end of a path", "endpoint"),
+        (_swatch(WHITE, text="♛"), "queen", "queen"),
+        (_swatch(WHITE, text="★"), "star", "star"),
+        (_swatch(CLUE_BG, THICK), "clue cell: 16╲7 = sum down 16, sum across 7", "clue"),
+        ("<b>bold</b>", "numbers are givens", "given"),
+    ]
     if any(cell.get("corner") for row in description["cells"] for cell in row):
         items.append((_swatch(WHITE, CAGE_LINE, "Σ"), "cage and its sum", "caged"))
         present.add("caged")
-    shown = [f'<span style="white-space:nowrap;margin-right:10px">{mark} {html.escape(text)}</span>'
-             for mark, text, name in items if name in present]
+    shown = [
+        f'<span style="white-space:nowrap;margin-right:10px">{mark} {html.escape(text)}</span>'
+        for mark, text, name in items
+        if name in present
+    ]
     return f'<div style="font-size:11px;color:{FREE_TEXT};margin:2px 0">{"".join(shown)}</div>' if shown else ""
 
 
@@ -179,10 +204,14 @@ def bounds_html(bounds: list[int], most: int = 60) -> str:
     bars = []
     for number, bound in picked:
         height = 6 + round(44 * (bound - low) / (high - low)) if high > low else 30
-        bars.append(f'<td style="{BARE};vertical-align:bottom;padding-right:2px" title="solution {number}: bound {bound}">'
-                    f'<div style="width:8px;height:{height}px;background-color:{SOLVED_TEXT}"></div></td>')
-    caption = (f"bound per solution: {bounds[0]} → {bounds[-1]} over {len(bounds)} solutions"
-               + (f" ({len(picked)} shown)" if len(picked) < len(bounds) else ""))
-    return (f'<div style="margin:4px 0"><div style="font-size:11px;color:{TEXT}">{html.escape(caption)}</div>'
-            f'<table style="{TABLE}"><tr style="{CLEAR_ROW}">{"".join(bars)}</tr></table></div>')
-
+        bars.append(
+            f'<td style="{BARE};vertical-align:bottom;padding-right:2px" title="solution {number}: bound {bound}">'
+            f'<div style="width:8px;height:{height}px;background-color:{SOLVED_TEXT}"></div></td>'
+        )
+    caption = f"bound per solution: {bounds[0]} → {bounds[-1]} over {len(bounds)} solutions" + (
+        f" ({len(picked)} shown)" if len(picked) < len(bounds) else ""
+    )
+    return (
+        f'<div style="margin:4px 0"><div style="font-size:11px;color:{TEXT}">{html.escape(caption)}</div>'
+        f'<table style="{TABLE}"><tr style="{CLEAR_ROW}">{"".join(bars)}</tr></table></div>'
+    )

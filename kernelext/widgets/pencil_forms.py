@@ -11,8 +11,10 @@ SMALL = 9  # domains of at most this many values are drawn digit by digit
 WIPED_OUT = "∅"
 UNKNOWN = "*"
 _STYLE = "border-collapse:collapse;font-family:sans-serif;text-align:center;margin:2px 0"
-_CELL = ("border:1px solid #888;width:{s}px;height:{s}px;padding:0;vertical-align:middle;text-align:center;"
-         "background-color:#fff;color:#222;{extra}")
+_CELL = (
+    "border:1px solid #888;width:{s}px;height:{s}px;padding:0;vertical-align:middle;text-align:center;"
+    "background-color:#fff;color:#222;{extra}"
+)
 HIGHLIGHT, HIGHLIGHT_RING = "#dbeafe", "#3b82f6"
 STRONG, WEAK = "#1d4ed8", "#ea580c"  # a chain's links: dots every 3 px (strong) or 7 px (weak)
 
@@ -32,8 +34,9 @@ def cell_text(values: tuple[int, ...] | None) -> str:
 
 def pencil_text(pg: PencilGrid) -> str:
     """The pencil marks as aligned text, one line per row, with a summary line first."""
-    texts = [[" " if (r, c) in pg.holes else cell_text(v) for c, v in enumerate(row)]
-             for r, row in enumerate(pg.values)]
+    texts = [
+        [" " if (r, c) in pg.holes else cell_text(v) for c, v in enumerate(row)] for r, row in enumerate(pg.values)
+    ]
     widths = [max(len(row[c]) for row in texts) for c in range(pg.shape[1])]
     removed = sum(len(gone) for row in pg.removed for gone in row)
     summary = f"{pg.name}: {pg.remaining} {pg.left}"
@@ -52,8 +55,10 @@ def pencil_html(pg: PencilGrid, block: int | None = None) -> str:
     blue, or ringed in blue when their background already means something. `block` draws thicker lines
     every `block` rows and columns (3 for a 9x9 Sudoku).
     """
-    largest = max((len(v) + len(g) for row, grow in zip(pg.values, pg.removed) for v, g in zip(row, grow)
-                   if v is not None), default=1)
+    largest = max(
+        (len(v) + len(g) for row, grow in zip(pg.values, pg.removed) for v, g in zip(row, grow) if v is not None),
+        default=1,
+    )
     size = 26 if pg.boolean or largest <= 1 else 34 if largest <= 4 else 44
     dots = _link_dots(pg.links, size)
     linked: dict[tuple[int, int], tuple[int, ...]] = {}
@@ -76,11 +81,15 @@ def pencil_html(pg: PencilGrid, block: int | None = None) -> str:
         rows.append('<tr style="background-color:transparent">' + "".join(cells) + "</tr>")
     caption = html.escape(pencil_text(pg).splitlines()[0])
     if pg.links:
-        caption += (f' <span style="color:{STRONG}">&#9679;&#9679;&#9679; strong link</span>'
-                    f' <span style="color:{WEAK}">&#9679; &#9679; weak link</span>')
+        caption += (
+            f' <span style="color:{STRONG}">&#9679;&#9679;&#9679; strong link</span>'
+            f' <span style="color:{WEAK}">&#9679; &#9679; weak link</span>'
+        )
     title = f"{html.escape(pg.name)}: {pg.shape[0]} x {pg.shape[1]}"  # the browser tests measure tables by it
-    return (f'<table style="{_STYLE}" title="{title}"><caption style="caption-side:top;text-align:left;'
-            f'font-size:12px">{caption}</caption>{"".join(rows)}</table>')
+    return (
+        f'<table style="{_STYLE}" title="{title}"><caption style="caption-side:top;text-align:left;'
+        f'font-size:12px">{caption}</caption>{"".join(rows)}</table>'
+    )
 
 
 def _link_dots(links, size: int) -> dict[tuple[int, int], list[str]]:
@@ -101,7 +110,8 @@ def _link_dots(links, size: int) -> dict[tuple[int, int], list[str]]:
             left, top = x - c * pitch - 1.5, y - r * pitch - 1.5
             dots.setdefault((r, c), []).append(
                 f'<span style="position:absolute;left:{left:.0f}px;top:{top:.0f}px;width:3px;height:3px;'
-                f'border-radius:2px;background:{colour}"></span>')
+                f'border-radius:2px;background:{colour}"></span>'
+            )
     return dots
 
 
@@ -129,8 +139,9 @@ def _borders(r: int, c: int, block: int | None) -> str:
     return top + left
 
 
-def _cell_html(values: tuple[int, ...] | None, removed: tuple[int, ...], boolean: bool, size: int,
-               linked: tuple[int, ...] = ()) -> tuple[str, str]:
+def _cell_html(
+    values: tuple[int, ...] | None, removed: tuple[int, ...], boolean: bool, size: int, linked: tuple[int, ...] = ()
+) -> tuple[str, str]:
     """A cell's inner HTML and background style; `linked` candidates (a chain's) are circled."""
     if values is None:
         return '<span style="color:#999">*</span>', ""
@@ -156,5 +167,5 @@ def _cell_html(values: tuple[int, ...] | None, removed: tuple[int, ...], boolean
         slots, per_row = [parts.get(v, "&#8199;") for v in range(1, SMALL + 1)], 3
     else:
         slots, per_row = [parts[v] for v in marks], 2 if len(marks) <= 4 else 3
-    lines = ["&#8239;".join(slots[i:i + per_row]) for i in range(0, len(slots), per_row)]
+    lines = ["&#8239;".join(slots[i : i + per_row]) for i in range(0, len(slots), per_row)]
     return f'<span style="font-size:10px;line-height:1.15">{"<br>".join(lines)}</span>', ""

@@ -34,8 +34,10 @@ def grid_text(description: dict) -> str:
     width = max((len(text) for row in rows for text in row), default=1)
     lines = []
     for texts, cells in zip(rows, description["cells"]):
-        parts = [f"[{t.rjust(width)}]" if "changed" in cell.get("classes", ()) else f" {t.rjust(width)} "
-                 for t, cell in zip(texts, cells)]
+        parts = [
+            f"[{t.rjust(width)}]" if "changed" in cell.get("classes", ()) else f" {t.rjust(width)} "
+            for t, cell in zip(texts, cells)
+        ]
         lines.append("".join(parts).rstrip())
     return "\n".join(lines)
 
@@ -70,8 +72,10 @@ def state_html(state: dict) -> str:
     pictures = state.get("pictures") or [picture_html(grid) for grid in grids]
     for k, (grid, picture) in enumerate(zip(grids, pictures), start=1):
         caption = f"{grid['name']}, solution {k} of {total}" if total > 1 else grid["name"]
-        parts.append(f'<div style="display:inline-block;vertical-align:top;margin:4px 12px 4px 0">'
-                     f"<div>{esc(caption)}</div>{picture}</div>")
+        parts.append(
+            f'<div style="display:inline-block;vertical-align:top;margin:4px 12px 4px 0">'
+            f"<div>{esc(caption)}</div>{picture}</div>"
+        )
     if total > MAX_STATIC_GRIDS:
         parts.append(f"<div>... {total - MAX_STATIC_GRIDS} more solutions</div>")
     if len(state.get("bounds") or ()) > 1:
@@ -94,8 +98,10 @@ def explanation_html(found, kind: str = "generic", data: Mapping | None = None) 
     """An explanation as static HTML: its words, then the grid drawn by the view `kind`, the cells concerned marked."""
     grid, _ = found.picture()
     picture = grid_html(kind_for(kind).describe(grid, data or {})) if grid is not None else ""
-    return (f'<div style="font-family:sans-serif;font-size:13px"><pre style="margin:2px 0;white-space:pre-wrap">'
-            f"{html.escape(chr(10).join(found.words()))}</pre>{picture}</div>")
+    return (
+        f'<div style="font-family:sans-serif;font-size:13px"><pre style="margin:2px 0;white-space:pre-wrap">'
+        f"{html.escape(chr(10).join(found.words()))}</pre>{picture}</div>"
+    )
 
 
 def walkthrough_text(w) -> str:
@@ -127,8 +133,10 @@ def walkthrough_html(w, block: int | None = None) -> str:
         captions.append("\n".join(f"{n}. {d.line()}" for n, d in enumerate(steps, first + 1)))
         grid = steps[-1].marks if len(steps) == 1 else _gathered(steps)
         pages.append(pencil_html(grid, block) if grid is not None else "")
-    return (f'<div style="font-family:{FONT};font-size:13px"><div><b>{html.escape(w.header())}</b></div>'
-            f'{"".join(map(_card, captions, pages))}</div>')
+    return (
+        f'<div style="font-family:{FONT};font-size:13px"><div><b>{html.escape(w.header())}</b></div>'
+        f"{''.join(map(_card, captions, pages))}</div>"
+    )
 
 
 def page_spans(steps: int, most: int = MOST_PAGES) -> list[tuple[int, int]]:
@@ -143,15 +151,19 @@ def _gathered(steps) -> PencilGrid | None:
     last, first = steps[-1].marks, steps[0].marks
     if last is None or first is None:
         return None
-    removed = tuple(tuple(tuple(sorted({v for d in steps for v in d.marks.removed[r][c]})) for c in range(len(row)))
-                    for r, row in enumerate(last.values))
+    removed = tuple(
+        tuple(tuple(sorted({v for d in steps for v in d.marks.removed[r][c]})) for c in range(len(row)))
+        for r, row in enumerate(last.values)
+    )
     links = tuple(link for d in steps if d.marks is not None for link in d.marks.links)
     return replace(last, removed=removed, highlighted=frozenset(), links=links)
 
 
 def _card(caption: str, page: str) -> str:
     """An inline block: `caption` wrapped to the width of the table `page` below it."""
-    return ('<div style="display:inline-block;vertical-align:top;margin:4px 12px 4px 0">'
-            '<table style="border-collapse:collapse"><caption style="caption-side:top;text-align:left">'
-            f'{"<br>".join(map(html.escape, caption.splitlines()))}</caption>'
-            f'<tr style="background-color:transparent"><td style="padding:0">{page}</td></tr></table></div>')
+    return (
+        '<div style="display:inline-block;vertical-align:top;margin:4px 12px 4px 0">'
+        '<table style="border-collapse:collapse"><caption style="caption-side:top;text-align:left">'
+        f"{'<br>'.join(map(html.escape, caption.splitlines()))}</caption>"
+        f'<tr style="background-color:transparent"><td style="padding:0">{page}</td></tr></table></div>'
+    )

@@ -40,10 +40,17 @@ class StepperWidget(anywidget.AnyWidget):
 
     def __init__(self, walkthrough, block: int | None = None, **kwargs):
         self.walkthrough, self.block = walkthrough, block
-        super().__init__(title=walkthrough.header(), pages=walkthrough_pages(walkthrough, block),
-                         captions=walkthrough_captions(walkthrough), **kwargs)
+        super().__init__(
+            title=walkthrough.header(),
+            pages=walkthrough_pages(walkthrough, block),
+            captions=walkthrough_captions(walkthrough),
+            **kwargs,
+        )
 
     def _repr_mimebundle_(self, **kwargs):
         data, metadata = super()._repr_mimebundle_(**kwargs)
-        return {WIDGET_MIME: data[WIDGET_MIME], "text/html": walkthrough_html(self.walkthrough, self.block),
-                "text/plain": walkthrough_text(self.walkthrough)}, metadata
+        return {
+            WIDGET_MIME: data[WIDGET_MIME],
+            "text/html": walkthrough_html(self.walkthrough, self.block),
+            "text/plain": walkthrough_text(self.walkthrough),
+        }, metadata

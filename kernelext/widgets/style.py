@@ -21,8 +21,17 @@ def cell_size(rows: int, cols: int) -> int:
 def text_colour(classes: set[str]) -> str:
     """The colour of a cell's text: red for a broken rule, grey when free, blue when solved (not given),
     white on a clue cell."""
-    return (CONFLICT if "conflict" in classes else CLUE_TEXT if "clue" in classes
-            else FREE_TEXT if "free" in classes else SOLVED_TEXT if "solved" in classes else TEXT)
+    return (
+        CONFLICT
+        if "conflict" in classes
+        else CLUE_TEXT
+        if "clue" in classes
+        else FREE_TEXT
+        if "free" in classes
+        else SOLVED_TEXT
+        if "solved" in classes
+        else TEXT
+    )
 
 
 def background(cell: dict) -> str:

@@ -7,8 +7,13 @@ import html
 
 from kernelext.insight.search_tree import SearchTree, TreeNode, children_of
 
-COLOURS = {"root": "#555555", "decision": "#4c78a8", "refutation": "#4c78a8", "failure": "#d62728",
-           "solution": "#2ca02c"}
+COLOURS = {
+    "root": "#555555",
+    "decision": "#4c78a8",
+    "refutation": "#4c78a8",
+    "failure": "#d62728",
+    "solution": "#2ca02c",
+}
 HIGHLIGHT = "#ff7f0e"
 OUTLINE_LINES = 120
 
@@ -50,26 +55,34 @@ def tree_svg(tree: SearchTree, selected: int | None = None) -> str:
         x, d = place[node_id]
         return pad + x * dx + dx / 2, pad + d * dy
 
-    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width:.0f}" height="{height:.0f}" '
-             f'viewBox="0 0 {width:.0f} {height:.0f}" font-family="DejaVu Sans, Arial, sans-serif" font-size="10">']
+    parts = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width:.0f}" height="{height:.0f}" '
+        f'viewBox="0 0 {width:.0f} {height:.0f}" font-family="DejaVu Sans, Arial, sans-serif" font-size="10">'
+    ]
     for node in tree.nodes[1:]:
         (x1, y1), (x2, y2) = xy(node.parent), xy(node.id)
         colour, stroke = (HIGHLIGHT, 3) if node.id in on_path else ("#999999", 1)
         dash = "" if node.positive else ' stroke-dasharray="4 3"'
-        parts.append(f'<line x1="{x1:.1f}" y1="{y1:.1f}" x2="{x2:.1f}" y2="{y2:.1f}" stroke="{colour}" '
-                     f'stroke-width="{stroke}"{dash}/>')
+        parts.append(
+            f'<line x1="{x1:.1f}" y1="{y1:.1f}" x2="{x2:.1f}" y2="{y2:.1f}" stroke="{colour}" '
+            f'stroke-width="{stroke}"{dash}/>'
+        )
         if labelled:
             label = html.escape(node.text if node.positive else f"≠ {node.value}")
             anchor, shift = ("start", 4) if x2 >= x1 else ("end", -4)
-            parts.append(f'<text x="{(x1 + x2) / 2 + shift:.1f}" y="{(y1 + y2) / 2:.1f}" text-anchor="{anchor}" '
-                         f'fill="#333">{label}</text>')
+            parts.append(
+                f'<text x="{(x1 + x2) / 2 + shift:.1f}" y="{(y1 + y2) / 2:.1f}" text-anchor="{anchor}" '
+                f'fill="#333">{label}</text>'
+            )
     radius = 6 if labelled else max(2.5, min(5, dx / 3))
     for node in tree.nodes:
         x, y = xy(node.id)
         ring = (HIGHLIGHT, 3) if node.id == selected else ("#ffffff", 1)
-        parts.append(f'<circle data-node="{node.id}" cx="{x:.1f}" cy="{y:.1f}" r="{radius:.1f}" '
-                     f'fill="{COLOURS[node.kind]}" stroke="{ring[0]}" stroke-width="{ring[1]}" style="cursor:pointer">'
-                     f'<title>{html.escape(node.text)} ({node.kind})</title></circle>')
+        parts.append(
+            f'<circle data-node="{node.id}" cx="{x:.1f}" cy="{y:.1f}" r="{radius:.1f}" '
+            f'fill="{COLOURS[node.kind]}" stroke="{ring[0]}" stroke-width="{ring[1]}" style="cursor:pointer">'
+            f"<title>{html.escape(node.text)} ({node.kind})</title></circle>"
+        )
     parts.append("</svg>")
     return "".join(parts)
 
@@ -102,11 +115,15 @@ def tree_html(tree: SearchTree) -> str:
         label = html.escape(node.text) + html.escape(_outline_label(node))
         colour = COLOURS[node.kind] if node.kind in ("failure", "solution") else "#222222"
         weight = ";font-weight:bold" if node.kind in ("failure", "solution") else ""
-        rows.append(f'<span style="color:#999999">{html.escape(branch)}</span>'
-                    f'<span style="color:{colour}{weight}">{label}</span>')
+        rows.append(
+            f'<span style="color:#999999">{html.escape(branch)}</span>'
+            f'<span style="color:{colour}{weight}">{label}</span>'
+        )
     rest = len(tree.nodes) - len(lines)
     if rest:
         rows.append(f'<span style="color:#999999">… {rest} more nodes (run the cell to browse the whole tree)</span>')
     summary = "<br>".join(html.escape(line) for line in tree.summary().splitlines())
-    return (f'<div style="font-family:DejaVu Sans, Arial, sans-serif;font-size:13px"><div>{summary}</div>'
-            f'<pre style="margin:2px 0;font-size:12px;line-height:1.25">{chr(10).join(rows)}</pre></div>')
+    return (
+        f'<div style="font-family:DejaVu Sans, Arial, sans-serif;font-size:13px"><div>{summary}</div>'
+        f'<pre style="margin:2px 0;font-size:12px;line-height:1.25">{chr(10).join(rows)}</pre></div>'
+    )

@@ -35,8 +35,14 @@ class TreeWidget(anywidget.AnyWidget):
     selected = traitlets.Int(-1).tag(sync=True, echo_update=False)  # no echo: one message per click
     layout = traitlets.Instance(Layout, allow_none=True).tag(sync=True, **widget_serialization)  # no layout comm
 
-    def __init__(self, tree: SearchTree, info: ArrayInfo | None = None, kind: str = "generic",
-                 data: Mapping | None = None, **kwargs):
+    def __init__(
+        self,
+        tree: SearchTree,
+        info: ArrayInfo | None = None,
+        kind: str = "generic",
+        data: Mapping | None = None,
+        **kwargs,
+    ):
         self.tree, self.info, self.kind, self.data = tree, info, kind, dict(data or {})
         super().__init__(**kwargs)
         self._draw()
@@ -70,5 +76,8 @@ class TreeWidget(anywidget.AnyWidget):
 
     def _repr_mimebundle_(self, **kwargs):
         data, metadata = super()._repr_mimebundle_(**kwargs)
-        return {WIDGET_MIME: data[WIDGET_MIME], "text/html": tree_html(self.tree),
-                "text/plain": self.tree.summary()}, metadata
+        return {
+            WIDGET_MIME: data[WIDGET_MIME],
+            "text/html": tree_html(self.tree),
+            "text/plain": self.tree.summary(),
+        }, metadata

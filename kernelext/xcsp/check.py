@@ -39,8 +39,14 @@ _SMALL = 1 << 16  # sets of values up to this size are kept as sets, larger ones
 _NUMBER = re.compile(r"-?\d+")
 _PARAMETER = re.compile(r"%(\d+)")
 _PLACEHOLDER = "__kx"  # a template's %i while its expression is compiled (no XCSP3 id starts with `_`)
-_COMPARE = {"lt": operator.lt, "le": operator.le, "gt": operator.gt, "ge": operator.ge,
-            "eq": operator.eq, "ne": operator.ne}
+_COMPARE = {
+    "lt": operator.lt,
+    "le": operator.le,
+    "gt": operator.gt,
+    "ge": operator.ge,
+    "eq": operator.eq,
+    "ne": operator.ne,
+}
 _ORDER = ("lt", "le", "gt", "ge")
 _META = ("and", "or", "not", "iff", "xor", "ifThen", "ifThenElse")
 
@@ -68,11 +74,16 @@ class Checker:
         constraints, objectives = root.find("constraints"), root.find("objectives")
         if objectives is not None and len(objectives) > 1:
             raise Untranslatable("several objectives")
-        return cls(root.find("variables"), constraints if constraints is not None else (),
-                   objectives[0] if objectives is not None and len(objectives) else None, holes)
+        return cls(
+            root.find("variables"),
+            constraints if constraints is not None else (),
+            objectives[0] if objectives is not None and len(objectives) else None,
+            holes,
+        )
 
-    def extended(self, variables, constraints: Iterable, objective=None,
-                 holes: frozenset[str] = frozenset()) -> Checker:
+    def extended(
+        self, variables, constraints: Iterable, objective=None, holes: frozenset[str] = frozenset()
+    ) -> Checker:
         """The checker of another model: when it has the very same `variables` element (and holes) and its
         constraints begin with the very same elements as this checker's, what was compiled for those is reused."""
         checker = Checker.__new__(Checker)
@@ -102,8 +113,9 @@ class Checker:
             except Untranslatable:
                 raise
             except Exception as error:  # a malformed group or slide (its template, its arguments)
-                raise Untranslatable(f"the constraint <{element.tag}> in a form not foreseen "
-                                     f"({type(error).__name__})") from None
+                raise Untranslatable(
+                    f"the constraint <{element.tag}> in a form not foreseen ({type(error).__name__})"
+                ) from None
         self._variables, self._holes, self._compiler = variables, holes, compiler
         self._elements, self._parts = elements, parts
         self._leaves = [leaf for part in parts for leaf in part]
@@ -176,7 +188,7 @@ def _text(leaf: _Leaf, limit: int) -> str:
     """The leaf as a short text: an expression as written, another constraint as its tag and its variables."""
     label = leaf.label() if callable(leaf.label) else leaf.label
     if label is not None:
-        return label if len(label) <= limit else label[:limit - 3] + "..."
+        return label if len(label) <= limit else label[: limit - 3] + "..."
     shown = f"{leaf.tag}({' '.join(leaf.scope)})"
     if len(shown) <= limit:
         return shown
@@ -198,6 +210,7 @@ def _domain_text(spans: Intervals) -> str:
 
 
 # compiled terms: an int (a constant) or a function of the solution
+
 
 def _function(term) -> Callable:
     if callable(term):
@@ -235,7 +248,7 @@ def _mod(a: int, b: int) -> int:
 def _pow(a: int, b: int) -> int:
     if b < 0:
         raise ArithmeticError("a negative power")
-    return a ** b
+    return a**b
 
 
 def _dist(a: int, b: int) -> int:
@@ -266,6 +279,7 @@ def _safe(holds: Callable) -> Callable:
             return holds(s)
         except ArithmeticError:
             return False
+
     return checked
 
 
@@ -284,8 +298,10 @@ def _table(rows: list[tuple]) -> Callable | frozenset:
         return plain
     if () in starred:
         return lambda t: True
-    groups = [(itemgetter(*fixed) if len(fixed) > 1 else (lambda t, k=fixed[0]: (t[k],)), frozenset(keys))
-              for fixed, keys in starred.items()]
+    groups = [
+        (itemgetter(*fixed) if len(fixed) > 1 else (lambda t, k=fixed[0]: (t[k],)), frozenset(keys))
+        for fixed, keys in starred.items()
+    ]
     return lambda t: t in plain or any(pick(t) in keys for pick, keys in groups)
 
 
@@ -295,7 +311,6 @@ def _fill_text(text: str, args: list[str]) -> str:
 
 class _Compiler(Declarations):
     """Compiles each single constraint into a `_Leaf` (a closure over the solution)."""
-
 
     def __init__(self, holes: frozenset[str]):
         super().__init__(holes)
@@ -378,11 +393,20 @@ class _Compiler(Declarations):
         each list item is the number of its parameter, or the item's own text."""
         parts = {child.tag: child for child in template}
         table = parts.get("supports", parts.get("conflicts"))
-        if set(parts) - {"list", "supports", "conflicts"} or "list" not in parts or table is None or len(parts) != 2 \
-                or template.get("type", "").startswith("hybrid") or "%" in (table.text or ""):
+        if (
+            set(parts) - {"list", "supports", "conflicts"}
+            or "list" not in parts
+            or table is None
+            or len(parts) != 2
+            or template.get("type", "").startswith("hybrid")
+            or "%" in (table.text or "")
+        ):
             return None
-        listed = [int(found.group(1)) if found else item
-                  for item in (parts["list"].text or "").split() for found in [_PARAMETER.fullmatch(item)]]
+        listed = [
+            int(found.group(1)) if found else item
+            for item in (parts["list"].text or "").split()
+            for found in [_PARAMETER.fullmatch(item)]
+        ]
         return listed, table.text or "", table.tag == "supports"
 
     def bound_extension(self, shape: tuple, args: list[str]) -> _Leaf:
@@ -457,6 +481,7 @@ class _Compiler(Declarations):
             def chosen(s):
                 a, b = then(s), otherwise(s)  # both evaluated, as ACE does: neither may divide by zero
                 return a if test(s) else b
+
             return chosen
         raise Untranslatable(f"the operator {op}")
 
@@ -563,8 +588,9 @@ class _Compiler(Declarations):
 
     def _intension(self, element, scope: dict) -> Callable:
         function = element.find("function")
-        return _function(self.literal(parse_expression((function.text if function is not None else element.text)
-                                                       or ""), scope))
+        return _function(
+            self.literal(parse_expression((function.text if function is not None else element.text) or ""), scope)
+        )
 
     def _extension(self, element, scope: dict) -> Callable:
         if element.get("type", "").startswith("hybrid"):
@@ -637,7 +663,7 @@ class _Compiler(Declarations):
 
     # comparison
 
-    def _allDifferent(self, element, scope: dict) -> Callable:  # noqa: N802 (XCSP3's own names)
+    def _allDifferent(self, element, scope: dict) -> Callable:
         excepted = element.find("except")
         if element.find("matrix") is not None:
             rows = self.matrix(child_text(element, "matrix"))
@@ -655,6 +681,7 @@ class _Compiler(Declarations):
             def lists_differ(s) -> bool:
                 kept = [v for v in (tuple(get(s)) for get in vectors) if v not in skip]
                 return len(set(kept)) == len(kept)
+
             return lists_differ
         get, n = self.listed(list_text(element), scope)
         if excepted is None:
@@ -662,7 +689,7 @@ class _Compiler(Declarations):
         skip = frozenset(values(excepted.text or ""))
         return lambda s: _distinct(get(s), skip)
 
-    def _allEqual(self, element, scope: dict) -> Callable:  # noqa: N802
+    def _allEqual(self, element, scope: dict) -> Callable:
         lists = element.findall("list")
         if len(lists) > 1:
             vectors = [self.sequence(self.nodes(listed.text or ""), scope) for listed in lists]
@@ -693,6 +720,7 @@ class _Compiler(Declarations):
         def ordered(s) -> bool:
             items = get(s)
             return all(map(compare, map(operator.add, items, gaps(s)), itertools.islice(items, 1, None)))
+
         return ordered
 
     def _lex(self, element, scope: dict) -> Callable:
@@ -717,6 +745,7 @@ class _Compiler(Declarations):
                 if not all(map(compare, found, found[1:])):
                     return False
             return True
+
         return ordered
 
     def _precedence(self, element, scope: dict) -> Callable:
@@ -735,6 +764,7 @@ class _Compiler(Declarations):
                 if after in first and not (before in first and first[before] < first[after]):
                     return False
             return not covered or all(v in first for v in ordered)
+
         return precedes
 
     # counting
@@ -767,7 +797,7 @@ class _Compiler(Declarations):
         chosen = self.sequence(counted, scope)
         return lambda s: test(sum(map(set(chosen(s)).__contains__, get(s))), s)
 
-    def _nValues(self, element, scope: dict) -> Callable:  # noqa: N802
+    def _nValues(self, element, scope: dict) -> Callable:
         get, _ = self.listed(list_text(element), scope)
         excepted = element.find("except")
         skip = frozenset(values(excepted.text or "")) if excepted is not None else frozenset()
@@ -795,6 +825,7 @@ class _Compiler(Declarations):
             if not all(test(items.count(v), s) for v, test in zip(picked, tests)):
                 return False
             return not closed or set(items) <= set(picked)
+
         return counts
 
     # connection
@@ -813,23 +844,27 @@ class _Compiler(Declarations):
             return lambda s: test(pick(get(s)), s)
         held = element.find("condition")  # minimum with an index: the index of the least value, of the rank given
         test = self.condition(held.text or "", scope) if held is not None else None
-        at, start, rank = _function(self.term(_node((index.text or "").strip()), scope)), self.start_index(element), \
-            index.get("rank", "any")
+        at, start, rank = (
+            _function(self.term(_node((index.text or "").strip()), scope)),
+            self.start_index(element),
+            index.get("rank", "any"),
+        )
 
         def found(s) -> bool:
             items = list(get(s))
             best, k = pick(items), at(s) - start
             if not 0 <= k < len(items) or items[k] != best:
                 return False
-            if (rank == "first" and best in items[:k]) or (rank == "last" and best in items[k + 1:]):
+            if (rank == "first" and best in items[:k]) or (rank == "last" and best in items[k + 1 :]):
                 return False
             return test is None or test(best, s)
+
         return found
 
-    def _minimumArg(self, element, scope: dict) -> Callable:  # noqa: N802
+    def _minimumArg(self, element, scope: dict) -> Callable:
         return self.arg_extremum(element, scope, min)
 
-    def _maximumArg(self, element, scope: dict) -> Callable:  # noqa: N802
+    def _maximumArg(self, element, scope: dict) -> Callable:
         return self.arg_extremum(element, scope, max)
 
     def arg_extremum(self, element, scope: dict, pick: Callable) -> Callable:
@@ -847,6 +882,7 @@ class _Compiler(Declarations):
             if rank == "last":
                 return test(len(items) - 1 - items[::-1].index(best) + start, s)
             return any(test(k + start, s) for k, v in enumerate(items) if v == best)
+
         return found
 
     def _element(self, element, scope: dict) -> Callable:
@@ -871,6 +907,7 @@ class _Compiler(Declarations):
             def at_cell(s) -> bool:
                 r, c = row(s) - first, column(s) - second
                 return 0 <= r < height and 0 <= c < width and test(get(s)[r * width + c], s)
+
             return at_cell
         get, _ = self.listed(list_text(element), scope)
         if index is None:  # the value is one of the list's
@@ -879,8 +916,11 @@ class _Compiler(Declarations):
                 return lambda s: any(test(v, s) for v in get(s))
             flag = self.var(reified, scope)
             return lambda s: any(test(v, s) for v in get(s)) == (flag(s) == 1)
-        at, start, rank = _function(self.term(_node((index.text or "").strip()), scope)), self.start_index(element), \
-            index.get("rank", "any")
+        at, start, rank = (
+            _function(self.term(_node((index.text or "").strip()), scope)),
+            self.start_index(element),
+            index.get("rank", "any"),
+        )
 
         def at_index(s) -> bool:
             items = get(s)
@@ -890,8 +930,9 @@ class _Compiler(Declarations):
             if rank == "first":
                 return not any(test(v, s) for v in items[:k])
             if rank == "last":
-                return not any(test(v, s) for v in items[k + 1:])
+                return not any(test(v, s) for v in items[k + 1 :])
             return True
+
         return at_index
 
     def _channel(self, element, scope: dict) -> Callable:
@@ -905,11 +946,14 @@ class _Compiler(Declarations):
             def one_at(s) -> bool:
                 items, k = first(s), value(s) - start
                 return items.count(1) == 1 and 0 <= k < n and items[k] == 1
+
             return one_at
         if len(lists) == 1:  # x[i] = j -> x[j] = i
+
             def inverse(s) -> bool:
                 items = first(s)
                 return all(0 <= v - start < n and items[v - start] == i + start for i, v in enumerate(items))
+
             return inverse
         if len(lists) != 2:
             raise Untranslatable("a channel of more than two lists")
@@ -921,6 +965,7 @@ class _Compiler(Declarations):
         def inverses(s) -> bool:  # x[i] = j -> y[j] = i (and back, which follows when the lists are as long)
             xs, ys = first(s), second(s)
             return all(0 <= v - other < m and ys[v - other] == i + start for i, v in enumerate(xs))
+
         return inverses
 
     # graphs
@@ -944,14 +989,16 @@ class _Compiler(Declarations):
             while node != origin and length <= n:
                 node, length = following[node], length + 1
             return node == origin and length == n - loops
+
         return circuit
 
     def _flow(self, element, scope: dict) -> Callable:
         """What leaves each node less what enters it is its balance (nodes in increasing order); the weighted
         flow meets the condition."""
         flows, n = self.listed(list_text(element), scope)
-        arcs = [(int(a), int(b)) for a, b in re.findall(r"\(\s*(-?\d+)\s*,\s*(-?\d+)\s*\)",
-                                                          child_text(element, "arcs"))]
+        arcs = [
+            (int(a), int(b)) for a, b in re.findall(r"\(\s*(-?\d+)\s*,\s*(-?\d+)\s*\)", child_text(element, "arcs"))
+        ]
         balance, count = self.listed(child_text(element, "balance"), scope)
         ends = sorted({node for arc in arcs for node in arc})
         if len(arcs) != n or len(ends) != count:
@@ -969,11 +1016,12 @@ class _Compiler(Declarations):
             if net != list(balance(s)):
                 return False
             return test is None or test(sum(map(operator.mul, weights(s), amounts)), s)
+
         return balanced
 
     # scheduling and packing
 
-    def _noOverlap(self, element, scope: dict) -> Callable:  # noqa: N802
+    def _noOverlap(self, element, scope: dict) -> Callable:
         origins, lengths = child_text(element, "origins"), child_text(element, "lengths")
         ignore_zero = element.get("zeroIgnored", "true") != "false"
         if "(" not in origins:
@@ -994,8 +1042,11 @@ class _Compiler(Declarations):
             placed = [(tuple(c(s)), tuple(e(s))) for c, e in zip(corners, extents)]
             if ignore_zero:
                 placed = [box for box in placed if 0 not in box[1]]
-            return all(any(a[d] + la[d] <= b[d] or b[d] + lb[d] <= a[d] for d in dimensions)
-                       for (a, la), (b, lb) in itertools.combinations(placed, 2))
+            return all(
+                any(a[d] + la[d] <= b[d] or b[d] + lb[d] <= a[d] for d in dimensions)
+                for (a, la), (b, lb) in itertools.combinations(placed, 2)
+            )
+
         return apart
 
     def _cumulative(self, element, scope: dict) -> Callable:
@@ -1022,9 +1073,10 @@ class _Compiler(Declarations):
                 if not test(sum(h for o, end, h in tasks if o <= time < end), s):
                     return False
             return True
+
         return within
 
-    def _binPacking(self, element, scope: dict) -> Callable:  # noqa: N802
+    def _binPacking(self, element, scope: dict) -> Callable:
         """Each bin's load (the sizes of the items put in it) meets the condition (bins: the values of the items'
         domains), or is at most its limit, or equals its load (bins numbered from 0)."""
         nodes = self.nodes(list_text(element))
@@ -1044,6 +1096,7 @@ class _Compiler(Declarations):
                 for b, weight in zip(placed, sizes(s)):
                     load[b] += weight
                 return all(map(compare, load, capacities(s)))
+
             return packed
         if element.find("condition") is None:
             raise Untranslatable("this form of <binPacking>")
@@ -1055,6 +1108,7 @@ class _Compiler(Declarations):
             for b, weight in zip(get(s), sizes(s)):
                 load[b] = load.get(b, 0) + weight
             return all(test(w, s) for w in load.values()) and (len(load) >= bins or test(0, s))
+
         return loaded
 
     def _knapsack(self, element, scope: dict) -> Callable:
@@ -1071,24 +1125,34 @@ class _Compiler(Declarations):
 
         def fits(s) -> bool:
             items = get(s)
-            return heavy(sum(map(operator.mul, weights(s), items)), s) and \
-                rich(sum(map(operator.mul, profits(s), items)), s)
+            return heavy(sum(map(operator.mul, weights(s), items)), s) and rich(
+                sum(map(operator.mul, profits(s), items)), s
+            )
+
         return fits
 
     # automata
 
     def _regular(self, element, scope: dict) -> Callable:
         get, _ = self.listed(child_text(element, "list"), scope)
-        return _automaton(get, arcs(child_text(element, "transitions")), child_text(element, "start").strip(),
-                          child_text(element, "final").split())
+        return _automaton(
+            get,
+            arcs(child_text(element, "transitions")),
+            child_text(element, "start").strip(),
+            child_text(element, "final").split(),
+        )
 
     def _mdd(self, element, scope: dict) -> Callable:
         """A path from the root (the first arc's tail) to a terminal (a node no arc leaves)."""
         get, _ = self.listed(child_text(element, "list"), scope)
         transitions = arcs(child_text(element, "transitions"))
         tails = {tail for tail, _, _ in transitions}
-        return _automaton(get, transitions, transitions[0][0] if transitions else "",
-                          [head for _, _, head in transitions if head not in tails])
+        return _automaton(
+            get,
+            transitions,
+            transitions[0][0] if transitions else "",
+            [head for _, _, head in transitions if head not in tails],
+        )
 
     # objective
 
@@ -1104,16 +1168,22 @@ class _Compiler(Declarations):
                 raise Untranslatable(f"an objective of type {kind}")
             get, n = self.listed(list_text(element), scope)
             weights = self.weighted(element, "coeffs", n, scope)
-            fold = {"sum": sum, "product": math.prod, "minimum": min, "maximum": max,
-                    "nValues": lambda found: len(set(found))}[kind]
+            fold = {
+                "sum": sum,
+                "product": math.prod,
+                "minimum": min,
+                "maximum": max,
+                "nValues": lambda found: len(set(found)),
+            }[kind]
             if weights is None:
                 return lambda s: fold(get(s))
             return lambda s: fold(list(map(operator.mul, weights(s), get(s))))
         except Untranslatable:
             raise
         except Exception as error:
-            raise Untranslatable(f"the objective <{element.tag}> in a form not foreseen "
-                                 f"({type(error).__name__})") from None
+            raise Untranslatable(
+                f"the objective <{element.tag}> in a form not foreseen ({type(error).__name__})"
+            ) from None
 
 
 def _distinct(found, skip: frozenset) -> bool:
@@ -1162,6 +1232,7 @@ def _automaton(get: Callable, arcs: list[tuple[str, int, str]], start: str, fina
                 if state is None:
                     return False
             return state in accepting
+
         return read
     steps = {key: frozenset(heads) for key, heads in following.items()}
 
@@ -1172,20 +1243,37 @@ def _automaton(get: Callable, arcs: list[tuple[str, int, str]], start: str, fina
             if not states:
                 return False
         return not accepting.isdisjoint(states)
+
     return guess
 
 
 _HANDLERS: dict[str, Callable] = {
-    "intension": _Compiler._intension, "extension": _Compiler._extension,
-    "instantiation": _Compiler._instantiation, "clause": _Compiler._clause,
-    "allDifferent": _Compiler._allDifferent, "allEqual": _Compiler._allEqual, "ordered": _Compiler._ordered,
-    "lex": _Compiler._lex, "precedence": _Compiler._precedence,
-    "sum": _Compiler._sum, "count": _Compiler._count, "nValues": _Compiler._nValues,
+    "intension": _Compiler._intension,
+    "extension": _Compiler._extension,
+    "instantiation": _Compiler._instantiation,
+    "clause": _Compiler._clause,
+    "allDifferent": _Compiler._allDifferent,
+    "allEqual": _Compiler._allEqual,
+    "ordered": _Compiler._ordered,
+    "lex": _Compiler._lex,
+    "precedence": _Compiler._precedence,
+    "sum": _Compiler._sum,
+    "count": _Compiler._count,
+    "nValues": _Compiler._nValues,
     "cardinality": _Compiler._cardinality,
-    "minimum": _Compiler._minimum, "maximum": _Compiler._maximum, "minimumArg": _Compiler._minimumArg,
-    "maximumArg": _Compiler._maximumArg, "element": _Compiler._element, "channel": _Compiler._channel,
-    "circuit": _Compiler._circuit, "flow": _Compiler._flow,
-    "noOverlap": _Compiler._noOverlap, "cumulative": _Compiler._cumulative, "binPacking": _Compiler._binPacking,
-    "knapsack": _Compiler._knapsack, "regular": _Compiler._regular, "mdd": _Compiler._mdd,
+    "minimum": _Compiler._minimum,
+    "maximum": _Compiler._maximum,
+    "minimumArg": _Compiler._minimumArg,
+    "maximumArg": _Compiler._maximumArg,
+    "element": _Compiler._element,
+    "channel": _Compiler._channel,
+    "circuit": _Compiler._circuit,
+    "flow": _Compiler._flow,
+    "noOverlap": _Compiler._noOverlap,
+    "cumulative": _Compiler._cumulative,
+    "binPacking": _Compiler._binPacking,
+    "knapsack": _Compiler._knapsack,
+    "regular": _Compiler._regular,
+    "mdd": _Compiler._mdd,
     **dict.fromkeys(_META, _Compiler._meta),
 }

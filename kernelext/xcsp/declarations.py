@@ -62,8 +62,11 @@ class Declarations:
             return
         remaining = set(cells)
         for part in parts:
-            targets = sorted(remaining) if part.get("for") == "others" else self.expand(part.get("for", ""),
-                                                                                      declared_only=False)
+            targets = (
+                sorted(remaining)
+                if part.get("for") == "others"
+                else self.expand(part.get("for", ""), declared_only=False)
+            )
             spans = intervals(part.text or "")
             for cell in targets:
                 self.domains[cell] = spans
@@ -88,8 +91,7 @@ class Declarations:
             ranges = []
             for part, size in zip(re.findall(r"\[([^\]]*)\]", token), self.shapes.get(name, ())):
                 low, _, high = part.partition("..")
-                ranges.append(range(size) if part == "" else range(int(low), int(high) + 1) if high
-                              else (int(low),))
+                ranges.append(range(size) if part == "" else range(int(low), int(high) + 1) if high else (int(low),))
             if name not in self.shapes or len(ranges) != len(self.shapes[name]):
                 raise Untranslatable(f"the list item {token}")
             for index in itertools.product(*ranges):
@@ -146,8 +148,13 @@ class Declarations:
                 raise Untranslatable(f"the matrix {text.strip()[:40]} (not two dimensions of an array)")
             low, _, high = parts[free[0]].partition("..")
             span = range(int(low), int(high) + 1) if high else range(self.shapes[name][free[0]])
-            rows = [self.expand(name + "".join(f"[{i if k == free[0] else part}]" for k, part in enumerate(parts)),
-                                declared_only=False) for i in span]
+            rows = [
+                self.expand(
+                    name + "".join(f"[{i if k == free[0] else part}]" for k, part in enumerate(parts)),
+                    declared_only=False,
+                )
+                for i in span
+            ]
         if not rows or len({len(row) for row in rows}) != 1:
             raise Untranslatable("a matrix whose rows differ in length")
         return rows
@@ -197,11 +204,17 @@ class Declarations:
         lists, template = element.findall("list"), [child for child in element if child.tag != "list"]
         if len(lists) != 1 or len(template) != 1:
             raise Untranslatable("this form of <slide>")
-        items, offset, arity = self.tokens(lists[0].text or ""), int(lists[0].get("offset", "1")), parameters(template[0])
+        items, offset, arity = (
+            self.tokens(lists[0].text or ""),
+            int(lists[0].get("offset", "1")),
+            parameters(template[0]),
+        )
         if not arity or offset < 1 or not items or lists[0].get("collect", "1") not in ("1", str(arity)):
             raise Untranslatable("this form of <slide>")
         stop = len(items) if element.get("circular") == "true" else len(items) - arity + 1
-        return template[0], [[items[(start + k) % len(items)] for k in range(arity)] for start in range(0, stop, offset)]
+        return template[0], [
+            [items[(start + k) % len(items)] for k in range(arity)] for start in range(0, stop, offset)
+        ]
 
 
 def parameters(template) -> int:

@@ -54,8 +54,10 @@ class XcspModel:
     def write(self, path: Path, constraints: list[str]) -> Path:
         """Write a model with these variables and the constraints given as XML elements (a CSP: no objective)."""
         body = "\n".join(constraints)
-        path.write_text(f'<instance format="XCSP3" type="CSP">\n{self.variables}\n'
-                        f"<constraints>\n{body}\n</constraints>\n</instance>\n")
+        path.write_text(
+            f'<instance format="XCSP3" type="CSP">\n{self.variables}\n'
+            f"<constraints>\n{body}\n</constraints>\n</instance>\n"
+        )
         return path
 
 
@@ -83,8 +85,11 @@ def objective_constraint(model: XcspModel, bound: int) -> XmlConstraint | None:
         listed = goal.find("list")
         terms = listed.text if listed is not None else goal.text
         coeffs = goal.findtext("coeffs")
-        element = parse_text(f"<sum><list> {terms} </list>" + (f"<coeffs> {coeffs} </coeffs>" if coeffs else "")
-                             + f"<condition> (eq,{bound}) </condition></sum>")
+        element = parse_text(
+            f"<sum><list> {terms} </list>"
+            + (f"<coeffs> {coeffs} </coeffs>" if coeffs else "")
+            + f"<condition> (eq,{bound}) </condition></sum>"
+        )
     elif kind == "expression" and len(goal) == 0:
         element = parse_text(f"<intension> eq({' '.join((goal.text or '').split())},{bound}) </intension>")
     else:
@@ -132,7 +137,9 @@ def _constraint(full: Element, short: Element, declarations: Declarations) -> Xm
         node.tail = None
         text_of = " ".join((node.text or "").split())
         if text_of:
-            node.text = f" {_matrix(text_of, declarations) if node.tag == 'matrix' else declarations.written_out(text_of)} "
+            node.text = (
+                f" {_matrix(text_of, declarations) if node.tag == 'matrix' else declarations.written_out(text_of)} "
+            )
         else:
             node.text = None
     scope = tuple(dict.fromkeys(declarations.scope(" ".join(node.text or "" for node in full.iter()))))
@@ -145,8 +152,9 @@ def _matrix(text: str, declarations: Declarations) -> str:
         rows = declarations.matrix(text)
     except (Untranslatable, ValueError):  # not a matrix this reading takes: written out as it is
         return declarations.written_out(text)
-    return "".join("(" + ",".join(declarations.written_out(item).replace(" ", ",") for item in row) + ")"
-                   for row in rows)
+    return "".join(
+        "(" + ",".join(declarations.written_out(item).replace(" ", ",") for item in row) + ")" for row in rows
+    )
 
 
 def _readable(text: str, declarations: Declarations) -> str:

@@ -36,13 +36,50 @@ from kernelext.xcsp.values import (
 )
 
 MAX_STAR_TUPLES = 5_000  # past this many tuples once `*` is expanded, a table is posted as a disjunction of rows
-CONSTRAINTS = ("intension", "extension", "allDifferent", "allEqual", "ordered", "lex", "sum", "count", "nValues",
-               "cardinality", "minimum", "maximum", "element", "channel", "circuit", "noOverlap", "cumulative",
-               "binPacking", "knapsack", "regular", "mdd", "precedence", "instantiation")
+CONSTRAINTS = (
+    "intension",
+    "extension",
+    "allDifferent",
+    "allEqual",
+    "ordered",
+    "lex",
+    "sum",
+    "count",
+    "nValues",
+    "cardinality",
+    "minimum",
+    "maximum",
+    "element",
+    "channel",
+    "circuit",
+    "noOverlap",
+    "cumulative",
+    "binPacking",
+    "knapsack",
+    "regular",
+    "mdd",
+    "precedence",
+    "instantiation",
+)
 OBJECTIVE = "kx_objective"
-_INFIX = {"lt": "<", "le": "<=", "gt": ">", "ge": ">=", "eq": "=", "ne": "!=",
-          "add": "+", "sub": "-", "mul": "*", "div": "div", "mod": "mod", "and": "/\\", "or": "\\/",
-          "imp": "->", "iff": "<->", "xor": "xor"}
+_INFIX = {
+    "lt": "<",
+    "le": "<=",
+    "gt": ">",
+    "ge": ">=",
+    "eq": "=",
+    "ne": "!=",
+    "add": "+",
+    "sub": "-",
+    "mul": "*",
+    "div": "div",
+    "mod": "mod",
+    "and": "/\\",
+    "or": "\\/",
+    "imp": "->",
+    "iff": "<->",
+    "xor": "xor",
+}
 _SWAPPED = {"lt": "gt", "le": "ge", "gt": "lt", "ge": "le"}
 
 
@@ -109,13 +146,21 @@ class _Writer(Declarations):
 
     def text(self, objective: str) -> str:
         declarations = [f"var {domain_text(self.domains[vid])}: {identifier(vid)};" for vid in self.used]
-        shown = f'show([{", ".join(identifier(vid) for vid in self.used)}])' if self.used else '"[]"'
+        shown = f"show([{', '.join(identifier(vid) for vid in self.used)}])" if self.used else '"[]"'
         output = f'output [{shown}, "\\n"'
         if objective:
             output += f', show({OBJECTIVE}), "\\n"'
         solve = f"solve {objective} {OBJECTIVE};" if objective else "solve satisfy;"
-        return "\n".join([*(f'include "{name}.mzn";' for name in sorted(self.includes)), *declarations,
-                          *self.lines, solve, output + "];", ""])
+        return "\n".join(
+            [
+                *(f'include "{name}.mzn";' for name in sorted(self.includes)),
+                *declarations,
+                *self.lines,
+                solve,
+                output + "];",
+                "",
+            ]
+        )
 
     def post(self, text: str) -> None:
         self.lines.append(f"constraint {text};")
@@ -275,8 +320,11 @@ class _Writer(Declarations):
             elif any("*" in row for row in rows) and expanded_size(rows, columns, MAX_STAR_TUPLES) > MAX_STAR_TUPLES:
                 name = self.tables[key] = f"kx_rows{len(self.tables)}"
                 cells = [f"v[{k + 1}]" for k in range(len(columns))]
-                self.lines.append(f"predicate {name}(array[int] of var int: v) = "
-                                  + " \\/ ".join(_matches(cells, row) for row in rows) + ";")
+                self.lines.append(
+                    f"predicate {name}(array[int] of var int: v) = "
+                    + " \\/ ".join(_matches(cells, row) for row in rows)
+                    + ";"
+                )
             else:
                 name = self.tables[key] = f"kx_table{len(self.tables)}"
                 body = " | ".join(", ".join(str(v) for v in row) for row in expand_rows(rows, columns))
@@ -286,7 +334,7 @@ class _Writer(Declarations):
     def column_domains(self, element) -> list[Intervals]:
         return [self.domains[vid] for vid in self.tokens(list_text(element))]
 
-    def _allDifferent(self, element) -> None:  # noqa: N802 (XCSP3's own names)
+    def _allDifferent(self, element) -> None:
         lists = element.findall("list")
         if element.find("matrix") is not None:
             rows = self.matrix(child_text(element, "matrix"))
@@ -297,7 +345,7 @@ class _Writer(Declarations):
         if len(lists) > 1:
             items = [self.terms(listed.text or "") for listed in lists]
             for k, first in enumerate(items):
-                for second in items[k + 1:]:
+                for second in items[k + 1 :]:
                     if len(first) != len(second):
                         raise Untranslatable("an allDifferent of lists of different lengths")
                     self.post("(" + " \\/ ".join(f"{a} != {b}" for a, b in zip(first, second)) + ")")
@@ -307,13 +355,13 @@ class _Writer(Declarations):
         if excepted is not None:
             skip = "{" + ",".join(str(v) for v in values(excepted.text or "")) + "}"
             for k, a in enumerate(items):
-                for b in items[k + 1:]:
+                for b in items[k + 1 :]:
                     self.post(f"{a} in {skip} \\/ {a} != {b}")
             return
         self.includes.add("all_different")
         self.post(f"all_different([{', '.join(items)}])")
 
-    def _allEqual(self, element) -> None:  # noqa: N802
+    def _allEqual(self, element) -> None:
         if element.find("except") is not None:
             raise Untranslatable("<allEqual> with except")
         items = self.list_of(element)
@@ -326,8 +374,10 @@ class _Writer(Declarations):
             raise Untranslatable(f"<ordered> with the operator {operator}")
         lengths = element.find("lengths")
         gaps = [self.term(parse_expression(t)) for t in (lengths.text or "").split()] if lengths is not None else []
-        pairs = [f"{a}{f' + {gaps[k]}' if gaps else ''} {_INFIX[operator]} {b}"
-                 for k, (a, b) in enumerate(zip(items, items[1:]))]
+        pairs = [
+            f"{a}{f' + {gaps[k]}' if gaps else ''} {_INFIX[operator]} {b}"
+            for k, (a, b) in enumerate(zip(items, items[1:]))
+        ]
         self.post(" /\\ ".join(pairs) or "true")
 
     def _lex(self, element) -> None:
@@ -360,7 +410,7 @@ class _Writer(Declarations):
         marks = ["bool2int(" + " \\/ ".join(f"{x} = {v}" for v in counted) + ")" for x in items]
         self.post(self.condition(f"({' + '.join(marks) or 0})", child_text(element, "condition")))
 
-    def _nValues(self, element) -> None:  # noqa: N802
+    def _nValues(self, element) -> None:
         if element.find("except") is not None:
             raise Untranslatable("<nValues> with except")
         self.post(self.condition(self.distinct_values(self.list_of(element)), child_text(element, "condition")))
@@ -380,7 +430,9 @@ class _Writer(Declarations):
         for value, occurrence in zip(counted, occurs):
             total = " + ".join(f"bool2int({x} = {value})" for x in items) or "0"
             low, dots, high = occurrence.partition("..")
-            self.post(f"({total}) in {low}..{high}" if dots else f"({total}) = {self.term(parse_expression(occurrence))}")
+            self.post(
+                f"({total}) in {low}..{high}" if dots else f"({total}) = {self.term(parse_expression(occurrence))}"
+            )
         if element.find("values").get("closed") == "true":
             for x in items:
                 self.post("(" + " \\/ ".join(f"{x} = {v}" for v in counted) + ")")
@@ -457,7 +509,7 @@ class _Writer(Declarations):
         # XCSP3's circuit has at least two nodes; MiniZinc's subcircuit may also be empty (every node a loop)
         self.post("(" + " \\/ ".join(f"{x} != {k + start}" for k, x in enumerate(items)) + ")")
 
-    def _noOverlap(self, element) -> None:  # noqa: N802
+    def _noOverlap(self, element) -> None:
         origins, lengths = child_text(element, "origins"), child_text(element, "lengths")
         ignore_zero = element.get("zeroIgnored", "true") != "false"
         if "(" in origins:  # several dimensions: boxes
@@ -469,8 +521,9 @@ class _Writer(Declarations):
             raise Untranslatable("a noOverlap whose lengths do not match its origins")
         for a in range(len(boxes)):
             for b in range(a + 1, len(boxes)):
-                apart = [f"{boxes[a][d]} + {sizes[a][d]} <= {boxes[b][d]}" for d in range(len(boxes[a]))] + \
-                        [f"{boxes[b][d]} + {sizes[b][d]} <= {boxes[a][d]}" for d in range(len(boxes[a]))]
+                apart = [f"{boxes[a][d]} + {sizes[a][d]} <= {boxes[b][d]}" for d in range(len(boxes[a]))] + [
+                    f"{boxes[b][d]} + {sizes[b][d]} <= {boxes[a][d]}" for d in range(len(boxes[a]))
+                ]
                 if ignore_zero:
                     apart += [f"{length} = 0" for length in (*sizes[a], *sizes[b])]
                 self.post("(" + " \\/ ".join(apart) + ")")
@@ -485,14 +538,22 @@ class _Writer(Declarations):
         self.includes.add("cumulative")
         # a task of length 0 uses nothing (MiniZinc's cumulative would still compare its height with the limit)
         used = [f"bool2int({length} > 0) * {height}" for length, height in zip(lengths, heights)]
-        self.post(f"cumulative([{', '.join(origins)}], [{', '.join(lengths)}], [{', '.join(used)}], "
-                  f"{self.term(parse_expression(operand))})")
+        self.post(
+            f"cumulative([{', '.join(origins)}], [{', '.join(lengths)}], [{', '.join(used)}], "
+            f"{self.term(parse_expression(operand))})"
+        )
 
-    def _binPacking(self, element) -> None:  # noqa: N802
+    def _binPacking(self, element) -> None:
         items = self.list_of(element)
         weights = self.terms(child_text(element, "sizes"))
-        bins = sorted({v for vid in self.tokens(list_text(element)) for low, high in self.domains.get(vid, ())
-                       for v in range(low, high + 1)})
+        bins = sorted(
+            {
+                v
+                for vid in self.tokens(list_text(element))
+                for low, high in self.domains.get(vid, ())
+                for v in range(low, high + 1)
+            }
+        )
         if element.find("condition") is not None:
             for b in bins:
                 load = " + ".join(f"{w} * bool2int({x} = {b})" for w, x in zip(weights, items))
@@ -508,8 +569,9 @@ class _Writer(Declarations):
         if len(conditions) != 2 or element.find("limit") is not None:
             raise Untranslatable("this form of <knapsack>")
         for factors, held in zip((weights, profits), conditions):
-            self.post(self.condition("(" + " + ".join(f"{f} * {x}" for f, x in zip(factors, items)) + ")",
-                                     held.text or ""))
+            self.post(
+                self.condition("(" + " + ".join(f"{f} * {x}" for f, x in zip(factors, items)) + ")", held.text or "")
+            )
 
     def _regular(self, element) -> None:
         items = self.terms(child_text(element, "list"))
@@ -527,7 +589,9 @@ class _Writer(Declarations):
 
     def automaton(self, items: list[str], arcs: list[tuple[str, int, str]], start: str, finals: list[str]) -> None:
         """The items read by the automaton: a state variable between each two items, a table per item."""
-        states = {name: k for k, name in enumerate(dict.fromkeys([start, *finals, *(s for a in arcs for s in (a[0], a[2]))]))}
+        states = {
+            name: k for k, name in enumerate(dict.fromkeys([start, *finals, *(s for a in arcs for s in (a[0], a[2]))]))
+        }
         if not arcs:
             self.post("false")
             return
@@ -536,10 +600,14 @@ class _Writer(Declarations):
         last = len(states) - 1
         chain = [str(states[start])] + [f"q[{k}]" for k in range(1, len(items))]
         finish = "{" + ",".join(str(states[f]) for f in finals) + "}"
-        steps = [f"table([{chain[k]}, {x}, {chain[k + 1] if k + 1 < len(items) else 'q_end'}], [| {table} |])"
-                 for k, x in enumerate(items)]
-        self.post(f"let {{ array[1..{max(1, len(items) - 1)}] of var 0..{last}: q; var {finish}: q_end }} in "
-                  + " /\\ ".join(steps))
+        steps = [
+            f"table([{chain[k]}, {x}, {chain[k + 1] if k + 1 < len(items) else 'q_end'}], [| {table} |])"
+            for k, x in enumerate(items)
+        ]
+        self.post(
+            f"let {{ array[1..{max(1, len(items) - 1)}] of var 0..{last}: q; var {finish}: q_end }} in "
+            + " /\\ ".join(steps)
+        )
 
     def _precedence(self, element) -> None:
         """Each value first appears after the value before it (MiniZinc's `value_precede_chain`) and, when
@@ -548,8 +616,14 @@ class _Writer(Declarations):
         if element.find("values") is not None:
             ordered = values(child_text(element, "values"))
         else:  # every value of the list's domains, in increasing order
-            ordered = sorted({v for vid in self.tokens(list_text(element))
-                              for low, high in self.domains[vid] for v in range(low, high + 1)})
+            ordered = sorted(
+                {
+                    v
+                    for vid in self.tokens(list_text(element))
+                    for low, high in self.domains[vid]
+                    for v in range(low, high + 1)
+                }
+            )
         self.includes.add("value_precede_chain")
         self.post(f"value_precede_chain([{', '.join(map(str, ordered))}], [{', '.join(items)}])")
         listed = element.find("values")

@@ -87,8 +87,10 @@ def expand_rows(rows: list[tuple], columns: list[Intervals]) -> list[tuple[int, 
         return rows
     expanded = {}
     for row in rows:
-        choices = [[v for low, high in column for v in range(low, high + 1)] if value == "*" else (value,)
-                   for value, column in zip(row, columns)]
+        choices = [
+            [v for low, high in column for v in range(low, high + 1)] if value == "*" else (value,)
+            for value, column in zip(row, columns)
+        ]
         expanded.update(dict.fromkeys(itertools.product(*choices)))
     return list(expanded)
 
@@ -113,5 +115,7 @@ def child_text(element, tag: str) -> str:
 
 def arcs(text: str) -> list[tuple[str, int, str]]:
     """An automaton's or an MDD's transitions: `(q0,1,q1)(q1,0,q1)` -> [("q0", 1, "q1"), ("q1", 0, "q1")]."""
-    return [(tail, int(value), head) for tail, value, head in
-            re.findall(r"\(\s*([^,()\s]+)\s*,\s*(-?\d+)\s*,\s*([^,()\s]+)\s*\)", text)]
+    return [
+        (tail, int(value), head)
+        for tail, value, head in re.findall(r"\(\s*([^,()\s]+)\s*,\s*(-?\d+)\s*,\s*([^,()\s]+)\s*\)", text)
+    ]

@@ -42,8 +42,9 @@ class Server:
 
     def api(self, path: str, method: str = "GET", body: dict | None = None):
         data = json.dumps(body).encode() if body is not None else None
-        request = urllib.request.Request(self.url(path), data=data, method=method,
-                                         headers={"Content-Type": "application/json"})
+        request = urllib.request.Request(
+            self.url(path), data=data, method=method, headers={"Content-Type": "application/json"}
+        )
         with urllib.request.urlopen(request, timeout=10) as answer:
             text = answer.read()
         return json.loads(text) if text else None
@@ -64,23 +65,45 @@ def write_settings(settings: Path, plugin: str, values: dict) -> None:
 def jupyter_server(tmp_path: Path, root: Path, settings: dict | None = None):
     """A JupyterLab server on 127.0.0.1 serving `root`; yields a Server. `settings`: plugin -> values."""
     settings_dir = tmp_path / "settings"
-    write_settings(settings_dir, "@jupyterlab/apputils-extension/notification",
-                   {"fetchNews": "false", "checkForUpdates": False})
+    write_settings(
+        settings_dir, "@jupyterlab/apputils-extension/notification", {"fetchNews": "false", "checkForUpdates": False}
+    )
     for plugin, values in (settings or {}).items():
         write_settings(settings_dir, plugin, values)
     port, token = free_port(), secrets.token_hex(16)
-    env = dict(os.environ, JUPYTER_CONFIG_DIR=str(tmp_path / "config"), JUPYTER_DATA_DIR=str(tmp_path / "data"),
-               JUPYTER_RUNTIME_DIR=str(tmp_path / "runtime"), JUPYTERLAB_SETTINGS_DIR=str(settings_dir),
-               JUPYTERLAB_WORKSPACES_DIR=str(tmp_path / "ws"))
+    env = dict(
+        os.environ,
+        JUPYTER_CONFIG_DIR=str(tmp_path / "config"),
+        JUPYTER_DATA_DIR=str(tmp_path / "data"),
+        JUPYTER_RUNTIME_DIR=str(tmp_path / "runtime"),
+        JUPYTERLAB_SETTINGS_DIR=str(settings_dir),
+        JUPYTERLAB_WORKSPACES_DIR=str(tmp_path / "ws"),
+    )
     log_path = tmp_path / "lab.log"
     with open(log_path, "wb") as log:
         process = subprocess.Popen(
-            [sys.executable, "-m", "jupyter", "lab", "--no-browser", "--allow-root", "--ServerApp.ip=127.0.0.1",
-             f"--ServerApp.port={port}", f"--IdentityProvider.token={token}", f"--ServerApp.root_dir={root}",
-             "--ServerApp.terminals_enabled=False", "--LabApp.expose_app_in_browser=True",
-             "--JupyterNotebookApp.expose_app_in_browser=True",  # Notebook 7 pages: window.jupyterapp too
-             "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate"],
-            cwd=root, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
+            [
+                sys.executable,
+                "-m",
+                "jupyter",
+                "lab",
+                "--no-browser",
+                "--allow-root",
+                "--ServerApp.ip=127.0.0.1",
+                f"--ServerApp.port={port}",
+                f"--IdentityProvider.token={token}",
+                f"--ServerApp.root_dir={root}",
+                "--ServerApp.terminals_enabled=False",
+                "--LabApp.expose_app_in_browser=True",
+                "--JupyterNotebookApp.expose_app_in_browser=True",  # Notebook 7 pages: window.jupyterapp too
+                "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate",
+            ],
+            cwd=root,
+            env=env,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
         server = Server(f"http://127.0.0.1:{port}", token, env)
         try:
             deadline = time.monotonic() + 180  # a busy machine may take long to start JupyterLab
@@ -116,17 +139,29 @@ def require_browser():
 
 
 def launch(p):
-    return p.chromium.launch(executable_path=str(CHROMIUM), headless=True, args=[
-        "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-        "--disable-sync", "--no-first-run"])
+    return p.chromium.launch(
+        executable_path=str(CHROMIUM),
+        headless=True,
+        args=[
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+            "--no-first-run",
+        ],
+    )
 
 
 def open_notebook(page, url: str) -> None:
     """Open a notebook's JupyterLab `url` and wait for its kernel to be connected and idle."""
     page.goto(url)
-    page.wait_for_function("""() => {
+    page.wait_for_function(
+        """() => {
         const panel = window.jupyterapp && window.jupyterapp.shell.currentWidget;
         const kernel = panel && panel.sessionContext && panel.sessionContext.session
             && panel.sessionContext.session.kernel;
         return kernel && kernel.connectionStatus === "connected" && kernel.status === "idle";
-    }""", timeout=60_000)
+    }""",
+        timeout=60_000,
+    )

@@ -15,9 +15,11 @@ import re
 import pytest
 from lab_server import ARTIFACTS, jupyter_server, launch, open_notebook, require_browser
 
+pytestmark = pytest.mark.browser
+
 MSG_TYPE = re.compile(rb'"msg_type":\s*"(\w+)"')
 
-SETUP = '''\
+SETUP = """\
 n = 30
 picture = [[int((r - 14) ** 2 + (c - 15) ** 2 <= 100 or (7 * r + 3 * c) % 11 == 0) for c in range(n)] for r in range(n)]
 
@@ -44,7 +46,7 @@ def automaton(clue):
 
 rows = [runs(row) for row in picture]
 cols = [runs(col) for col in zip(*picture)]
-'''
+"""
 CELLS = [
     "%load_ext kernelext\nfrom pycsp3 import *",
     SETUP,
@@ -96,10 +98,23 @@ new MutationObserver((records) => {
 
 
 def notebook(sources: list[str] = CELLS) -> dict:
-    cells = [{"cell_type": "code", "id": f"cell-{i}", "metadata": {}, "execution_count": None, "outputs": [],
-              "source": source} for i, source in enumerate(sources)]
-    return {"nbformat": 4, "nbformat_minor": 5, "cells": cells,
-            "metadata": {"kernelspec": {"name": "python3", "display_name": "Python 3", "language": "python"}}}
+    cells = [
+        {
+            "cell_type": "code",
+            "id": f"cell-{i}",
+            "metadata": {},
+            "execution_count": None,
+            "outputs": [],
+            "source": source,
+        }
+        for i, source in enumerate(sources)
+    ]
+    return {
+        "nbformat": 4,
+        "nbformat_minor": 5,
+        "cells": cells,
+        "metadata": {"kernelspec": {"name": "python3", "display_name": "Python 3", "language": "python"}},
+    }
 
 
 @pytest.fixture
@@ -145,16 +160,23 @@ def watched_page(browser, frames: Frames, console: list[str] | None = None):
 
 
 def run_cell(page, index: int, timeout: float = 60) -> None:
-    page.evaluate("""(index) => {
+    page.evaluate(
+        """(index) => {
         const panel = window.jupyterapp.shell.currentWidget;
         panel.content.activeCellIndex = index;
         return window.jupyterapp.commands.execute("notebook:run-cell");
-    }""", index)
-    page.wait_for_function("""(index) => {
+    }""",
+        index,
+    )
+    page.wait_for_function(
+        """(index) => {
         const cell = window.jupyterapp.shell.currentWidget.content.widgets[index];
         const prompt = cell.node.querySelector(".jp-InputPrompt").textContent;
         return cell.model.executionCount !== null && !prompt.includes("*");
-    }""", arg=index, timeout=timeout * 1000)
+    }""",
+        arg=index,
+        timeout=timeout * 1000,
+    )
     stderr = page.locator(".jp-Cell").nth(index).locator(".jp-OutputArea-output[data-mime-type*='stderr']")
     text = " ".join(stderr.all_inner_texts())
     if "Error" in text:
@@ -186,11 +208,17 @@ def test_grid_widgets_in_jupyterlab(lab):
                 page.wait_for_timeout(300)  # let any straggling message arrive
                 opens = frames.count(start, "received", "comm_open")
                 assert opens == 1, f"cell {index}: {opens} comm_open messages, want one per grid"
-                shown = page.evaluate("(k) => window.__kx.grids.filter((t) => t > window.__kx.outputs[k]).length"
-                                      " ? Math.min(...window.__kx.grids.filter((t) => t > window.__kx.outputs[k]))"
-                                      " - window.__kx.outputs[k] : null", before)
-                figures[f"cell {index}"] = {"comm_open": opens, "comm_msg": frames.count(start, "received", "comm_msg"),
-                                            "visible_ms": round(shown, 1) if shown is not None else None}
+                shown = page.evaluate(
+                    "(k) => window.__kx.grids.filter((t) => t > window.__kx.outputs[k]).length"
+                    " ? Math.min(...window.__kx.grids.filter((t) => t > window.__kx.outputs[k]))"
+                    " - window.__kx.outputs[k] : null",
+                    before,
+                )
+                figures[f"cell {index}"] = {
+                    "comm_open": opens,
+                    "comm_msg": frames.count(start, "received", "comm_msg"),
+                    "visible_ms": round(shown, 1) if shown is not None else None,
+                }
                 cells.nth(index).screenshot(path=str(ARTIFACTS / f"grid-cell-{index}.png"))
 
             final = cells.nth(5).locator(".kx-grid")
@@ -204,8 +232,9 @@ def test_grid_widgets_in_jupyterlab(lab):
             first = stepper.locator(".kx-grid").inner_html()
             start = len(frames.seen)
             stepper.locator(".kx-next").click()
-            page.wait_for_function("(node) => node.textContent === '2 of 3'",
-                                   arg=stepper.locator(".kx-count").element_handle())
+            page.wait_for_function(
+                "(node) => node.textContent === '2 of 3'", arg=stepper.locator(".kx-count").element_handle()
+            )
             page.wait_for_timeout(500)
             sent, echoed = frames.count(start, "sent", "comm_msg"), frames.count(start, "received", "comm_msg")
             assert (sent, echoed) == (1, 0), f"a click sent {sent} and received {echoed} comm messages, want 1 and 0"
@@ -229,8 +258,9 @@ def test_pencil_marks_and_search_tree_in_jupyterlab(lab):
         browser = launch(p)
         try:
             page = watched_page(browser, frames, console)
-            page.on("console", lambda m: console.append(f"{m.type}: {m.text}") if m.type in ("error", "warning")
-                    else None)
+            page.on(
+                "console", lambda m: console.append(f"{m.type}: {m.text}") if m.type in ("error", "warning") else None
+            )
             open_notebook(page, f"{base}/lab/tree/pencil-tree.ipynb?token={token}")
             for index in range(len(PENCIL_CELLS)):
                 run_cell(page, index)
@@ -275,7 +305,9 @@ def test_pencil_marks_and_search_tree_in_jupyterlab(lab):
             assert caption.inner_text().startswith(f"node {node_id}: ") and "(solution)" in caption.inner_text()
             assert grid.locator("td").count() == 4 * 4
             digits = [text.strip() for text in grid.locator("td").all_inner_texts()]
-            assert len(digits) == 16 and all(sorted(digits[4 * r:4 * r + 4]) == list("1234") for r in range(4)), digits
+            assert len(digits) == 16 and all(sorted(digits[4 * r : 4 * r + 4]) == list("1234") for r in range(4)), (
+                digits
+            )
             assert tree.locator(f'circle[data-node="{node_id}"]').get_attribute("stroke") == "#ff7f0e"
 
             # The step's widget toggles to its pencil marks in the browser alone, and back.

@@ -25,6 +25,8 @@ from lite_site import (
     text,
 )
 
+pytestmark = pytest.mark.browser
+
 ROOT = Path(__file__).resolve().parents[2]
 NOTEBOOKS = ROOT / "notebooks"
 STATUS = re.compile(r"^status: .*$", re.M)
@@ -32,7 +34,7 @@ STATUS = re.compile(r"^status: .*$", re.M)
 # trees come from the kit's own reasoning, and run in the browser as on the desktop).
 DESKTOP_ONLY = re.compile(r"%puzzle save\b|--solver (ace|ace-cold|choco|ortools|cp-sat)\b")
 # Compiles each model as a step after the declarations, and solves it: all solutions, or the optimum.
-COMPILE_AND_SOLVE = '''
+COMPILE_AND_SOLVE = """
 def compile_and_solve(declare, models, backend=None):
     from kernelext.steps.session import PuzzleSession
     found = {}
@@ -45,7 +47,7 @@ def compile_and_solve(declare, models, backend=None):
         found[name] = [session.compile().read_text(), result.status.value, len(result.solutions), result.bound]
         session.close()
     return found
-'''
+"""
 
 
 def _minizinc_tests():
@@ -56,15 +58,22 @@ def _minizinc_tests():
 
 
 MODELS = _minizinc_tests()
-COMPILED = {**{name: (source, False) for name, (source, _) in MODELS.COUNTED.items()},
-            **{name: (source, True) for name, source in MODELS.OPTIMISED.items()}}
+COMPILED = {
+    **{name: (source, False) for name, (source, _) in MODELS.COUNTED.items()},
+    **{name: (source, True) for name, source in MODELS.OPTIMISED.items()},
+}
 
 
 def notebook(cells: list[str]) -> dict:
-    return {"cells": [{"cell_type": "code", "metadata": {}, "source": source, "outputs": [], "execution_count": None}
-                      for source in cells],
-            "metadata": {"kernelspec": {"name": "python3", "display_name": "Python 3", "language": "python"}},
-            "nbformat": 4, "nbformat_minor": 5}
+    return {
+        "cells": [
+            {"cell_type": "code", "metadata": {}, "source": source, "outputs": [], "execution_count": None}
+            for source in cells
+        ],
+        "metadata": {"kernelspec": {"name": "python3", "display_name": "Python 3", "language": "python"}},
+        "nbformat": 4,
+        "nbformat_minor": 5,
+    }
 
 
 def released_and_solved(tmp: Path) -> Path:
@@ -74,8 +83,11 @@ def released_and_solved(tmp: Path) -> Path:
     folder = tmp / "futoshiki_exercise"
     student = release(exercise_dir=ROOT / "exercises" / "futoshiki", out_dir=folder)
     instructor = json.loads((ROOT / "exercises" / "futoshiki" / "instructor.ipynb").read_text())
-    solutions = ["\n".join(line for line in "".join(cell["source"]).splitlines() if "### " not in line)
-                 for cell in instructor["cells"] if cell["cell_type"] == "code"]
+    solutions = [
+        "\n".join(line for line in "".join(cell["source"]).splitlines() if "### " not in line)
+        for cell in instructor["cells"]
+        if cell["cell_type"] == "code"
+    ]
     nb = json.loads(student.read_text())
     code = [cell for cell in nb["cells"] if cell["cell_type"] == "code"]
     for cell, solution in zip(code, solutions):
@@ -92,13 +104,26 @@ def released_and_solved(tmp: Path) -> Path:
 def site(tmp_path_factory):
     tmp = tmp_path_factory.mktemp("lite")
     compile_nb = tmp / "compile_models.ipynb"
-    compile_nb.write_text(json.dumps(notebook(
-        ["%load_ext kernelext", COMPILE_AND_SOLVE + f"import json\nprint(json.dumps(compile_and_solve("
-                                                    f"{MODELS.DECLARE!r}, {COMPILED!r})))",
-         "from pycsp3 import *", "%%puzzle refused\nx = VarArray(size=3, dom=range(3))",
-         "%%puzzle+\nsatisfy(BinPacking(x, sizes=[1, 2, 3], limits=[3, 4, 5]))", "%puzzle undo",
-         "%%puzzle+\nsatisfy(x[0] == 1 and x[1] == 2)", "%%puzzle+\nx[0] == 1", "%puzzle steps",
-         "%config PuzzleMagics.minizinc_solver = 'chuffed'", "%%puzzle+\nsatisfy(x[0] < x[1], x[1] < x[2])"])))
+    compile_nb.write_text(
+        json.dumps(
+            notebook(
+                [
+                    "%load_ext kernelext",
+                    COMPILE_AND_SOLVE + f"import json\nprint(json.dumps(compile_and_solve("
+                    f"{MODELS.DECLARE!r}, {COMPILED!r})))",
+                    "from pycsp3 import *",
+                    "%%puzzle refused\nx = VarArray(size=3, dom=range(3))",
+                    "%%puzzle+\nsatisfy(BinPacking(x, sizes=[1, 2, 3], limits=[3, 4, 5]))",
+                    "%puzzle undo",
+                    "%%puzzle+\nsatisfy(x[0] == 1 and x[1] == 2)",
+                    "%%puzzle+\nx[0] == 1",
+                    "%puzzle steps",
+                    "%config PuzzleMagics.minizinc_solver = 'chuffed'",
+                    "%%puzzle+\nsatisfy(x[0] < x[1], x[1] < x[2])",
+                ]
+            )
+        )
+    )
     built = build_site(tmp / "site", [NOTEBOOKS, released_and_solved(tmp), compile_nb])
     with served(built) as base:
         yield base
@@ -163,7 +188,9 @@ def test_the_futoshiki_walkthrough_counts_its_solutions(page, site):
     assert all([title for title, _ in nb.grids(index)] == ["x: 4 x 4"] for index in steps)
 
 
-CLASSROOM = sorted(path.name for path in NOTEBOOKS.glob("*.ipynb") if path.name not in ("amaze.ipynb", "futoshiki.ipynb"))
+CLASSROOM = sorted(
+    path.name for path in NOTEBOOKS.glob("*.ipynb") if path.name not in ("amaze.ipynb", "futoshiki.ipynb")
+)
 
 
 @pytest.mark.parametrize("name", CLASSROOM)
@@ -174,7 +201,10 @@ def test_each_classroom_step_has_the_desktop_s_status_or_says_it_needs_the_deskt
     for (source, outputs), stored in zip(ran, stored_statuses(name)):
         found = errors(outputs)
         if DESKTOP_ONLY.search(source):
-            assert found and all("need the desktop kit" in error and "\n" not in error for error in found), (source, found)
+            assert found and all("need the desktop kit" in error and "\n" not in error for error in found), (
+                source,
+                found,
+            )
             desktop_only_ran = True
         elif desktop_only_ran and found:  # only as it reads a name that a desktop-only cell would have set
             assert all("NameError" in error for error in found), (source, found)

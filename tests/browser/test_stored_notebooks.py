@@ -20,6 +20,8 @@ from pathlib import Path
 import pytest
 from lab_server import ARTIFACTS, jupyter_server, launch, open_notebook, require_browser
 
+pytestmark = pytest.mark.browser
+
 NOTEBOOKS = Path(__file__).resolve().parents[2] / "notebooks"
 GRID_TITLE = re.compile(r'title="[^"]*: (\d+) x (\d+)"')
 NO_WINDOWING = {"@jupyterlab/notebook-extension/tracker": {"windowingMode": "none"}}
@@ -51,8 +53,11 @@ MEASURE = """() => {
 def expected_grids(path: Path) -> int:
     """How many grid tables the notebook's saved outputs hold."""
     nb = json.loads(path.read_text())
-    return sum(len(GRID_TITLE.findall("".join(output.get("data", {}).get("text/html", ""))))
-               for cell in nb["cells"] for output in cell.get("outputs", ()))
+    return sum(
+        len(GRID_TITLE.findall("".join(output.get("data", {}).get("text/html", ""))))
+        for cell in nb["cells"]
+        for output in cell.get("outputs", ())
+    )
 
 
 def stored() -> list[Path]:
@@ -62,13 +67,16 @@ def stored() -> list[Path]:
 
 
 def measure(page, name: str, surface: str, expected: int) -> dict:
-    page.wait_for_function(f"() => document.querySelectorAll('table[title]').length >= {expected}",
-                           timeout=30_000)
+    page.wait_for_function(f"() => document.querySelectorAll('table[title]').length >= {expected}", timeout=30_000)
     grids = page.evaluate(MEASURE)
     page.screenshot(path=str(ARTIFACTS / f"stored-{surface}-{name}.png"), full_page=True)
     text = page.evaluate("() => document.body.innerText")
-    return {"expected": expected, "visible": sum(g["ok"] for g in grids),
-            "broken": [g for g in grids if not g["ok"]][:3], "widget_error": "Error displaying widget" in text}
+    return {
+        "expected": expected,
+        "visible": sum(g["ok"] for g in grids),
+        "broken": [g for g in grids if not g["ok"]][:3],
+        "widget_error": "Error displaying widget" in text,
+    }
 
 
 READ_TRUST = """(path) => {
@@ -118,22 +126,36 @@ def test_stored_notebooks_show_every_grid_in_jupyterlab_and_notebook_7(tmp_path)
     figures: dict[str, dict] = {}
     with jupyter_server(tmp_path, root, NO_WINDOWING) as server:
         trusted = [str(path) for path in sorted((root / "trusted").glob("*.ipynb"))]
-        subprocess.run([sys.executable, "-m", "jupyter", "trust", *trusted], env=server.env, check=True,
-                       capture_output=True, timeout=300)
+        subprocess.run(
+            [sys.executable, "-m", "jupyter", "trust", *trusted],
+            env=server.env,
+            check=True,
+            capture_output=True,
+            timeout=300,
+        )
         with sync_playwright() as p:
             browser = launch(p)
             try:
                 for trust in ("untrusted", "trusted"):
-                    lab = browser.new_page(viewport={"width": 1300, "height": 900})  # one JupyterLab, each notebook in turn
+                    lab = browser.new_page(
+                        viewport={"width": 1300, "height": 900}
+                    )  # one JupyterLab, each notebook in turn
                     lab.goto(server.url("lab") + "&reset")
-                    lab.wait_for_function("() => window.jupyterapp && window.jupyterapp.commands.hasCommand("
-                                          "'docmanager:open')", timeout=60_000)
+                    lab.wait_for_function(
+                        "() => window.jupyterapp && window.jupyterapp.commands.hasCommand('docmanager:open')",
+                        timeout=60_000,
+                    )
                     for path in stored():
-                        lab.evaluate("""async (path) => {
+                        lab.evaluate(
+                            """async (path) => {
                             await window.jupyterapp.commands.execute("application:close-all");
                             await window.jupyterapp.commands.execute("docmanager:open", { path });
-                        }""", f"{trust}/{path.name}")
-                        figures.setdefault(f"lab-{trust}", {})[path.stem] = measure_open(lab, path, f"lab-{trust}", trust)
+                        }""",
+                            f"{trust}/{path.name}",
+                        )
+                        figures.setdefault(f"lab-{trust}", {})[path.stem] = measure_open(
+                            lab, path, f"lab-{trust}", trust
+                        )
                         server.stop_kernels()
                     lab.close()
                     for path in stored():
@@ -160,8 +182,12 @@ def measure_open(page, path: Path, surface: str, trust: str) -> dict:
 def test_exported_notebooks_show_every_grid_offline(tmp_path):
     sync_playwright = require_browser()
     out = tmp_path / "html"
-    subprocess.run([sys.executable, "-m", "jupyter", "nbconvert", "--to", "html", "--output-dir", str(out),
-                    *map(str, stored())], check=True, capture_output=True, timeout=600)
+    subprocess.run(
+        [sys.executable, "-m", "jupyter", "nbconvert", "--to", "html", "--output-dir", str(out), *map(str, stored())],
+        check=True,
+        capture_output=True,
+        timeout=600,
+    )
     figures: dict[str, dict] = {"nbconvert-offline": {}}
     refused: list[str] = []
     with sync_playwright() as p:
@@ -187,12 +213,18 @@ def test_exported_notebooks_show_every_grid_offline(tmp_path):
 
 def report(figures: dict, name: str) -> None:
     """Print and save the count of visible grids per surface; fail on any grid not drawn or widget error."""
-    summary = {surface: f"{sum(f['visible'] for f in found.values())}/{sum(f['expected'] for f in found.values())}"
-               for surface, found in figures.items()}
+    summary = {
+        surface: f"{sum(f['visible'] for f in found.values())}/{sum(f['expected'] for f in found.values())}"
+        for surface, found in figures.items()
+    }
     print(f"{name}: grids visible per surface: {json.dumps(summary)}")
     (ARTIFACTS / f"{name}.json").write_text(json.dumps({"summary": summary, "notebooks": figures}, indent=1) + "\n")
-    bad = {f"{surface}/{nb}": found for surface, notebooks in figures.items() for nb, found in notebooks.items()
-           if found["visible"] != found["expected"] or found["widget_error"] or found.get("trust_as_expected") is False}
+    bad = {
+        f"{surface}/{nb}": found
+        for surface, notebooks in figures.items()
+        for nb, found in notebooks.items()
+        if found["visible"] != found["expected"] or found["widget_error"] or found.get("trust_as_expected") is False
+    }
     assert not bad, f"grids not drawn, widget errors or wrong trust state: {json.dumps(bad)[:3000]}"
 
 
@@ -218,19 +250,26 @@ def test_notebook_run_and_saved_by_a_teacher_reopens_with_its_grids(tmp_path, sa
                 page = browser.new_page(viewport={"width": 1300, "height": 900})
                 open_notebook(page, server.url(f"lab/tree/{TEACHER_NOTEBOOK}") + "&reset")
                 page.evaluate("() => window.jupyterapp.commands.execute('notebook:run-all-cells')")
-                page.wait_for_function("""() => {
+                page.wait_for_function(
+                    """() => {
                     const panel = window.jupyterapp.shell.currentWidget;
                     const kernel = panel.sessionContext.session.kernel;
                     const cells = [...panel.content.widgets].filter((c) => c.model.type === "code");
                     return kernel.status === "idle" && cells.every((c) => c.model.executionCount !== null);
-                }""", timeout=120_000)
+                }""",
+                    timeout=120_000,
+                )
                 live = page.locator(".kx-grid table[title]").count()
                 assert live > 0, "no live grid widget after running the notebook"
                 page.evaluate("() => window.jupyterapp.commands.execute('docmanager:save')")
                 page.wait_for_function("() => !window.jupyterapp.shell.currentWidget.context.model.dirty")
                 saved = json.loads(path.read_text())
-                views = [o for c in saved["cells"] for o in c.get("outputs", ())
-                         if "application/vnd.jupyter.widget-view+json" in o.get("data", {})]
+                views = [
+                    o
+                    for c in saved["cells"]
+                    for o in c.get("outputs", ())
+                    if "application/vnd.jupyter.widget-view+json" in o.get("data", {})
+                ]
                 has_state = "widgets" in saved["metadata"]
                 assert has_state == save_state
                 assert (len(views) > 0) == save_state, "widget views kept exactly when their state is saved"
@@ -240,8 +279,9 @@ def test_notebook_run_and_saved_by_a_teacher_reopens_with_its_grids(tmp_path, sa
                 reopened = browser.new_page(viewport={"width": 1300, "height": 900})
                 reopened.goto(server.url(f"lab/tree/{TEACHER_NOTEBOOK}") + "&reset")
                 reopened.locator(".jp-Notebook .jp-Cell").first.wait_for(timeout=60_000)
-                found = measure(reopened, f"teacher-{'state' if save_state else 'nostate'}", "lab-reopened",
-                                expected_grids(path))
+                found = measure(
+                    reopened, f"teacher-{'state' if save_state else 'nostate'}", "lab-reopened", expected_grids(path)
+                )
             finally:
                 browser.close()
     assert found["expected"] >= live > 0

@@ -24,18 +24,23 @@ from kernelext.widgets.static_forms import (
     walkthrough_text,
 )
 
-SHOW = '''\
+SHOW = """\
 import pickle
 from kernelext.widgets.stepper_widget import StepperWidget
 
+pytestmark = pytest.mark.browser
+
 with open("walkthrough.pickle", "rb") as file:
     walkthrough = pickle.load(file)
-StepperWidget(walkthrough, block=2)'''
+StepperWidget(walkthrough, block=2)"""
 
 # A Sudoku's pencil marks with a chain on 9: row 2 to row 4 in column 7 (weak), then to column 6 (strong).
-CHAIN = PencilGrid("x", tuple(tuple((1, 2, 5, 8, 9) for _ in range(9)) for _ in range(9)),
-                   tuple(tuple(() for _ in range(9)) for _ in range(9)),
-                   links=(((2, 7), (4, 7), 9, False), ((4, 7), (4, 6), 9, True)))
+CHAIN = PencilGrid(
+    "x",
+    tuple(tuple((1, 2, 5, 8, 9) for _ in range(9)) for _ in range(9)),
+    tuple(tuple(() for _ in range(9)) for _ in range(9)),
+    links=(((2, 7), (4, 7), 9, False), ((4, 7), (4, 6), 9, True)),
+)
 # Each dot of a chain: its computed position and colour, and its centre in cells of its table.
 DOTS = """(output) => {
   const table = output.querySelector("table[title]").getBoundingClientRect();
@@ -67,12 +72,22 @@ def lab(tmp_path):
     (root / "walkthrough.pickle").write_bytes(pickle.dumps(w))
     (root / "stepper.ipynb").write_text(json.dumps(notebook([SHOW])))
     stored = notebook(["# the walkthrough as a kernel showed it"])
-    stored["cells"][0]["outputs"] = [{"output_type": "display_data", "metadata": {},
-                                      "data": {"text/html": walkthrough_html(w, 2), "text/plain": walkthrough_text(w)}}]
+    stored["cells"][0]["outputs"] = [
+        {
+            "output_type": "display_data",
+            "metadata": {},
+            "data": {"text/html": walkthrough_html(w, 2), "text/plain": walkthrough_text(w)},
+        }
+    ]
     (root / "static.ipynb").write_text(json.dumps(stored))
     chain = notebook(["# a chain drawn on a pencil grid"])
-    chain["cells"][0]["outputs"] = [{"output_type": "display_data", "metadata": {},
-                                     "data": {"text/html": pencil_html(CHAIN, 3), "text/plain": "a chain"}}]
+    chain["cells"][0]["outputs"] = [
+        {
+            "output_type": "display_data",
+            "metadata": {},
+            "data": {"text/html": pencil_html(CHAIN, 3), "text/plain": "a chain"},
+        }
+    ]
     (root / "chain.ipynb").write_text(json.dumps(chain))
     with jupyter_server(tmp_path, root) as server:
         yield server.base, server.token

@@ -36,14 +36,23 @@ pytestmark = [pytest.mark.browser, pytest.mark.timeout(1200)]
 
 
 def run(command: list[str]) -> None:
-    done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=BUILD_TIMEOUT,
-                          env={**os.environ, "PYTHONPATH": str(ROOT)})
+    done = subprocess.run(
+        command,
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=BUILD_TIMEOUT,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+    )
     assert done.returncode == 0, f"{' '.join(command[2:5])} failed:\n{(done.stdout + done.stderr)[-3000:]}"
 
 
 def source_tree() -> dict[str, float]:
-    return {str(path.relative_to(DOCS)): path.lstat().st_mtime for path in DOCS.rglob("*")
-            if "_build" not in path.relative_to(DOCS).parts}
+    return {
+        str(path.relative_to(DOCS)): path.lstat().st_mtime
+        for path in DOCS.rglob("*")
+        if "_build" not in path.relative_to(DOCS).parts
+    }
 
 
 @pytest.fixture(scope="module")
@@ -53,11 +62,32 @@ def site(tmp_path_factory) -> Path:
     html = tmp / "html"
     before = source_tree()
     started = time.monotonic()
-    run([sys.executable, "-m", "sphinx", "-W", "--keep-going", "-b", "html", "-d", str(tmp / "doctrees"),
-         str(DOCS), str(html)])
+    run(
+        [
+            sys.executable,
+            "-m",
+            "sphinx",
+            "-W",
+            "--keep-going",
+            "-b",
+            "html",
+            "-d",
+            str(tmp / "doctrees"),
+            str(DOCS),
+            str(html),
+        ]
+    )
     print(f"docs built in {time.monotonic() - started:.1f} s: {len(list(html.rglob('*.html')))} pages")
-    run([sys.executable, "-c", "import sys; from kernelext.publish.lite.cli import main; sys.exit(main())",
-         "build", "--offline", str(html / "lite")])
+    run(
+        [
+            sys.executable,
+            "-c",
+            "import sys; from kernelext.publish.lite.cli import main; sys.exit(main())",
+            "build",
+            "--offline",
+            str(html / "lite"),
+        ]
+    )
     assert source_tree() == before, "the build wrote into docs/"
     return html
 
@@ -67,8 +97,12 @@ def served(folder: Path):
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
-    server = subprocess.Popen([sys.executable, "-m", "http.server", "-b", "127.0.0.1", "-d", str(folder), str(port)],
-                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+    server = subprocess.Popen(
+        [sys.executable, "-m", "http.server", "-b", "127.0.0.1", "-d", str(folder), str(port)],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
+    )
     base = f"http://127.0.0.1:{port}/"
     try:
         for _ in range(100):
@@ -142,9 +176,19 @@ def test_pages_show_the_notebooks_grids_and_the_generated_reference(site):
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     requested = []
     with served(site) as base, sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=chromium, headless=True, args=[
-            "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-            "--disable-sync", "--no-first-run", ONLY_LOCAL])
+        browser = p.chromium.launch(
+            executable_path=chromium,
+            headless=True,
+            args=[
+                "--no-sandbox",
+                "--disable-gpu",
+                "--disable-background-networking",
+                "--disable-component-update",
+                "--disable-sync",
+                "--no-first-run",
+                ONLY_LOCAL,
+            ],
+        )
         try:
             page = browser.new_page(viewport={"width": 1280, "height": 900})
             page.set_default_timeout(30_000)
@@ -166,12 +210,20 @@ def test_pages_show_the_notebooks_grids_and_the_generated_reference(site):
 
             page.goto(base + "reference/magics.html", wait_until="load")
             text = page.inner_text("article")
-            for expected in ("%%puzzle+", "%puzzle walkthrough", "%puzzle check", "--solver NAME",
-                             "PuzzleMagics.timeout"):
+            for expected in (
+                "%%puzzle+",
+                "%puzzle walkthrough",
+                "%puzzle check",
+                "--solver NAME",
+                "PuzzleMagics.timeout",
+            ):
                 assert expected in text, f"{expected} missing from the magics' reference"
             page.screenshot(path=str(ARTIFACTS / "magics-reference.png"), full_page=False)
         finally:
             browser.close()
-    elsewhere = [url for url in requested if urlsplit(url).hostname not in (None, "127.0.0.1")
-                 and urlsplit(url).scheme not in ("data", "blob")]
+    elsewhere = [
+        url
+        for url in requested
+        if urlsplit(url).hostname not in (None, "127.0.0.1") and urlsplit(url).scheme not in ("data", "blob")
+    ]
     assert not elsewhere, f"pages asked another host: {elsewhere[:5]}"

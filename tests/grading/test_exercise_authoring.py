@@ -25,15 +25,19 @@ from kernelext.grading.format.notebook import read_submission
 from kernelext.grading.reports.results import Outcome
 
 EXERCISES = ROOT / "exercises"
-TAKUZU = {"tiny": ["0...", ".1..", "0..0", "...."],
-          "six": ["......", "....1.", "..00..", "...0..", ".00.0.", "......"],
-          "hidden8": ["..1...11", ".......1", ".1.0.1..", "..0.....", "....1...", ".....0..", ".0....11", "..1....."]}
-STEPS = ['%%puzzle takuzu\ngrid = data["grid"]\nn = len(grid)\nx = VarArray(size=[n, n], dom={0, 1})',
-         '%%puzzle+\nsatisfy(x[i][j] == int(grid[i][j]) for i in range(n) for j in range(n) if grid[i][j] != ".")',
-         '%%puzzle+\nsatisfy([Sum(x[i]) == n // 2 for i in range(n)], [Sum(x[:, j]) == n // 2 for j in range(n)])',
-         '%%puzzle+\nsatisfy([Sum(x[i][j:j + 3]) in range(1, 3) for i in range(n) for j in range(n - 2)],\n'
-         '        [Sum(x[i:i + 3, j]) in range(1, 3) for i in range(n - 2) for j in range(n)])',
-         '%%puzzle+\nsatisfy(AllDifferentList(x), AllDifferentList(x[:, j] for j in range(n)))']
+TAKUZU = {
+    "tiny": ["0...", ".1..", "0..0", "...."],
+    "six": ["......", "....1.", "..00..", "...0..", ".00.0.", "......"],
+    "hidden8": ["..1...11", ".......1", ".1.0.1..", "..0.....", "....1...", ".....0..", ".0....11", "..1....."],
+}
+STEPS = [
+    '%%puzzle takuzu\ngrid = data["grid"]\nn = len(grid)\nx = VarArray(size=[n, n], dom={0, 1})',
+    '%%puzzle+\nsatisfy(x[i][j] == int(grid[i][j]) for i in range(n) for j in range(n) if grid[i][j] != ".")',
+    "%%puzzle+\nsatisfy([Sum(x[i]) == n // 2 for i in range(n)], [Sum(x[:, j]) == n // 2 for j in range(n)])",
+    "%%puzzle+\nsatisfy([Sum(x[i][j:j + 3]) in range(1, 3) for i in range(n) for j in range(n - 2)],\n"
+    "        [Sum(x[i:i + 3, j]) in range(1, 3) for i in range(n - 2) for j in range(n)])",
+    "%%puzzle+\nsatisfy(AllDifferentList(x), AllDifferentList(x[:, j] for j in range(n)))",
+]
 
 
 def teacher_folder(folder: Path, grids: dict = TAKUZU) -> Path:
@@ -43,12 +47,18 @@ def teacher_folder(folder: Path, grids: dict = TAKUZU) -> Path:
         (folder / f"{name}.json").write_text(json.dumps({"grid": grid}))
     question = new_markdown_cell("**Question 1** (2 points). Which step could go on `six`?")
     question.metadata["tags"] = ["question"]
-    notebook = new_notebook(cells=[
-        new_markdown_cell("# Takuzu"),
-        new_code_cell('%load_ext kernelext\nimport json\nfrom pycsp3 import *\n\nwith open("six.json") as file:\n'
-                      '    data = json.load(file)'),
-        *(new_code_cell(step) for step in STEPS),
-        question, new_markdown_cell("The last one.")])
+    notebook = new_notebook(
+        cells=[
+            new_markdown_cell("# Takuzu"),
+            new_code_cell(
+                '%load_ext kernelext\nimport json\nfrom pycsp3 import *\n\nwith open("six.json") as file:\n'
+                "    data = json.load(file)"
+            ),
+            *(new_code_cell(step) for step in STEPS),
+            question,
+            new_markdown_cell("The last one."),
+        ]
+    )
     nbformat.write(notebook, folder / "takuzu.ipynb")
     return folder
 
@@ -58,15 +68,30 @@ def submissions(folder: Path, models: dict[str, list[str]]) -> Path:
     folder.mkdir()
     setup = '%load_ext kernelext\nfrom pycsp3 import *\nfrom kernelext.grading import load_instance\n\ndata = load_instance("six")'
     for student, cells in models.items():
-        nbformat.write(new_notebook(cells=[new_code_cell(setup), *map(new_code_cell, cells)]), folder / f"{student}.ipynb")
+        nbformat.write(
+            new_notebook(cells=[new_code_cell(setup), *map(new_code_cell, cells)]), folder / f"{student}.ipynb"
+        )
     return folder
 
 
 def test_a_notebook_becomes_an_exercise_filled_and_validated(tmp_path, capsys):
     source = teacher_folder(tmp_path / "work")
     exercise = tmp_path / "takuzu"
-    assert cli(["new", str(exercise), "--from", str(source / "takuzu.ipynb"), "--public", str(source / "tiny.json"),
-                "--hidden", str(source / "hidden8.json")]) == 0
+    assert (
+        cli(
+            [
+                "new",
+                str(exercise),
+                "--from",
+                str(source / "takuzu.ipynb"),
+                "--public",
+                str(source / "tiny.json"),
+                "--hidden",
+                str(source / "hidden8.json"),
+            ]
+        )
+        == 0
+    )
     said = capsys.readouterr().out
     assert "the answer array is 'x'" in said and "2 public and 1 hidden" in said
     config = json.loads((exercise / "exercise.json").read_text())
@@ -77,8 +102,10 @@ def test_a_notebook_becomes_an_exercise_filled_and_validated(tmp_path, capsys):
     marked = [c for c in instructor.cells if "### BEGIN SOLUTION" in c.source]
     assert len(marked) == len(STEPS) + 1 and all(c.metadata["nbgrader"]["solution"] for c in marked)
     assert marked[-1].metadata["nbgrader"]["points"] == 2.0  # the written answer
-    assert json.loads((exercise / "public" / "six.json").read_text()) == {"data": {"grid": TAKUZU["six"]},
-                                                                         "expected": {}}
+    assert json.loads((exercise / "public" / "six.json").read_text()) == {
+        "data": {"grid": TAKUZU["six"]},
+        "expected": {},
+    }
 
     assert cli(["instances", str(exercise)]) == 0
     said = capsys.readouterr().out
@@ -89,24 +116,34 @@ def test_a_notebook_becomes_an_exercise_filled_and_validated(tmp_path, capsys):
 
     assert cli(["validate", str(exercise)]) == 0
     said = capsys.readouterr().out
-    assert "instructor notebook: 4/4 points on 3 instances" in said and "student notebook: 0 points" in said and "Ready" in said
-
+    assert (
+        "instructor notebook: 4/4 points on 3 instances" in said
+        and "student notebook: 0 points" in said
+        and "Ready" in said
+    )
 
 
 def test_the_takuzu_exercise_grades_right_wrong_and_partly_right(tmp_path):
     steps = read_submission(EXERCISES / "takuzu" / "instructor.ipynb", answer="x").steps
     models = {"right": steps, "no_equal_lines": steps[:-1], "no_three": [*steps[:3], steps[4]]}
-    cells = {student: [f"%%puzzle takuzu\n{s}" if n == 0 else f"%%puzzle+\n{s}" for n, s in enumerate(model)]
-             for student, model in models.items()}
-    graded = grade(exercise_dir=EXERCISES / "takuzu", submissions_dir=submissions(tmp_path / "in", cells),
-                   out_dir=tmp_path / "out")
+    cells = {
+        student: [f"%%puzzle takuzu\n{s}" if n == 0 else f"%%puzzle+\n{s}" for n, s in enumerate(model)]
+        for student, model in models.items()
+    }
+    graded = grade(
+        exercise_dir=EXERCISES / "takuzu", submissions_dir=submissions(tmp_path / "in", cells), out_dir=tmp_path / "out"
+    )
     outcomes = {r.student: [i.outcome.value for i in r.results if i.kind == "instance"] for r in graded}
-    assert outcomes == {"no_equal_lines": ["passed", "passed", "passed", "failed", "failed"],
-                        "no_three": ["failed", "passed", "failed", "failed", "failed"],
-                        "right": ["passed"] * 5}, outcomes
+    assert outcomes == {
+        "no_equal_lines": ["passed", "passed", "passed", "failed", "failed"],
+        "no_three": ["failed", "passed", "failed", "failed", "failed"],
+        "right": ["passed"] * 5,
+    }, outcomes
     feedback = (tmp_path / "out" / "feedback" / "no_three.txt").read_text()
-    three_alike = (r"six          failed    0/1  wrong answer: it breaks sum\(list: (x\[\d\]\[\d\]) (x\[\d\]\[\d\]) "
-                   r"(x\[\d\]\[\d\]), condition: \(in,1\.\.2\)\), where \1 = ([01]), \2 = \4, \3 = \4\n")
+    three_alike = (
+        r"six          failed    0/1  wrong answer: it breaks sum\(list: (x\[\d\]\[\d\]) (x\[\d\]\[\d\]) "
+        r"(x\[\d\]\[\d\]), condition: \(in,1\.\.2\)\), where \1 = ([01]), \2 = \4, \3 = \4\n"
+    )
     assert re.search(three_alike, feedback), feedback  # which three cells depends on the solver's answer
     assert "hidden 1     failed    0/2  wrong answer: it breaks the puzzle's rules" in feedback
     assert "data[" not in feedback and "Sum(" not in feedback  # never the reference's code
@@ -139,15 +176,18 @@ def test_validate_says_what_is_off(tmp_path):
     exercise = tmp_path / "takuzu"
     new_exercise(exercise, source / "takuzu.ipynb")
     notebook = nbformat.read(exercise / "instructor.ipynb", as_version=4)
-    notebook.cells[2].source = notebook.cells[2].source.replace("### BEGIN SOLUTION\n", "").replace(
-        "\n### END SOLUTION", "")  # the declaration left in the student's notebook
+    notebook.cells[2].source = (
+        notebook.cells[2].source.replace("### BEGIN SOLUTION\n", "").replace("\n### END SOLUTION", "")
+    )  # the declaration left in the student's notebook
     notebook.cells[-3].source = "%%puzzle+\nsatisfy(AllDifferentList(x))"  # the instructor's model is wrong
     nbformat.write(notebook, exercise / "instructor.ipynb")
     told, problems = validate(exercise)
     assert told[0].startswith("instructor notebook:")
     assert "no hidden instance: an answer hard-coded for the public ones would get full marks" in problems
-    assert "public/six.json: no stored solutions, so %puzzle check cannot judge it: run kernelext-grade instances" \
+    assert (
+        "public/six.json: no stored solutions, so %puzzle check cannot judge it: run kernelext-grade instances"
         in problems
+    )
 
 
 def test_the_released_folder_checks_public_answers_without_the_instructor_notebook(tmp_path):
@@ -164,7 +204,8 @@ def test_the_released_folder_checks_public_answers_without_the_instructor_notebo
     assert unsure.summary().splitlines()[:2] == [
         "student: 1/2 public instances passed, 1 answered but only the grader can check it",
         "  six          unchecked 0/1  six has several solutions (or stores none): only the grader, with the "
-        "instructor's model, can check this answer"], unsure.summary()
+        "instructor's model, can check this answer",
+    ], unsure.summary()
 
 
 def test_a_check_in_the_folder_grades_and_its_errors_are_the_teachers(tmp_path):
@@ -172,12 +213,17 @@ def test_a_check_in_the_folder_grades_and_its_errors_are_the_teachers(tmp_path):
     shutil.copytree(EXERCISES / "kenken", exercise)
     steps = read_submission(exercise / "instructor.ipynb", answer="x").steps
     latin_only = list(steps[:2])
-    one_order = [*steps[:2], steps[2].replace("either(cells[0] == c[\"target\"] * cells[1], cells[1] == "
-                                              "c[\"target\"] * cells[0])", "cells[0] == c[\"target\"] * cells[1]")]
+    one_order = [
+        *steps[:2],
+        steps[2].replace(
+            'either(cells[0] == c["target"] * cells[1], cells[1] == c["target"] * cells[0])',
+            'cells[0] == c["target"] * cells[1]',
+        ),
+    ]
     assert one_order[2] != steps[2]
     folder = tmp_path / "in"
     folder.mkdir()
-    setup = '%load_ext kernelext\nfrom pycsp3 import *\nfrom kernelext.grading import load_instance\nimport math\n'
+    setup = "%load_ext kernelext\nfrom pycsp3 import *\nfrom kernelext.grading import load_instance\nimport math\n"
     for student, model in {"right": steps, "latin": latin_only, "order": one_order}.items():
         cells = [setup, *(f"%%puzzle kenken\n{s}" if n == 0 else f"%%puzzle+\n{s}" for n, s in enumerate(model))]
         nbformat.write(new_notebook(cells=[new_code_cell(c) for c in cells]), folder / f"{student}.ipynb")
@@ -193,8 +239,10 @@ def test_a_check_in_the_folder_grades_and_its_errors_are_the_teachers(tmp_path):
     [broken] = grade(exercise_dir=exercise, submissions_dir=folder, out_dir=tmp_path / "again", only=["four"])[:1]
     [item] = [i for i in broken.results if i.kind == "instance"]
     assert item.outcome is Outcome.ERROR
-    assert "the exercise is at fault: the exercise's check checks.py:check_kenken raised ZeroDivisionError" \
-           in item.message and "line 2 of checks.py" in item.message
+    assert (
+        "the exercise is at fault: the exercise's check checks.py:check_kenken raised ZeroDivisionError" in item.message
+        and "line 2 of checks.py" in item.message
+    )
     assert "not your model's fault" in item.student_message
 
     (exercise / "exercise.json").write_text(json.dumps({"answer": "x", "checker": "checks.py:nothing"}))
@@ -215,8 +263,10 @@ def test_the_reference_checks_all_solutions_and_optimal_answers(tmp_path):
         assert json.loads(path.read_text())["expected"]["optimum"] == stored["optimum"], path.name
     layout = read_submission(EXERCISES / "layout" / "instructor.ipynb", answer="pos")
     amaze = read_submission(EXERCISES / "amaze" / "instructor.ipynb", answer="x")
-    cases = {"layout": {"right": layout.steps, "overlapping": layout.steps[:2]},
-             "amaze": {"right": amaze.steps, "not_optimal": amaze.steps[:-1]}}
+    cases = {
+        "layout": {"right": layout.steps, "overlapping": layout.steps[:2]},
+        "amaze": {"right": amaze.steps, "not_optimal": amaze.steps[:-1]},
+    }
     messages = {}
     for name, models in cases.items():
         exercise = load_exercise(tmp_path / name)
@@ -224,12 +274,18 @@ def test_the_reference_checks_all_solutions_and_optimal_answers(tmp_path):
         folder.mkdir()
         first = read_submission(EXERCISES / name / "instructor.ipynb").helpers
         for student, steps in models.items():
-            cells = [f'%load_ext kernelext\nfrom pycsp3 import *\nfrom kernelext.grading import load_instance\n'
-                     f'{chr(10).join(first)}\ndata = load_instance("{exercise.public[0].name}")',
-                     *(f"%%puzzle {name}\n{s}" if n == 0 else f"%%puzzle+\n{s}" for n, s in enumerate(steps))]
+            cells = [
+                f"%load_ext kernelext\nfrom pycsp3 import *\nfrom kernelext.grading import load_instance\n"
+                f'{chr(10).join(first)}\ndata = load_instance("{exercise.public[0].name}")',
+                *(f"%%puzzle {name}\n{s}" if n == 0 else f"%%puzzle+\n{s}" for n, s in enumerate(steps)),
+            ]
             nbformat.write(new_notebook(cells=[new_code_cell(c) for c in cells]), folder / f"{student}.ipynb")
-        results = grade(exercise_dir=tmp_path / name, submissions_dir=folder, out_dir=tmp_path / f"{name}-out",
-                        only=[exercise.public[0].name])
+        results = grade(
+            exercise_dir=tmp_path / name,
+            submissions_dir=folder,
+            out_dir=tmp_path / f"{name}-out",
+            only=[exercise.public[0].name],
+        )
         for result in results:
             [item] = [i for i in result.results if i.kind == "instance"]
             messages[name, result.student] = (item.outcome, item.message)
@@ -245,17 +301,28 @@ def test_a_notebook_that_reads_its_data_the_pycsp3_way_grades_the_same_way(tmp_p
     work.mkdir()
     for name, givens in {"first": [[0, 0, 2], [0, 1, 7]], "other": [[0, 0, 8], [0, 1, 1]]}.items():
         (work / f"{name}.json").write_text(json.dumps({"n": 3, "givens": givens}))
-    nbformat.write(new_notebook(cells=[new_code_cell(c) for c in [
-        '%load_ext kernelext\nfrom pycsp3 import *\n\ndata = load_json_data("first.json")',
-        "%%puzzle magic\nn, givens = data\nx = VarArray(size=[n, n], dom=range(1, n * n + 1))",
-        "%%puzzle+\nsatisfy(AllDifferent(x), [x[i][j] == v for i, j, v in givens])",
-        "%%puzzle+\nsatisfy([Sum(row) == 15 for row in x], [Sum(col) == 15 for col in columns(x)],\n"
-        "        Sum(diagonal_down(x)) == 15, Sum(diagonal_up(x)) == 15)"]]), work / "magic.ipynb")
+    nbformat.write(
+        new_notebook(
+            cells=[
+                new_code_cell(c)
+                for c in [
+                    '%load_ext kernelext\nfrom pycsp3 import *\n\ndata = load_json_data("first.json")',
+                    "%%puzzle magic\nn, givens = data\nx = VarArray(size=[n, n], dom=range(1, n * n + 1))",
+                    "%%puzzle+\nsatisfy(AllDifferent(x), [x[i][j] == v for i, j, v in givens])",
+                    "%%puzzle+\nsatisfy([Sum(row) == 15 for row in x], [Sum(col) == 15 for col in columns(x)],\n"
+                    "        Sum(diagonal_down(x)) == 15, Sum(diagonal_up(x)) == 15)",
+                ]
+            ]
+        ),
+        work / "magic.ipynb",
+    )
     exercise = tmp_path / "magic"
     new_exercise(exercise, work / "magic.ipynb", hidden=(work / "other.json",))
     assert json.loads((exercise / "exercise.json").read_text())["data"] == "pycsp3"
-    assert json.loads((exercise / "public" / "first.json").read_text())["data"] == {"n": 3, "givens": [[0, 0, 2],
-                                                                                                      [0, 1, 7]]}
+    assert json.loads((exercise / "public" / "first.json").read_text())["data"] == {
+        "n": 3,
+        "givens": [[0, 0, 2], [0, 1, 7]],
+    }
     assert fill_instances(exercise)[1] == []
     told, problems = validate(exercise, sandbox="process")
     assert problems == [] and told[0].startswith("instructor notebook: 3/3 points"), (told, problems)

@@ -67,8 +67,9 @@ def test_takuzu_instances_are_shaped_like_the_model_and_have_one_solution(tmp_pa
         assert set("".join(grid)) <= set(".01") and "." in "".join(grid)
         assert content["expected"] == {"n_solutions": 1}  # hidden: no solutions stored
         [solution] = solutions(folder, content["data"], solver)
-        assert all(solution[f"x[{i}][{j}]"] == int(c) for i, row in enumerate(grid) for j, c in enumerate(row)
-                   if c != "."), grid
+        assert all(
+            solution[f"x[{i}][{j}]"] == int(c) for i, row in enumerate(grid) for j, c in enumerate(row) if c != "."
+        ), grid
         assert generated.given == sum(c != "." for c in "".join(grid)) and generated.cells == 16
         grids.append(grid)
     assert grids[0] != grids[1] and model["data"]["grid"] not in grids
@@ -76,22 +77,28 @@ def test_takuzu_instances_are_shaped_like_the_model_and_have_one_solution(tmp_pa
 
 def test_a_sudoku_grid_of_numbers_keeps_its_zeros_and_lands_in_hidden(tmp_path, solver, capsys):
     folder = copy_of("sudoku_boolean", tmp_path)
-    assert cli(["generate", str(folder), "--like", str(folder / "public" / "small.json"), "--count", "2",
-                "--seed", "1"]) == 0
+    assert (
+        cli(["generate", str(folder), "--like", str(folder / "public" / "small.json"), "--count", "2", "--seed", "1"])
+        == 0
+    )
     said = capsys.readouterr().out.splitlines()
-    assert [line.split(":")[0] for line in said[:2]] == ["Wrote hidden/small-gen-1-1.json",
-                                                         "Wrote hidden/small-gen-1-2.json"], said
+    assert [line.split(":")[0] for line in said[:2]] == [
+        "Wrote hidden/small-gen-1-1.json",
+        "Wrote hidden/small-gen-1-2.json",
+    ], said
     assert all(line.endswith("cells given, 1 solution (unique)") for line in said[:2])
     assert said[2] == f"Next: kernelext-grade validate {folder}"
     for k in (1, 2):
         content = json.loads((folder / "hidden" / f"small-gen-1-{k}.json").read_text())
         grid = content["data"]["grid"]
-        assert len(grid) == 4 and all(len(row) == 4 and all(type(v) is int and 0 <= v <= 4 for v in row)
-                                      for row in grid)
+        assert len(grid) == 4 and all(
+            len(row) == 4 and all(type(v) is int and 0 <= v <= 4 for v in row) for row in grid
+        )
         assert any(0 in row for row in grid) and content["expected"] == {"n_solutions": 1}
         [solution] = solutions(folder, content["data"], solver)
-        assert all(solution[f"y[{i}][{j}][{v - 1}]"] == 1 for i, row in enumerate(grid) for j, v in enumerate(row)
-                   if v), grid
+        assert all(
+            solution[f"y[{i}][{j}][{v - 1}]"] == 1 for i, row in enumerate(grid) for j, v in enumerate(row) if v
+        ), grid
 
 
 def test_kernelext_grade_instances_finds_the_written_files_filled_as_it_fills_them(tmp_path):
@@ -112,8 +119,10 @@ def test_the_same_seed_writes_the_same_bytes_and_another_seed_other_puzzles(tmp_
         generate(exercise_dir=folder, like="small", count=2, seed=seed, out_dir=runs[name])
     first, again, other = (files_in(runs[name]) for name in ("first", "again", "other"))
     assert first == again and list(first) == ["small-gen-5-1.json", "small-gen-5-2.json"]
-    grids = {name: [json.loads(text)["data"]["grid"] for text in files.values()]
-             for name, files in (("first", first), ("other", other))}
+    grids = {
+        name: [json.loads(text)["data"]["grid"] for text in files.values()]
+        for name, files in (("first", first), ("other", other))
+    }
     assert grids["first"] != grids["other"]
 
 
@@ -126,8 +135,10 @@ def test_files_there_are_never_overwritten_and_a_free_seed_is_the_default(tmp_pa
         generate(exercise_dir=folder, like="small", count=1, seed=1, out_dir=out)
     assert files_in(out) == before
     [made] = generate(exercise_dir=folder, like="small", count=1, out_dir=out)
-    assert made.path == out / "small-gen-2-1.json" and files_in(out).keys() == {"small-gen-1-1.json",
-                                                                                "small-gen-2-1.json"}
+    assert made.path == out / "small-gen-2-1.json" and files_in(out).keys() == {
+        "small-gen-1-1.json",
+        "small-gen-2-1.json",
+    }
 
 
 def test_a_rating_asked_for_is_the_walkthrough_rating_of_the_written_instance(tmp_path, solver):
@@ -145,16 +156,21 @@ def test_no_puzzle_of_the_level_in_the_tries_allowed_is_said_in_one_line(tmp_pat
     out = tmp_path / "new"
     with pytest.raises(GiveUp) as raised:  # a 4x4 Takuzu is never hard
         generate(exercise_dir=folder, like="small", count=1, rating="hard", seed=1, out_dir=out, tries=2)
-    said = re.fullmatch(r"no hard puzzle found for small-gen-1-1\.json in 2 tries \(rated (.+)\): try another "
-                        r"--seed, or another --rating\.", str(raised.value))
+    said = re.fullmatch(
+        r"no hard puzzle found for small-gen-1-1\.json in 2 tries \(rated (.+)\): try another "
+        r"--seed, or another --rating\.",
+        str(raised.value),
+    )
     assert said, str(raised.value)
     tallies = [part.rsplit(" ", 1) for part in said.group(1).split(", ")]  # "easy 1, medium 1": the tries' ratings
     assert sum(int(n) for _, n in tallies) == 2 and "hard" not in dict(tallies)
     assert not out.exists()
 
 
-@pytest.mark.parametrize(("exercise", "like"), [("picross", "moon"), ("amaze", "first"), ("layout", "square"),
-                                                ("futoshiki", "first"), ("star_battle", "five")])
+@pytest.mark.parametrize(
+    ("exercise", "like"),
+    [("picross", "moon"), ("amaze", "first"), ("layout", "square"), ("futoshiki", "first"), ("star_battle", "five")],
+)
 def test_an_exercise_whose_clues_are_no_grid_of_its_answer_is_refused_in_one_line(tmp_path, capsys, exercise, like):
     folder = copy_of(exercise, tmp_path)
     before = files_in(folder)
@@ -163,21 +179,37 @@ def test_an_exercise_whose_clues_are_no_grid_of_its_answer_is_refused_in_one_lin
     answer = json.loads((folder / "exercise.json").read_text())["answer"]
     assert said.out == "" and said.err == (
         f"kernelext-grade generate: {exercise}'s instances have no clue grid shaped like its answer `{answer}` "
-        "(a grid where 0, None or '.' is empty): nothing generated.\n")
+        "(a grid where 0, None or '.' is empty): nothing generated.\n"
+    )
     assert files_in(folder) == before
 
 
-@pytest.mark.parametrize(("exercise", "arguments", "message"), [
-    ("missing", ["--like", "small", "--count", "1"], "No exercise.json in {folder}: give the exercise's folder."),
-    ("takuzu", ["--like", "nine", "--count", "1"], ("No instance file nine: give an instance JSON file of takuzu "
-                                                    "(or the name of one of its instances).")),
-    ("takuzu", ["--like", "small", "--count", "0"], "--count is 0: give how many instances to make (1 or more)."),
-    ("takuzu", ["--like", "small", "--count", "1", "--rating", "tricky"],
-     "--rating tricky: unknown level; give one of easy, medium, hard, unfair, extreme."),
-    ("sudoku_boolean", ["--like", "small", "--count", "1", "--rating", "easy"],
-     ("--rating needs a walkthrough, which draws 1-D and 2-D arrays, and sudoku_boolean's answer `y` has 3 "
-      "dimensions: leave --rating out.")),
-], ids=["no exercise", "no instance", "count 0", "unknown rating", "rating with no drawn answer"])
+@pytest.mark.parametrize(
+    ("exercise", "arguments", "message"),
+    [
+        ("missing", ["--like", "small", "--count", "1"], "No exercise.json in {folder}: give the exercise's folder."),
+        (
+            "takuzu",
+            ["--like", "nine", "--count", "1"],
+            ("No instance file nine: give an instance JSON file of takuzu (or the name of one of its instances)."),
+        ),
+        ("takuzu", ["--like", "small", "--count", "0"], "--count is 0: give how many instances to make (1 or more)."),
+        (
+            "takuzu",
+            ["--like", "small", "--count", "1", "--rating", "tricky"],
+            "--rating tricky: unknown level; give one of easy, medium, hard, unfair, extreme.",
+        ),
+        (
+            "sudoku_boolean",
+            ["--like", "small", "--count", "1", "--rating", "easy"],
+            (
+                "--rating needs a walkthrough, which draws 1-D and 2-D arrays, and sudoku_boolean's answer `y` has 3 "
+                "dimensions: leave --rating out."
+            ),
+        ),
+    ],
+    ids=["no exercise", "no instance", "count 0", "unknown rating", "rating with no drawn answer"],
+)
 def test_bad_input_is_said_in_one_line_and_nothing_is_written(tmp_path, capsys, exercise, arguments, message):
     folder = copy_of(exercise, tmp_path) if exercise != "missing" else tmp_path / "missing"
     before = files_in(tmp_path)

@@ -24,8 +24,10 @@ CHECKERS = answer_checks()
 EXERCISES = ROOT / "exercises"
 NAMES = sorted(p.name for p in EXERCISES.iterdir() if (p / "exercise.json").is_file())
 PICROSS = EXERCISES / "picross"
-SETUP = ('%load_ext kernelext\nfrom pycsp3 import *\nfrom kernelext.grading import load_instance\n'
-         'data = load_instance("moon")')
+SETUP = (
+    "%load_ext kernelext\nfrom pycsp3 import *\nfrom kernelext.grading import load_instance\n"
+    'data = load_instance("moon")'
+)
 MOON = [[0, 0, 1, 1, 0], [0, 0, 0, 1, 1], [1, 0, 0, 1, 1], [1, 1, 1, 1, 1], [0, 1, 1, 1, 0]]
 
 
@@ -67,7 +69,8 @@ def test_release_strips_every_solution_and_hidden_instance(name, tmp_path):
     checker = json.loads((EXERCISES / name / "exercise.json").read_text()).get("checker", "reference")
     checks = [checker.partition(":")[0]] if ":" in checker else []  # a check in the folder goes with it
     assert sorted(p.name for p in tmp_path.rglob("*") if p.is_file()) == sorted(
-        public + checks + ["exercise.json", f"{name}.ipynb"])
+        public + checks + ["exercise.json", f"{name}.ipynb"]
+    )
     assert read_submission(notebook_path).steps  # the student notebook still has its %%puzzle cells
 
 
@@ -87,17 +90,20 @@ def test_strip_solutions_keeps_the_indent_and_the_code_around():
 
 
 def test_extraction_keeps_the_last_puzzle_its_steps_and_helper_definitions():
-    model = extract_model("ann", [
-        "%load_ext kernelext\nfrom pycsp3 import *\ndata = {'n': 2}\nprint(data)",
-        "%%puzzle draft\nx = VarArray(size=3, dom={0})",
-        "%%puzzle+\nsatisfy(x[0] == 0)",
-        "@lru_cache\ndef helper(n):\n    return n\nhelper(3)\n!ls",
-        "%%puzzle final --show y\ny = VarArray(size=2, dom={0, 1})",
-        "%puzzle steps",
-        "%%puzzle+ --step b\nsatisfy(y[0] != y[1])",
-        "def broken(:\n    pass",
-        "%%time\nimport os",
-    ])
+    model = extract_model(
+        "ann",
+        [
+            "%load_ext kernelext\nfrom pycsp3 import *\ndata = {'n': 2}\nprint(data)",
+            "%%puzzle draft\nx = VarArray(size=3, dom={0})",
+            "%%puzzle+\nsatisfy(x[0] == 0)",
+            "@lru_cache\ndef helper(n):\n    return n\nhelper(3)\n!ls",
+            "%%puzzle final --show y\ny = VarArray(size=2, dom={0, 1})",
+            "%puzzle steps",
+            "%%puzzle+ --step b\nsatisfy(y[0] != y[1])",
+            "def broken(:\n    pass",
+            "%%time\nimport os",
+        ],
+    )
     assert model.steps == ("y = VarArray(size=2, dom={0, 1})", "satisfy(y[0] != y[1])")
     assert model.helpers == ("from pycsp3 import *", "@lru_cache\ndef helper(n):\n    return n")
     assert len(model.notes) == 2 and "code cell 2 (`%%puzzle draft`)" in model.notes[0]
@@ -162,8 +168,9 @@ def test_instructor_solution_scores_full_marks(name, tmp_path):
     only = [exercise.public[0].name, next(i.name for i in exercise.instances if i.hidden)]
     (tmp_path / "in").mkdir()
     (tmp_path / "in" / "teacher.ipynb").write_bytes((EXERCISES / name / "instructor.ipynb").read_bytes())
-    [result] = grade(exercise_dir=EXERCISES / name, submissions_dir=tmp_path / "in", out_dir=tmp_path / "out",
-                     only=only)
+    [result] = grade(
+        exercise_dir=EXERCISES / name, submissions_dir=tmp_path / "in", out_dir=tmp_path / "out", only=only
+    )
     graded = [r for r in result.results if r.kind != "question"]
     assert sum(r.points for r in graded) == sum(r.max_points for r in graded) > 0, result.summary()
     header = next(csv.reader(open(tmp_path / "out" / "grades.csv")))
@@ -176,11 +183,16 @@ BAD = {
     "infinite_loop": dict(step2="while True:\n    pass"),
     "exits": dict(step2="import os\nos._exit(3)"),
     "memory_hog": dict(step2="hog = bytearray(6 * 2 ** 30)  # more than the 2 GB limit, less than the machine has"),
-    "chatty": dict(step2="import os\nfor _ in range(5):\n    print('x' * 10 ** 6)\n"
-                         "os.write(1, b'y' * 5_000_000)\n" + read_submission(PICROSS / "instructor.ipynb").steps[1]),
-    "hard_coded": dict(step1="x = VarArray(size=[5, 5], dom={0, 1})",
-                       step2=f"satisfy(x[i][j] == v for i, row in enumerate({MOON}) for j, v in enumerate(row))",
-                       step3="", step4=""),
+    "chatty": dict(
+        step2="import os\nfor _ in range(5):\n    print('x' * 10 ** 6)\n"
+        "os.write(1, b'y' * 5_000_000)\n" + read_submission(PICROSS / "instructor.ipynb").steps[1]
+    ),
+    "hard_coded": dict(
+        step1="x = VarArray(size=[5, 5], dom={0, 1})",
+        step2=f"satisfy(x[i][j] == v for i, row in enumerate({MOON}) for j, v in enumerate(row))",
+        step3="",
+        step4="",
+    ),
 }
 
 
@@ -201,26 +213,50 @@ def make_submissions(folder: Path, names: list[str]) -> None:
 def test_each_bad_submission_costs_only_its_instances(tmp_path):
     names = ["good", "not_json", "missing_cells", *BAD]
     make_submissions(tmp_path / "in", names)
-    results = grade(exercise_dir=PICROSS, submissions_dir=tmp_path / "in", out_dir=tmp_path / "out",
-                    only=["moon", "arrow"], time_limit=8)
+    results = grade(
+        exercise_dir=PICROSS,
+        submissions_dir=tmp_path / "in",
+        out_dir=tmp_path / "out",
+        only=["moon", "arrow"],
+        time_limit=8,
+    )
     by_student = {r.student: r for r in results}
     assert sorted(by_student) == sorted(names)
     outcomes = {s: [i.outcome for i in r.results if i.kind == "instance"] for s, r in by_student.items()}
     assert outcomes["good"] == outcomes["chatty"] == [Outcome.PASSED, Outcome.PASSED]
     assert outcomes["hard_coded"] == [Outcome.PASSED, Outcome.FAILED]
-    for student, outcome in [("syntax_error", Outcome.ERROR), ("infinite_loop", Outcome.TIMEOUT),
-                             ("exits", Outcome.CRASHED), ("memory_hog", Outcome.ERROR),
-                             ("not_json", Outcome.NOT_RUN), ("missing_cells", Outcome.NOT_RUN)]:
+    for student, outcome in [
+        ("syntax_error", Outcome.ERROR),
+        ("infinite_loop", Outcome.TIMEOUT),
+        ("exits", Outcome.CRASHED),
+        ("memory_hog", Outcome.ERROR),
+        ("not_json", Outcome.NOT_RUN),
+        ("missing_cells", Outcome.NOT_RUN),
+    ]:
         assert outcomes[student] == [outcome, outcome], by_student[student].summary()
     grades = read_csv(tmp_path / "out" / "grades.csv")
     assert {s: row["total"] for s, row in grades.items()} == {
-        "good": "3", "chatty": "3", "hard_coded": "1", "syntax_error": "0", "infinite_loop": "0", "exits": "0",
-        "memory_hog": "0", "not_json": "0", "missing_cells": "0"}
+        "good": "3",
+        "chatty": "3",
+        "hard_coded": "1",
+        "syntax_error": "0",
+        "infinite_loop": "0",
+        "exits": "0",
+        "memory_hog": "0",
+        "not_json": "0",
+        "missing_cells": "0",
+    }
     assert grades["good"]["Q1"] == "" and grades["good"]["Q2"] == ""
     feedback = {s: (tmp_path / "out" / "feedback" / f"{s}.txt").read_text() for s in names}
-    expected_lines = {"syntax_error": "step 2: Line 2: SyntaxError", "infinite_loop": "timed out",
-                      "exits": "exit code 3", "memory_hog": "MemoryError", "not_json": "could not be read",
-                      "missing_cells": "no `%%puzzle NAME` cell", "hard_coded": "hidden 1     failed"}
+    expected_lines = {
+        "syntax_error": "step 2: Line 2: SyntaxError",
+        "infinite_loop": "timed out",
+        "exits": "exit code 3",
+        "memory_hog": "MemoryError",
+        "not_json": "could not be read",
+        "missing_cells": "no `%%puzzle NAME` cell",
+        "hard_coded": "hidden 1     failed",
+    }
     for student, line in expected_lines.items():
         assert line in feedback[student], feedback[student]
     hidden = json.dumps(load_exercise(PICROSS, only=["arrow"]).instances[0].data["rows"])

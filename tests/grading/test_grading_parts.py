@@ -14,9 +14,11 @@ from kernelext.grading.judging.schedule import usable_cores
 from kernelext.grading.reports.scores import read_scores
 
 STEPS = read_submission(PICROSS / "instructor.ipynb").steps
-ONE_VIEWPOINT = dict(step1=STEPS[0].replace("y = VarArray(size=[m, n], dom={0, 1})", ""),
-                     step3="satisfy([x[i][j] for i in range(n)] in automaton(columns[j]) for j in range(m))",
-                     step4="")
+ONE_VIEWPOINT = dict(
+    step1=STEPS[0].replace("y = VarArray(size=[m, n], dom={0, 1})", ""),
+    step3="satisfy([x[i][j] for i in range(n)] in automaton(columns[j]) for j in range(m))",
+    step4="",
+)
 
 
 def _grade(tmp_path, notebooks: dict[str, list[str]], **options):
@@ -32,12 +34,18 @@ def _outcomes(result, kind: str) -> list[Outcome]:
 
 
 def test_parts_credit_each_viewpoint_and_the_channelling(tmp_path):
-    results = _grade(tmp_path, {
-        "full": picross_cells(),
-        "no_channelling": picross_cells(step4=""),
-        "one_viewpoint": picross_cells(**ONE_VIEWPOINT),
-        "transposed_channelling": picross_cells(step4="satisfy(x[i][j] == y[i][j] for i in range(n) for j in range(n))"),
-    }, only=["moon", "rows", "columns", "channelling"])
+    results = _grade(
+        tmp_path,
+        {
+            "full": picross_cells(),
+            "no_channelling": picross_cells(step4=""),
+            "one_viewpoint": picross_cells(**ONE_VIEWPOINT),
+            "transposed_channelling": picross_cells(
+                step4="satisfy(x[i][j] == y[i][j] for i in range(n) for j in range(n))"
+            ),
+        },
+        only=["moon", "rows", "columns", "channelling"],
+    )
     passed, failed = Outcome.PASSED, Outcome.FAILED
     assert _outcomes(results["full"], "part") == [passed, passed, passed]
     assert _outcomes(results["no_channelling"], "part") == [passed, passed, failed]
@@ -47,9 +55,15 @@ def test_parts_credit_each_viewpoint_and_the_channelling(tmp_path):
     assert _outcomes(results["transposed_channelling"], "part") == [failed, failed, failed]
     grades = read_csv(tmp_path / "out" / "grades.csv")
     assert {s: row["total"] for s, row in grades.items()} == {
-        "full": "7", "no_channelling": "4", "one_viewpoint": "3", "transposed_channelling": "0"}
+        "full": "7",
+        "no_channelling": "4",
+        "one_viewpoint": "3",
+        "transposed_channelling": "0",
+    }
     feedback = (tmp_path / "out" / "feedback" / "one_viewpoint.txt").read_text()
-    assert "viewpoint y (columns) failed    0/2  the model declares no array named 'y', which this part grades" in feedback
+    assert (
+        "viewpoint y (columns) failed    0/2  the model declares no array named 'y', which this part grades" in feedback
+    )
     assert "x and y can show different pictures" in (tmp_path / "out" / "feedback" / "no_channelling.txt").read_text()
     transposed = (tmp_path / "out" / "feedback" / "transposed_channelling.txt").read_text()
     assert "the model rejects the right picture when x holds it" in transposed
@@ -62,9 +76,16 @@ def test_written_questions_count_the_teachers_points(tmp_path):
     results = _grade(tmp_path, {"ann": picross_cells()}, only=["moon"], scores=scores)
     questions = [r for r in results["ann"].results if r.kind == "question"]
     assert [(q.outcome, q.points, q.max_points) for q in questions] == [
-        (Outcome.GRADED, 1.5, 2), (Outcome.TO_GRADE, 0, 2)]
+        (Outcome.GRADED, 1.5, 2),
+        (Outcome.TO_GRADE, 0, 2),
+    ]
     assert read_csv(tmp_path / "out" / "grades.csv")["ann"] == {
-        "student": "ann", "moon": "1", "Q1": "1.5", "Q2": "", "total": "2.5"}
+        "student": "ann",
+        "moon": "1",
+        "Q1": "1.5",
+        "Q2": "",
+        "total": "2.5",
+    }
     scores.write_text("student,Q1,Q2\nann,3,\n")
     with pytest.raises(ValueError, match="ann's Q1 is 3; give between 0 and 2"):
         read_scores(scores, (Question("Q1", 2), Question("Q2", 2)))
@@ -73,15 +94,25 @@ def test_written_questions_count_the_teachers_points(tmp_path):
 def test_the_answer_is_found_by_what_a_cell_declares_not_where_it_is(tmp_path):
     full = picross_cells()
     setup, helpers, declaration, steps = full[0], full[1:-4], full[-4], full[-3:]
-    results = _grade(tmp_path, {
-        "scratch_after": [*full, "%%puzzle scratch\nz = VarArray(size=3, dom={0, 1})", "%%puzzle+\nsatisfy(z[0] == 1)"],
-        "declaration_last": [setup, *helpers, *steps, declaration],
-        "nothing_posted": [setup, *helpers, declaration],
-        "only_y_constrained": [setup, *helpers, declaration, "%%puzzle+\n" + STEPS[2]],
-    }, only=["moon"])
+    results = _grade(
+        tmp_path,
+        {
+            "scratch_after": [
+                *full,
+                "%%puzzle scratch\nz = VarArray(size=3, dom={0, 1})",
+                "%%puzzle+\nsatisfy(z[0] == 1)",
+            ],
+            "declaration_last": [setup, *helpers, *steps, declaration],
+            "nothing_posted": [setup, *helpers, declaration],
+            "only_y_constrained": [setup, *helpers, declaration, "%%puzzle+\n" + STEPS[2]],
+        },
+        only=["moon"],
+    )
     moon = {s: r.results[0] for s, r in results.items()}
     assert moon["scratch_after"].outcome is moon["declaration_last"].outcome is Outcome.PASSED
-    assert "(`%%puzzle scratch`) and its steps were left out: it does not declare `x`" in results["scratch_after"].notes[0]
+    assert (
+        "(`%%puzzle scratch`) and its steps were left out: it does not declare `x`" in results["scratch_after"].notes[0]
+    )
     assert "were run after it" in results["declaration_last"].notes[0]
     for student in ("nothing_posted", "only_y_constrained"):
         assert moon[student].outcome is Outcome.FAILED, results[student].summary()
@@ -89,16 +120,31 @@ def test_the_answer_is_found_by_what_a_cell_declares_not_where_it_is(tmp_path):
 
 
 def test_extraction_prefers_the_last_model_declaring_the_answer():
-    model = extract_model("ann", [SETUP, "%%puzzle a\nx = VarArray(size=2, dom={0, 1})", "%%puzzle+\nsatisfy(x[0] == 1)",
-                                  "%%puzzle b\nx, z = VarArray(size=2, dom={1}), 3", "%%puzzle c\nq = 1"], answer="x")
+    model = extract_model(
+        "ann",
+        [
+            SETUP,
+            "%%puzzle a\nx = VarArray(size=2, dom={0, 1})",
+            "%%puzzle+\nsatisfy(x[0] == 1)",
+            "%%puzzle b\nx, z = VarArray(size=2, dom={1}), 3",
+            "%%puzzle c\nq = 1",
+        ],
+        answer="x",
+    )
     assert model.steps == ("x, z = VarArray(size=2, dom={1}), 3",)
     assert "a later `%%puzzle` cell declares `x` too" in model.notes[0] and "does not declare `x`" in model.notes[1]
 
 
 def test_runs_stop_after_repeated_time_outs_or_past_the_budget(tmp_path):
     four = ["moon", "star", "cat", "horse"]
-    results = _grade(tmp_path, {"loops": picross_cells(step2="while True:\n    pass")}, only=four, time_limit=2,
-                     workers=2, max_timeouts=1)
+    results = _grade(
+        tmp_path,
+        {"loops": picross_cells(step2="while True:\n    pass")},
+        only=four,
+        time_limit=2,
+        workers=2,
+        max_timeouts=1,
+    )
     assert _outcomes(results["loops"], "instance") == [Outcome.TIMEOUT] * 2 + [Outcome.NOT_RUN] * 2
     feedback = (tmp_path / "out" / "feedback" / "loops.txt").read_text()
     assert "not run: this notebook's runs stopped after 1 time-out" in feedback

@@ -29,8 +29,13 @@ def test_instructor_notebooks_are_nbgrader_sources(tmp_path):
     (tmp_path / "source" / "picross").mkdir(parents=True)
     shutil.copyfile(PICROSS / "instructor.ipynb", tmp_path / "source" / "picross" / "picross.ipynb")
     (tmp_path / "nbgrader_config.py").write_text(f"c = get_config()\nc.CourseDirectory.root = {str(tmp_path)!r}\n")
-    done = subprocess.run([BIN / "nbgrader", "generate_assignment", "picross", "--no-db"], cwd=tmp_path,
-                          capture_output=True, text=True, timeout=120)
+    done = subprocess.run(
+        [BIN / "nbgrader", "generate_assignment", "picross", "--no-db"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert done.returncode == 0, done.stderr[-2000:]
     released = (tmp_path / "release" / "picross" / "picross.ipynb").read_text()
     assert "BEGIN SOLUTION" not in released and "automaton(rows[i])" not in released
@@ -49,7 +54,10 @@ def test_nbgrader_submitted_folders_are_graded_and_an_empty_folder_is_an_error(t
     assert [number for number, _ in progress] == ["[1]", "[2]"]
     assert sorted(text for _, text in progress) == ["good: 2/6 points", "hard_coded: 0/6 points"]
     assert (tmp_path / "out" / "grades.csv").read_text().splitlines() == [
-        "student,hidden 1,Q1,Q2,total", "good,2,,,2", "hard_coded,0,,,0"]
+        "student,hidden 1,Q1,Q2,total",
+        "good,2,,,2",
+        "hard_coded,0,,,0",
+    ]
     html = (tmp_path / "out" / "feedback" / "hard_coded.html").read_text()
     assert html.startswith("<!DOCTYPE html>") and "<td>hidden 1</td>" in html and "arrow" not in html
     (tmp_path / "empty").mkdir()
@@ -66,14 +74,30 @@ def test_one_submission_gives_gradescope_and_prairielearn_results(tmp_path):
     gradescope = json.loads((tmp_path / "gs.json").read_text())
     assert gradescope["score"] == gradescope["max_score"] == 5
     assert [(t["name"], t["score"], t["max_score"], t["status"], t["visibility"]) for t in gradescope["tests"]] == [
-        ("moon", 1, 1, "passed", "visible"), ("hidden 1", 2, 2, "passed", "after_due_date"),
-        ("viewpoint x (rows)", 2, 2, "passed", "visible")]
-    assert cli(["results", str(PICROSS), str(notebook), str(tmp_path / "pl.json"), "--platform", "prairielearn",
-                "--only", "moon"]) == 0
+        ("moon", 1, 1, "passed", "visible"),
+        ("hidden 1", 2, 2, "passed", "after_due_date"),
+        ("viewpoint x (rows)", 2, 2, "passed", "visible"),
+    ]
+    assert (
+        cli(
+            [
+                "results",
+                str(PICROSS),
+                str(notebook),
+                str(tmp_path / "pl.json"),
+                "--platform",
+                "prairielearn",
+                "--only",
+                "moon",
+            ]
+        )
+        == 0
+    )
     prairielearn = json.loads((tmp_path / "pl.json").read_text())
     assert prairielearn["gradable"] is True and prairielearn["score"] == 1.0
-    assert prairielearn["tests"] == [{"name": "moon", "points": 1.0, "max_points": 1.0, "message": "",
-                                      "output": "passed"}]
+    assert prairielearn["tests"] == [
+        {"name": "moon", "points": 1.0, "max_points": 1.0, "message": "", "output": "passed"}
+    ]
 
 
 @pytest.fixture
@@ -83,17 +107,49 @@ def dask_cluster(tmp_path):
     cluster.mkdir()
     started = []
     try:
-        started.append(subprocess.Popen([BIN / "dask", "scheduler", "--host", "127.0.0.1", "--port", "0",
-                                         "--no-dashboard", "--scheduler-file", "scheduler.json"], cwd=cluster,
-                                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True))
+        started.append(
+            subprocess.Popen(
+                [
+                    BIN / "dask",
+                    "scheduler",
+                    "--host",
+                    "127.0.0.1",
+                    "--port",
+                    "0",
+                    "--no-dashboard",
+                    "--scheduler-file",
+                    "scheduler.json",
+                ],
+                cwd=cluster,
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL,
+                start_new_session=True,
+            )
+        )
         deadline = time.monotonic() + 60
         while not (cluster / "scheduler.json").is_file() and time.monotonic() < deadline:
             time.sleep(0.2)
         address = json.loads((cluster / "scheduler.json").read_text())["address"]
-        started.append(subprocess.Popen([BIN / "dask", "worker", address, "--nthreads", "2", "--nworkers", "1",
-                                         "--no-dashboard", "--local-directory", str(cluster / "scratch")],
-                                        cwd=cluster, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                                        start_new_session=True))
+        started.append(
+            subprocess.Popen(
+                [
+                    BIN / "dask",
+                    "worker",
+                    address,
+                    "--nthreads",
+                    "2",
+                    "--nworkers",
+                    "1",
+                    "--no-dashboard",
+                    "--local-directory",
+                    str(cluster / "scratch"),
+                ],
+                cwd=cluster,
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL,
+                start_new_session=True,
+            )
+        )
         yield address
     finally:
         for process in reversed(started):

@@ -52,13 +52,18 @@ if found:
     raise RuntimeError("found " + " ".join(found))
 {STEP2}"""
 
-ENVIRONMENT = 'import os\nraise RuntimeError(f"{sorted(os.listdir())} {sorted(os.environ)} {os.environ.get(\'GRADER_SECRET\')}")'
+ENVIRONMENT = (
+    "import os\nraise RuntimeError(f\"{sorted(os.listdir())} {sorted(os.environ)} {os.environ.get('GRADER_SECRET')}\")"
+)
 
-LEAKY_HIDDEN = """import os
+LEAKY_HIDDEN = (
+    """import os
 name = "Leak" + "".join(str(v) for clue in data["rows"] for v in clue) + "Error"
 if data["rows"] != [[2], [2], [1, 2], [5], [3]]:  # any instance but moon
     raise type(name, (Exception,), {})(str(data["rows"]))
-""" + STEP2
+"""
+    + STEP2
+)
 
 CRASH_PRINTING_DATA = 'import os\nprint(data["rows"], flush=True)\nos.write(1, str(data["rows"]).encode())\nos._exit(1)'
 
@@ -71,15 +76,24 @@ def _write(folder, notebooks: dict[str, str]) -> None:
 
 def _texts(tmp_path, results) -> dict[str, str]:
     """Everything written or returned about each student: feedback (text, HTML) and the teacher's summary."""
-    return {r.student: r.summary() + (tmp_path / "out" / "feedback" / f"{r.student}.txt").read_text()
-            + (tmp_path / "out" / "feedback" / f"{r.student}.html").read_text() for r in results}
+    return {
+        r.student: r.summary()
+        + (tmp_path / "out" / "feedback" / f"{r.student}.txt").read_text()
+        + (tmp_path / "out" / "feedback" / f"{r.student}.html").read_text()
+        for r in results
+    }
 
 
 def test_sealed_run_finds_no_hidden_instance_through_its_parent_or_any_process(tmp_path, monkeypatch):
     monkeypatch.chdir(EXERCISES)  # the teacher grades from the exercises' folder
     _write(tmp_path / "in", {"snoop": SNOOP})
-    [result] = grade(exercise_dir=PICROSS, submissions_dir=tmp_path / "in", out_dir=tmp_path / "out",
-                     only=["moon", "arrow"], sandbox="bwrap")
+    [result] = grade(
+        exercise_dir=PICROSS,
+        submissions_dir=tmp_path / "in",
+        out_dir=tmp_path / "out",
+        only=["moon", "arrow"],
+        sandbox="bwrap",
+    )
     text = _texts(tmp_path, [result])["snoop"]
     assert [r.outcome for r in result.results if r.kind == "instance"] == [Outcome.PASSED] * 2, result.summary()
     assert not any(rows in text for rows in HIDDEN_ROWS)
@@ -89,8 +103,9 @@ def test_sealed_run_finds_no_hidden_instance_through_its_parent_or_any_process(t
 def test_student_code_sees_an_empty_folder_and_none_of_the_graders_environment(mode, tmp_path, monkeypatch):
     monkeypatch.setenv("GRADER_SECRET", "s3cret-token")
     _write(tmp_path / "in", {"env": ENVIRONMENT})
-    [result] = grade(exercise_dir=PICROSS, submissions_dir=tmp_path / "in", out_dir=tmp_path / "out",
-                     only=["moon"], sandbox=mode)
+    [result] = grade(
+        exercise_dir=PICROSS, submissions_dir=tmp_path / "in", out_dir=tmp_path / "out", only=["moon"], sandbox=mode
+    )
     [moon] = [r for r in result.results if r.kind == "instance"]
     assert moon.outcome is Outcome.ERROR and "'PATH'" in moon.message and "'HOME'" in moon.message
     assert "['job.json'" in moon.message and "GRADER_SECRET" not in moon.message and "s3cret" not in moon.message
@@ -103,11 +118,13 @@ def test_sealed_run_cannot_write_to_the_teachers_files(tmp_path, monkeypatch):
     teacher.mkdir()
     monkeypatch.chdir(teacher)
     targets = [tmp_path / "escaped.txt", "/proc/{os.getppid()}/cwd/escaped.txt", EXERCISES / "escaped.txt"]
-    attempts = "\n".join(f'try:\n    open(f"{target}", "w").write("x")\nexcept OSError:\n    pass'
-                         for target in targets)
+    attempts = "\n".join(
+        f'try:\n    open(f"{target}", "w").write("x")\nexcept OSError:\n    pass' for target in targets
+    )
     _write(tmp_path / "in", {"writer": f"import os\n{attempts}\n{STEP2}"})
-    [result] = grade(exercise_dir=PICROSS, submissions_dir=tmp_path / "in", out_dir=tmp_path / "out",
-                     only=["moon"], sandbox="bwrap")
+    [result] = grade(
+        exercise_dir=PICROSS, submissions_dir=tmp_path / "in", out_dir=tmp_path / "out", only=["moon"], sandbox="bwrap"
+    )
     assert result.results[0].outcome is Outcome.PASSED, result.summary()
     assert list(teacher.iterdir()) == [] and not (tmp_path / "escaped.txt").exists()
     assert not (EXERCISES / "escaped.txt").exists()
@@ -115,8 +132,9 @@ def test_sealed_run_cannot_write_to_the_teachers_files(tmp_path, monkeypatch):
 
 def test_feedback_never_repeats_student_text_for_hidden_instances(tmp_path):
     _write(tmp_path / "in", {"leaky": LEAKY_HIDDEN, "crash": CRASH_PRINTING_DATA})
-    results = grade(exercise_dir=PICROSS, submissions_dir=tmp_path / "in", out_dir=tmp_path / "out",
-                    only=["moon", "arrow"])
+    results = grade(
+        exercise_dir=PICROSS, submissions_dir=tmp_path / "in", out_dir=tmp_path / "out", only=["moon", "arrow"]
+    )
     by_student = {r.student: r for r in results}
     leaky, crash = (by_student[s].results for s in ("leaky", "crash"))
     assert [r.outcome for r in leaky[:2]] == [Outcome.PASSED, Outcome.ERROR]
@@ -144,8 +162,14 @@ def test_no_temporary_folder_is_left_by_crashed_or_killed_runs(mode, tmp_path, m
     monkeypatch.setattr(tempfile, "tempdir", str(scratch))
     (scratch / f"kernelext-{_dead_pid()}-grade-left").mkdir()  # a grader killed before it removed a run's folder
     _write(tmp_path / "in", {"exits": f"{STEP2}\nimport os\nos._exit(3)", "loops": "while True:\n    pass"})
-    results = grade(exercise_dir=PICROSS, submissions_dir=tmp_path / "in", out_dir=tmp_path / "out",
-                    only=["moon"], time_limit=2, sandbox=mode)
+    results = grade(
+        exercise_dir=PICROSS,
+        submissions_dir=tmp_path / "in",
+        out_dir=tmp_path / "out",
+        only=["moon"],
+        time_limit=2,
+        sandbox=mode,
+    )
     assert [r.results[0].outcome for r in results] == [Outcome.CRASHED, Outcome.TIMEOUT]
     assert os.listdir(scratch) == []
 
@@ -160,7 +184,7 @@ def test_bwrap_mode_says_when_a_hidden_instance_would_be_inside_the_sandbox():
 
 TINY_MODEL = "x = VarArray(size=data['n'], dom=range(data['n']))\nsatisfy(AllDifferent(x))"
 REPORT = "os.write(1, json.dumps(seen).encode())"  # what a probing step saw goes back in the run's output
-WARM_IDENTITY = ("seen['warm'] = open(f'/proc/{os.getppid()}/stat').read().split()[21] + str(os.getppid())")
+WARM_IDENTITY = "seen['warm'] = open(f'/proc/{os.getppid()}/stat').read().split()[21] + str(os.getppid())"
 
 LEAVE_TRACES = """import builtins, os, subprocess, tempfile, pycsp3
 open("left.txt", "w").write("x")  # in the run's folder
@@ -197,8 +221,18 @@ seen["me"] = os.getpid()
 
 def tiny_job(step: str, *, sandbox: str, time_limit: float = 10, memory_mb: int = 2048) -> Job:
     """A job whose one step is `step`, then a model CP-SAT solves in a few milliseconds."""
-    return Job("student", "tiny", Instance("tiny", False, {"n": 3}, {}, 1), (step, TINY_MODEL),
-               ("from pycsp3 import *",), "x", 1, time_limit, memory_mb, sandbox=sandbox)
+    return Job(
+        "student",
+        "tiny",
+        Instance("tiny", False, {"n": 3}, {}, 1),
+        (step, TINY_MODEL),
+        ("from pycsp3 import *",),
+        "x",
+        1,
+        time_limit,
+        memory_mb,
+        sandbox=sandbox,
+    )
 
 
 def seen(run) -> dict:
@@ -292,10 +326,13 @@ resource.prlimit(os.getppid(), resource.RLIMIT_NOFILE, (64, 64))
 os.setpriority(os.PRIO_PROCESS, os.getppid(), 19)
 os.sched_setaffinity(os.getppid(), {min(os.sched_getaffinity(0))})
 """
-LIMITS_SEEN = """import json, os, resource
+LIMITS_SEEN = (
+    """import json, os, resource
 seen = {"files": resource.getrlimit(resource.RLIMIT_NOFILE)[0], "nice": os.getpriority(os.PRIO_PROCESS, 0),
         "cores": len(os.sched_getaffinity(0))}
-""" + REPORT
+"""
+    + REPORT
+)
 
 
 @pytest.mark.parametrize("mode", ["bwrap", "process"])
@@ -351,12 +388,19 @@ def test_emptying_a_sandbox_folder_removes_locked_folders_keeps_mount_points_and
 
 # -- graded runs: each a child forked by a warm process in its sandbox ---------------------------------
 
-CRASHING = {"exits": "import os\nos._exit(3)", "segfaults": "import ctypes\nctypes.string_at(0)",
-            "loops": "while True:\n    pass", "allocates": "hog = []\nwhile True:\n    hog.append(bytearray(10 ** 7))"}
-RUN_LIMITS_SEEN = """import json, os, resource
+CRASHING = {
+    "exits": "import os\nos._exit(3)",
+    "segfaults": "import ctypes\nctypes.string_at(0)",
+    "loops": "while True:\n    pass",
+    "allocates": "hog = []\nwhile True:\n    hog.append(bytearray(10 ** 7))",
+}
+RUN_LIMITS_SEEN = (
+    """import json, os, resource
 seen = {"memory": resource.getrlimit(resource.RLIMIT_AS)[0] // 2 ** 20, "cpu": resource.getrlimit(resource.RLIMIT_CPU),
         "queues": resource.getrlimit(resource.RLIMIT_MSGQUEUE), "session": os.getsid(0) == os.getpid()}
-""" + REPORT
+"""
+    + REPORT
+)
 
 
 @pytest.mark.parametrize("mode", ["bwrap", "process"])

@@ -42,7 +42,6 @@ satisfy(x[:, j] in patterns(cols[j], n) for j in range(m))
 """
 
 
-
 @pytest.fixture(scope="module")
 def solver():
     shared = Solver()
@@ -67,7 +66,7 @@ def assert_minimal_conflict(session: PuzzleSession, culprits, tmp_path, extra: t
 
     assert status(chosen) is Status.UNSAT
     for k in range(len(chosen)):
-        assert status(chosen[:k] + chosen[k + 1:]) is Status.SAT, f"{culprits[k].text} is not needed"
+        assert status(chosen[:k] + chosen[k + 1 :]) is Status.SAT, f"{culprits[k].text} is not needed"
 
 
 def test_futoshiki_conflict_is_the_square_of_signs_and_the_wrong_hint(solver, tmp_path):
@@ -76,7 +75,11 @@ def test_futoshiki_conflict_is_the_square_of_signs_and_the_wrong_hint(solver, tm
     explanation = explain(session)
     assert explanation.minimal
     assert [(c.step, c.text) for c in explanation.constraints] == [
-        (3, "lt(x[0][0],x[0][1])"), (3, "lt(x[0][1],x[1][1])"), (3, "lt(x[1][1],x[1][0])"), (4, "eq(x[1][0],3)")]
+        (3, "lt(x[0][0],x[0][1])"),
+        (3, "lt(x[0][1],x[1][1])"),
+        (3, "lt(x[1][1],x[1][0])"),
+        (4, "eq(x[1][0],3)"),
+    ]
     assert explanation.steps == (3, 4)
     assert explanation.constraints[0].scope == ("x[0][0]", "x[0][1]")
     assert explanation.grid.changed == {(0, 0), (0, 1), (1, 1), (1, 0)}
@@ -144,8 +147,9 @@ def test_why_names_a_missing_cell(solver):
 def test_constraints_are_shown_with_every_index(solver):
     session = PuzzleSession("rows", solver=solver)
     session.add_step("x = VarArray(size=[6, 6], dom=range(1, 7))", solve=False)
-    session.add_step("satisfy([AllDifferent(x[i]) for i in range(6)], [AllDifferent(x[:, j]) for j in range(6)])",
-                     solve=False)
+    session.add_step(
+        "satisfy([AllDifferent(x[i]) for i in range(6)], [AllDifferent(x[:, j]) for j in range(6)])", solve=False
+    )
     session.add_step("satisfy(x[0][0] == 1, x[0][1] == 2, x[1][0] == 3, x[0][2] == 3, x[0][3] == 4, x[0][4] == 5)")
     text = explanation_text(why(session, "x[0][5]"))
     assert "step 2: allDifferent(x[0][0..5])" in text and "[]" not in text
@@ -153,12 +157,21 @@ def test_constraints_are_shown_with_every_index(solver):
 
 
 def test_a_matrix_all_different_and_compact_clues_are_explained(solver, tmp_path):
-    session = session_with(solver, "latin", FUTOSHIKI_BOARD, "satisfy(AllDifferent(x, matrix=True))",
-                           "satisfy(x[0][j] == 1 for j in range(3))")  # pycsp3 writes `1x3`
+    session = session_with(
+        solver,
+        "latin",
+        FUTOSHIKI_BOARD,
+        "satisfy(AllDifferent(x, matrix=True))",
+        "satisfy(x[0][j] == 1 for j in range(3))",
+    )  # pycsp3 writes `1x3`
     explanation = explain(session)
     assert explanation.minimal
     texts = sorted(c.text for c in explanation.constraints)
-    assert len(texts) == 3 and texts[0] == "allDifferent(matrix: x[0..3][0..3])" and texts[1:] in (
-        ["eq(x[0][0],1)", "eq(x[0][1],1)"], ["eq(x[0][0],1)", "eq(x[0][2],1)"], ["eq(x[0][1],1)", "eq(x[0][2],1)"])
+    assert (
+        len(texts) == 3
+        and texts[0] == "allDifferent(matrix: x[0..3][0..3])"
+        and texts[1:]
+        in (["eq(x[0][0],1)", "eq(x[0][1],1)"], ["eq(x[0][0],1)", "eq(x[0][2],1)"], ["eq(x[0][1],1)", "eq(x[0][2],1)"])
+    )
     assert_minimal_conflict(session, explanation.constraints, tmp_path)
     session.close()

@@ -13,7 +13,6 @@ import time
 
 import pytest
 
-from kernelext.errors import PuzzleUsageError
 from kernelext.insight.kit_search import read_rules, search
 from kernelext.insight.pencil_marks import declared_domains, pencil_report
 from kernelext.insight.search_tree import build_tree, record_tree
@@ -34,39 +33,70 @@ def channelled(a: list[int], c: list[int]) -> bool:
 
 # name: (steps, the same constraints in plain Python over {variable id: value})
 MODELS = {
-    "queens": (["q = VarArray(size=4, dom=range(4))\n",
-                "satisfy(AllDifferent(q), AllDifferent(q[i] + i for i in range(4)),"
-                " AllDifferent(q[i] - i for i in range(4)))\n"],
-               lambda v: all(len({f(i, q) for i, q in enumerate(row(v, "q", 4))}) == 4
-                             for f in (lambda i, q: q, lambda i, q: q + i, lambda i, q: q - i))),
-    "sums": (["x = VarArray(size=4, dom=range(4))\n",
-              "satisfy(Sum(x) == 5, x[0] < x[1], x[2] != x[3], x[0] + 2 * x[3] >= 4)\n"],
-             lambda v: (lambda x: sum(x) == 5 and x[0] < x[1] and x[2] != x[3] and x[0] + 2 * x[3] >= 4)(
-                 row(v, "x", 4))),
-    "element_count": (["x = VarArray(size=3, dom=range(3))\ni = Var(dom=range(3))\n",
-                       "satisfy(x[i] == 2, Count(x, value=0) == 1, i != 1)\n"],
-                      lambda v: (lambda x, i: x[i] == 2 and x.count(0) == 1 and i != 1)(row(v, "x", 3), v["i"])),
-    "table_nvalues": (["y = VarArray(size=4, dom=range(3))\n",
-                       "satisfy((y[0], y[1]) in {(0, 1), (1, 2), (2, 0), (2, 2)}, NValues(y) == 2, y[3] >= y[2])\n"],
-                      lambda v: (lambda y: (y[0], y[1]) in {(0, 1), (1, 2), (2, 0), (2, 2)} and len(set(y)) == 2
-                                 and y[3] >= y[2])(row(v, "y", 4))),
-    "cardinality_ordered": (["z = VarArray(size=5, dom=range(3))\n",
-                             "satisfy(Cardinality(z, occurrences={0: 2, 1: range(1, 3)}), Increasing(z[:3]))\n"],
-                            lambda v: (lambda z: z.count(0) == 2 and 1 <= z.count(1) <= 2 and z[0] <= z[1] <= z[2])(
-                                row(v, "z", 5))),
-    "channel": (["a = VarArray(size=3, dom=range(3))\nc = VarArray(size=3, dom=range(3))\n",
-                 "satisfy(Channel(a, c), a[0] != 0, c[2] != 2)\n"],
-                lambda v: channelled(row(v, "a", 3), row(v, "c", 3)) and v["a[0]"] != 0 and v["c[2]"] != 2),
-    "lists": (["m = VarArray(size=[3, 2], dom=range(2))\n",
-               "satisfy(AllDifferentList(m[i] for i in range(3)), m[0][0] <= m[1][0])\n"],
-              lambda v: len({(v[f"m[{i}][0]"], v[f"m[{i}][1]"]) for i in range(3)}) == 3
-              and v["m[0][0]"] <= v["m[1][0]"]),
-    "pigeons": (["u = VarArray(size=3, dom=range(2))\n", "satisfy(AllDifferent(u))\n"],
-                lambda v: len(set(row(v, "u", 3))) == 3),
+    "queens": (
+        [
+            "q = VarArray(size=4, dom=range(4))\n",
+            "satisfy(AllDifferent(q), AllDifferent(q[i] + i for i in range(4)),"
+            " AllDifferent(q[i] - i for i in range(4)))\n",
+        ],
+        lambda v: all(
+            len({f(i, q) for i, q in enumerate(row(v, "q", 4))}) == 4
+            for f in (lambda i, q: q, lambda i, q: q + i, lambda i, q: q - i)
+        ),
+    ),
+    "sums": (
+        [
+            "x = VarArray(size=4, dom=range(4))\n",
+            "satisfy(Sum(x) == 5, x[0] < x[1], x[2] != x[3], x[0] + 2 * x[3] >= 4)\n",
+        ],
+        lambda v: (lambda x: sum(x) == 5 and x[0] < x[1] and x[2] != x[3] and x[0] + 2 * x[3] >= 4)(row(v, "x", 4)),
+    ),
+    "element_count": (
+        [
+            "x = VarArray(size=3, dom=range(3))\ni = Var(dom=range(3))\n",
+            "satisfy(x[i] == 2, Count(x, value=0) == 1, i != 1)\n",
+        ],
+        lambda v: (lambda x, i: x[i] == 2 and x.count(0) == 1 and i != 1)(row(v, "x", 3), v["i"]),
+    ),
+    "table_nvalues": (
+        [
+            "y = VarArray(size=4, dom=range(3))\n",
+            "satisfy((y[0], y[1]) in {(0, 1), (1, 2), (2, 0), (2, 2)}, NValues(y) == 2, y[3] >= y[2])\n",
+        ],
+        lambda v: (lambda y: (y[0], y[1]) in {(0, 1), (1, 2), (2, 0), (2, 2)} and len(set(y)) == 2 and y[3] >= y[2])(
+            row(v, "y", 4)
+        ),
+    ),
+    "cardinality_ordered": (
+        [
+            "z = VarArray(size=5, dom=range(3))\n",
+            "satisfy(Cardinality(z, occurrences={0: 2, 1: range(1, 3)}), Increasing(z[:3]))\n",
+        ],
+        lambda v: (lambda z: z.count(0) == 2 and 1 <= z.count(1) <= 2 and z[0] <= z[1] <= z[2])(row(v, "z", 5)),
+    ),
+    "channel": (
+        [
+            "a = VarArray(size=3, dom=range(3))\nc = VarArray(size=3, dom=range(3))\n",
+            "satisfy(Channel(a, c), a[0] != 0, c[2] != 2)\n",
+        ],
+        lambda v: channelled(row(v, "a", 3), row(v, "c", 3)) and v["a[0]"] != 0 and v["c[2]"] != 2,
+    ),
+    "lists": (
+        [
+            "m = VarArray(size=[3, 2], dom=range(2))\n",
+            "satisfy(AllDifferentList(m[i] for i in range(3)), m[0][0] <= m[1][0])\n",
+        ],
+        lambda v: len({(v[f"m[{i}][0]"], v[f"m[{i}][1]"]) for i in range(3)}) == 3 and v["m[0][0]"] <= v["m[1][0]"],
+    ),
+    "pigeons": (
+        ["u = VarArray(size=3, dom=range(2))\n", "satisfy(AllDifferent(u))\n"],
+        lambda v: len(set(row(v, "u", 3))) == 3,
+    ),
 }
-UNREAD = (["u = VarArray(size=4, dom=range(3))\n", "satisfy(AllDifferent(u, excepting=0), u[0] + u[1] == 2)\n"],
-          lambda v: (lambda u: len([w for w in u if w]) == len({w for w in u if w}) and u[0] + u[1] == 2)(
-              row(v, "u", 4)))
+UNREAD = (
+    ["u = VarArray(size=4, dom=range(3))\n", "satisfy(AllDifferent(u, excepting=0), u[0] + u[1] == 2)\n"],
+    lambda v: (lambda u: len([w for w in u if w]) == len({w for w in u if w}) and u[0] + u[1] == 2)(row(v, "u", 4)),
+)
 
 
 def session_of(name: str, steps: list[str]) -> PuzzleSession:
@@ -121,8 +151,12 @@ def test_tree_failure_nodes_have_no_solution_below_them(model):
 def test_tree_counts_are_the_search_s_own(model):
     session, _ = model
     tree = record_tree(session, nodes=100_000)
-    assert tree.stats == {"nodes": len(tree.nodes), "decisions": tree.size, "failures": len(tree.failures),
-                          "solutions": len(tree.solutions)}
+    assert tree.stats == {
+        "nodes": len(tree.nodes),
+        "decisions": tree.size,
+        "failures": len(tree.failures),
+        "solutions": len(tree.solutions),
+    }
 
 
 def test_pencil_marks_keep_every_value_of_every_solution(model):
@@ -222,10 +256,13 @@ def test_interrupt_keeps_the_tree_so_far_truncated():
     deadline = time.monotonic() + 60
     whole = search(rules, nodes=1000, deadline=deadline)
     calls = [12]
-    cut = search(dataclasses.replace(rules, rules=tuple(Interrupting(r, calls) for r in rules.rules)), nodes=1000,
-                 deadline=deadline)
+    cut = search(
+        dataclasses.replace(rules, rules=tuple(Interrupting(r, calls) for r in rules.rules)),
+        nodes=1000,
+        deadline=deadline,
+    )
     assert cut.stopped == "interrupt" and 0 < len(cut.events) < len(whole.events)
-    assert list(cut.events) == list(whole.events[:len(cut.events)])
+    assert list(cut.events) == list(whole.events[: len(cut.events)])
     tree = build_tree(cut.events, truncated=cut.truncated, stopped=cut.stopped)
     assert tree.truncated and tree.note == "Stopped by an interrupt: only the beginning of the search is shown."
     session.close()
@@ -249,8 +286,9 @@ print(json.dumps({"marks": marks["q[0]"], "solutions": len(tree.solutions), "pid
 def test_pencil_marks_and_trees_need_no_java(tmp_path):
     env = {k: v for k, v in os.environ.items() if k != "JAVA_HOME"}
     env["PATH"] = os.path.dirname(sys.executable)  # no java on it
-    done = subprocess.run([sys.executable, "-c", NO_JAVA], cwd=tmp_path, env=env, capture_output=True, text=True,
-                          timeout=240)
+    done = subprocess.run(
+        [sys.executable, "-c", NO_JAVA], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=240
+    )
     assert done.returncode == 0, done.stderr
     found = json.loads(done.stdout.strip().splitlines()[-1])
     assert found["pid"] is None and found["modules"] == []

@@ -104,8 +104,10 @@ def test_all_different_marks_are_each_house_s_generalized_arc_consistency(sessio
     _, domains = pencil_report(sessions(SUDOKU_4, CLUE_STEP, ALL_DIFFERENT_STEP))
     assert domains == expected
     table = compare_domains(not_equal, domains, ("!=", "AllDifferent"))
-    assert table.splitlines()[1].split()[-2:] == [str(sum(map(len, not_equal.values()))),
-                                                  str(sum(map(len, domains.values())))]
+    assert table.splitlines()[1].split()[-2:] == [
+        str(sum(map(len, not_equal.values()))),
+        str(sum(map(len, domains.values()))),
+    ]
 
 
 def test_futoshiki_inequality_removes_the_excluded_values(sessions):

@@ -8,7 +8,6 @@ import pytest
 from sanitized_html import sanitizer_problems
 
 from kernelext.insight.search_tree import (
-    build_tree,
     compare_trees,
     grid_at,
     record_tree,
@@ -20,8 +19,9 @@ from kernelext.widgets.tree_forms import tree_html, tree_outline, tree_svg
 from kernelext.widgets.tree_widget import WIDGET_MIME, TreeWidget
 
 QUEENS = "q = VarArray(size=4, dom=range(4))\n"
-QUEENS_RULES = ("satisfy(AllDifferent(q), AllDifferent(q[i] + i for i in range(4)),"
-                " AllDifferent(q[i] - i for i in range(4)))\n")
+QUEENS_RULES = (
+    "satisfy(AllDifferent(q), AllDifferent(q[i] + i for i in range(4)), AllDifferent(q[i] - i for i in range(4)))\n"
+)
 
 
 pytestmark = pytest.mark.timeout(300)

@@ -30,19 +30,15 @@ from kernelext.widgets.static_forms import grid_text
 CHECKERS = answer_checks()
 
 ROOT = ROOT
-BOARD = [[None, [4, 0], [6, 0]],
-         [[0, 3], 0, 0],
-         [[0, 7], 0, 0]]  # rows 1 + 2 = 3 and 3 + 4 = 7, columns 1 + 3 = 4 and 2 + 4 = 6
+BOARD = [
+    [None, [4, 0], [6, 0]],
+    [[0, 3], 0, 0],
+    [[0, 7], 0, 0],
+]  # rows 1 + 2 = 3 and 3 + 4 = 7, columns 1 + 3 = 4 and 2 + 4 = 6
 DIGITS = [[0, 0, 0], [0, 1, 2], [0, 3, 4]]
 BLACK = frozenset({(0, 0), (0, 1), (0, 2), (1, 0), (2, 0)})
-REGIONS = [[0, 0, 1, 1],
-           [0, 0, 1, 1],
-           [2, 2, 3, 3],
-           [2, 2, 3, 3]]
-STARS = [[0, 1, 0, 0],
-         [0, 0, 0, 1],
-         [1, 0, 0, 0],
-         [0, 0, 1, 0]]
+REGIONS = [[0, 0, 1, 1], [0, 0, 1, 1], [2, 2, 3, 3], [2, 2, 3, 3]]
+STARS = [[0, 1, 0, 0], [0, 0, 0, 1], [1, 0, 0, 0], [0, 0, 1, 0]]
 
 
 def grid(values, holes=(), changed=()):
@@ -51,13 +47,18 @@ def grid(values, holes=(), changed=()):
 
 def kakuro_grid(digits, changed=()):
     """A kakuro grid with no variable on the black cells."""
-    return grid([[None if (r, c) in BLACK else v for c, v in enumerate(row)] for r, row in enumerate(digits)],
-                BLACK, changed)
+    return grid(
+        [[None if (r, c) in BLACK else v for c, v in enumerate(row)] for r, row in enumerate(digits)], BLACK, changed
+    )
 
 
 def cells_with(description, name):
-    return {(r, c) for r, row in enumerate(description["cells"]) for c, cell in enumerate(row)
-            if name in cell.get("classes", ())}
+    return {
+        (r, c)
+        for r, row in enumerate(description["cells"])
+        for c, cell in enumerate(row)
+        if name in cell.get("classes", ())
+    }
 
 
 # -- rules ------------------------------------------------------------------------------------------
@@ -65,7 +66,11 @@ def cells_with(description, name):
 
 def test_kakuro_runs_start_after_their_clue_across_then_down():
     assert kakuro.runs(kakuro.read_board(BOARD)) == [
-        (3, [(1, 1), (1, 2)]), (7, [(2, 1), (2, 2)]), (4, [(1, 1), (2, 1)]), (6, [(1, 2), (2, 2)])]
+        (3, [(1, 1), (1, 2)]),
+        (7, [(2, 1), (2, 2)]),
+        (4, [(1, 1), (2, 1)]),
+        (6, [(1, 2), (2, 2)]),
+    ]
 
 
 def test_kakuro_solution_breaks_no_rule_and_free_cells_break_none():
@@ -143,11 +148,17 @@ def test_view_without_its_data_says_what_it_reads(kind):
     assert "conflict" not in json.dumps(described)
 
 
-@pytest.mark.parametrize("kind, values, data", [
-    ("kakuro", kakuro_grid([[0, 0, 0], [0, 1, 1], [0, 3, None]], changed={(1, 1)}), {"board": BOARD}),
-    ("starbattle", grid([[1, 0, 0, 0], [0, 1, 0, 0], [0, 0, None, 0], [0, 0, 1, 0]], changed={(0, 0)}),
-     {"regions": REGIONS}),
-])
+@pytest.mark.parametrize(
+    "kind, values, data",
+    [
+        ("kakuro", kakuro_grid([[0, 0, 0], [0, 1, 1], [0, 3, None]], changed={(1, 1)}), {"board": BOARD}),
+        (
+            "starbattle",
+            grid([[1, 0, 0, 0], [0, 1, 0, 0], [0, 0, None, 0], [0, 0, 1, 0]], changed={(0, 0)}),
+            {"regions": REGIONS},
+        ),
+    ],
+)
 def test_views_draw_tables_the_sanitizer_keeps_with_a_legend_for_their_marks(kind, values, data):
     description = kind_for(kind).describe(values, data)
     markup = grid_html(description) + legend_html(description)
@@ -193,7 +204,14 @@ def test_kakuro_answer_check_accepts_the_solution_and_says_what_is_wrong():
     assert check([[0, 0, 0], [0, 2, 1], [0, 3, 4]], data, {}) == "the run down from (1, 1) adds up to 5, its clue is 4"
     assert check([[0, 0, 0], [0, 1, 1], [0, 3, 4]], data, {}) == "the run across from (1, 1) repeats a digit: [1, 1]"
     assert check([[0, 0, 0], [0, 1, 12], [0, 3, 4]], data, {}) == "white cell (1, 2) holds 12, not a digit 1..9"
-    for bad in (None, "x", [[1, 2]], [[0, 0, 0]] * 2, [[0, 0, 0], [0, 1], [0, 3, 4]], [[0, 0, 0], [0, None, 2], [0, 3, 4]]):
+    for bad in (
+        None,
+        "x",
+        [[1, 2]],
+        [[0, 0, 0]] * 2,
+        [[0, 0, 0], [0, 1], [0, 3, 4]],
+        [[0, 0, 0], [0, None, 2], [0, 3, 4]],
+    ):
         assert check(bad, data, {}) != ""
     assert check(DIGITS, {"board": "nothing"}, {}) == "the instance has no kakuro board"
 
@@ -245,8 +263,12 @@ def test_classroom_model_has_one_solution_and_it_keeps_the_rules(solver, name):
         values, data = session.grid(result).values, session.namespace
         if name == "kakuro":
             board = kakuro.read_board(data["board"])
-            assert all(values[r][c] in range(1, 10) for r, row in enumerate(board) for c, cell in enumerate(row)
-                       if cell is None)
+            assert all(
+                values[r][c] in range(1, 10)
+                for r, row in enumerate(board)
+                for c, cell in enumerate(row)
+                if cell is None
+            )
             assert kakuro.conflicts(values, board) == set()
         else:
             assert all(v in (0, 1) for row in values for v in row)
@@ -283,8 +305,10 @@ def test_exercise_instances_have_unique_solutions_that_pass_the_check(solver, na
             session.close()
 
 
-WRONG_STEP = {"kakuro": "satisfy(AllDifferent(x[i][j] for i, j in cells) for total, cells in runs(board))",
-              "star_battle": "satisfy(Sum(x[i]) == stars for i in range(n))"}  # columns forgotten
+WRONG_STEP = {
+    "kakuro": "satisfy(AllDifferent(x[i][j] for i, j in cells) for total, cells in runs(board))",
+    "star_battle": "satisfy(Sum(x[i]) == stars for i in range(n))",
+}  # columns forgotten
 
 
 @pytest.mark.parametrize("name", ["kakuro", "star_battle"])
@@ -296,13 +320,21 @@ def test_instructor_notebook_grades_full_marks_and_a_wrong_model_does_not(name, 
     (tmp_path / "in" / "teacher.ipynb").write_bytes((folder / "instructor.ipynb").read_bytes())
     model = read_submission(folder / "instructor.ipynb")
     wrong = [model.steps[0], WRONG_STEP[name]] + (list(model.steps[2:]) if name == "star_battle" else [])
-    cells = ["%load_ext kernelext\nfrom pycsp3 import *\nfrom kernelext.grading import load_instance\n"
-             f"data = load_instance({exercise.public[0].name!r})", *model.helpers,
-             f"%%puzzle {name}\n{wrong[0]}", *(f"%%puzzle+\n{step}" for step in wrong[1:])]
-    nbformat.write(nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(c) for c in cells]),
-                   tmp_path / "in" / "wrong.ipynb")
-    results = {r.student: r for r in grade(exercise_dir=folder, submissions_dir=tmp_path / "in",
-                                           out_dir=tmp_path / "out", only=only)}
+    cells = [
+        "%load_ext kernelext\nfrom pycsp3 import *\nfrom kernelext.grading import load_instance\n"
+        f"data = load_instance({exercise.public[0].name!r})",
+        *model.helpers,
+        f"%%puzzle {name}\n{wrong[0]}",
+        *(f"%%puzzle+\n{step}" for step in wrong[1:]),
+    ]
+    nbformat.write(
+        nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(c) for c in cells]), tmp_path / "in" / "wrong.ipynb"
+    )
+    results = {
+        r.student: r
+        for r in grade(exercise_dir=folder, submissions_dir=tmp_path / "in", out_dir=tmp_path / "out", only=only)
+    }
+
     def automatic(result):  # the written questions are graded by hand
         graded = [r for r in result.results if r.kind != "question"]
         return sum(r.points for r in graded), sum(r.max_points for r in graded)

@@ -20,8 +20,12 @@ def grid(values, holes=(), changed=(), name="x"):
 
 
 def cells_with(description, name):
-    return {(r, c) for r, row in enumerate(description["cells"]) for c, cell in enumerate(row)
-            if name in cell.get("classes", ())}
+    return {
+        (r, c)
+        for r, row in enumerate(description["cells"])
+        for c, cell in enumerate(row)
+        if name in cell.get("classes", ())
+    }
 
 
 SUDOKU_4 = [[1, 2, 3, 4], [3, 4, 1, 2], [2, 1, 4, 3], [4, 3, 2, 1]]
@@ -119,8 +123,7 @@ def test_queens_from_a_row_of_columns_or_a_board():
 
 
 def test_generic_shows_values_stars_and_changes():
-    described = kind_for("generic").describe(grid([[1, None, 3], [4, 5, None]], holes={(1, 2)},
-                                                  changed={(0, 0)}), {})
+    described = kind_for("generic").describe(grid([[1, None, 3], [4, 5, None]], holes={(1, 2)}, changed={(0, 0)}), {})
     assert grid_text(described) == "[1] *  3\n 4  5"
     assert cells_with(described, "free") == {(0, 1)}
 
@@ -230,8 +233,18 @@ def test_the_graders_checks_use_the_kinds_rules():
 def test_answer_checks_say_what_is_wrong_with_a_malformed_answer(check):
     from kernelext.kinds import answer_checks
 
-    data = {"grid": [[1, 0], [0, 0]], "clues": [[1, 0], [0, 0]], "n": 2, "m": 2, "points": [[(1, 1), (2, 2)]],
-            "rows": [[1]], "columns": [[1]], "hints": [], "less": [], "shapes": [[[1]]]}
+    data = {
+        "grid": [[1, 0], [0, 0]],
+        "clues": [[1, 0], [0, 0]],
+        "n": 2,
+        "m": 2,
+        "points": [[(1, 1), (2, 2)]],
+        "rows": [[1]],
+        "columns": [[1]],
+        "hints": [],
+        "less": [],
+        "shapes": [[[1]]],
+    }
     message = answer_checks()[check]("not an array", data, {})
     assert isinstance(message, str) and message  # kinds whose data is missing here say so
 
@@ -241,10 +254,14 @@ def test_futoshiki_signs_and_givens_are_read_off_the_posted_model_whatever_the_d
     from kernelext.kinds import futoshiki
 
     shell.ok("n = 4\nbigger_than = [((2, 1), (1, 1)), ((1, 3), (1, 4))]\nstart = [(4, 4, 2)]")
-    shell.ok("%%puzzle futoshiki\nx = VarArray(size=[n, n], dom=range(1, n + 1))\n"
-             "satisfy(AllDifferent(x[i]) for i in range(n))\nsatisfy(AllDifferent(x[:, j]) for j in range(n))")
-    shell.ok("%%puzzle+\nsatisfy(x[a - 1][b - 1] > x[c - 1][d - 1] for ((a, b), (c, d)) in bigger_than)\n"
-             "satisfy(x[r - 1][c - 1] == v for (r, c, v) in start)")
+    shell.ok(
+        "%%puzzle futoshiki\nx = VarArray(size=[n, n], dom=range(1, n + 1))\n"
+        "satisfy(AllDifferent(x[i]) for i in range(n))\nsatisfy(AllDifferent(x[:, j]) for j in range(n))"
+    )
+    shell.ok(
+        "%%puzzle+\nsatisfy(x[a - 1][b - 1] > x[c - 1][d - 1] for ((a, b), (c, d)) in bigger_than)\n"
+        "satisfy(x[r - 1][c - 1] == v for (r, c, v) in start)"
+    )
     puzzle = shell.ip.magics_manager.registry["PuzzleMagics"].current
     description = futoshiki.describe(puzzle.session.last_grid, puzzle.data("futoshiki"))
     assert description["signs"] == [{"cells": [[0, 0], [1, 0]], "text": "^"}, {"cells": [[0, 2], [0, 3]], "text": ">"}]
@@ -256,8 +273,10 @@ def test_killer_sudoku_cages_and_givens_are_read_off_the_posted_model_when_the_d
 
     shell.ok("blocks = [(3, [(0, 0), (0, 1)]), (7, [(1, 0), (2, 0), (2, 1)]), (4, [(0, 2), (1, 2), (1, 1)])]")
     shell.ok("%%puzzle killer\nx = VarArray(size=[4, 4], dom=range(1, 5))\n")
-    shell.ok("%%puzzle+\nsatisfy(Sum(x[i][j] for i, j in cells) == total for total, cells in blocks)\n"
-             "satisfy(x[3][3] == 2, Sum(x[3]) == 10, Sum(x[0][3], x[2][3]) == 5)\n")
+    shell.ok(
+        "%%puzzle+\nsatisfy(Sum(x[i][j] for i, j in cells) == total for total, cells in blocks)\n"
+        "satisfy(x[3][3] == 2, Sum(x[3]) == 10, Sum(x[0][3], x[2][3]) == 5)\n"
+    )
     puzzle = shell.ip.magics_manager.registry["PuzzleMagics"].current
     cells = sudoku.describe(puzzle.session.last_grid, puzzle.data("sudoku"))["cells"]
     assert [cells[r][c].get("corner") for r, c in ((0, 0), (1, 0), (0, 2))] == ["3", "7", "4"]

@@ -32,8 +32,10 @@ REFUSED = {  # cell run after the board and the clues: words of the message
     "unknown solver": ("%%puzzle+ --solver gurobi\n" + NEXT[10:], "Unknown solver 'gurobi': use one of ace"),
     "--show unknown array": ("%%puzzle+ --show y\n" + NEXT[10:], "--show y: no variable array has that name"),
     "--show of a non-array": ("%%puzzle+ --show n\n" + NEXT[10:], "--show n: no variable array has that name"),
-    "--show of a 3-D array": ("%%puzzle+ --show z\nz = VarArray(size=[2, 2, 2], dom={0, 1})\n",
-                              "only 1-D and 2-D arrays can be drawn"),
+    "--show of a 3-D array": (
+        "%%puzzle+ --show z\nz = VarArray(size=[2, 2, 2], dom={0, 1})\n",
+        "only 1-D and 2-D arrays can be drawn",
+    ),
     "unknown command": ("%puzzle frobnicate", "Unknown command 'frobnicate'"),
     "export without a file": ("%puzzle export", "Say where to write"),
     "export to an unknown format": ("%puzzle export model.txt", "use a .xml (model) or .json (solution)"),
@@ -47,8 +49,10 @@ REFUSED = {  # cell run after the board and the clues: words of the message
     "undefined name": ("%%puzzle+\nsatisfy(x[i][j] == 1 for i, j in poinst[0])\n", "NameError: name 'poinst'"),
     "unknown attribute": ("%%puzzle+\nv = x[1][1].foo\n", "Line 2: AttributeError"),
     "missing module": ("%%puzzle+\nimport no_such_module\n", "No module named 'no_such_module'"),
-    "division by zero after a partial post": ("%%puzzle+\nsatisfy(x[1][1] == 1)\nn = 99\nsatisfy(x[1][1] == 1 // 0)\n",
-                                              "Line 4: ZeroDivisionError"),
+    "division by zero after a partial post": (
+        "%%puzzle+\nsatisfy(x[1][1] == 1)\nn = 99\nsatisfy(x[1][1] == 1 // 0)\n",
+        "Line 4: ZeroDivisionError",
+    ),
     "endless recursion": ("%%puzzle+\ndef f(k):\n    return f(k + 1)\nf(0)\n", "RecursionError"),
     "sys.exit": ("%%puzzle+\nsatisfy(x[1][1] == 1)\nimport sys; sys.exit(3)\n", "stopped"),
     # pycsp3 refuses
@@ -59,8 +63,10 @@ REFUSED = {  # cell run after the board and the clues: words of the message
     "re-declared variable": ("%%puzzle+\nx = VarArray(size=3, dom={0, 1})\n", "The identifier x is used twice"),
     "empty domain": ("%%puzzle+\ny = VarArray(size=3, dom=range(0))\n", "empty domain"),
     "domain of the wrong type": ("%%puzzle+\ny = VarArray(size=3, dom='abc')\n", "Line 2: AssertionError"),
-    "table of the wrong arity": ("%%puzzle+\nsatisfy((x[1][1], x[1][2]) in {(1, 2, 3)})\n",
-                                 "The length of each tuple must be the same as the arity"),
+    "table of the wrong arity": (
+        "%%puzzle+\nsatisfy((x[1][1], x[1][2]) in {(1, 2, 3)})\n",
+        "The length of each tuple must be the same as the arity",
+    ),
     "float in a constraint": ("%%puzzle+\nsatisfy(x[1][1] == 1.5)\n", "bad form of predicate 1.5"),
     "string in a sum": ("%%puzzle+\nsatisfy(Sum(x[1]) == 'a')\n", "Wrong type for a"),
     "None in a constraint": ("%%puzzle+\nsatisfy(x[1][1] == None)\n", "Line 2: ValueError"),
@@ -75,8 +81,10 @@ REFUSED = {  # cell run after the board and the clues: words of the message
     "comparison without satisfy": ("%%puzzle+\nx[1][1] == 1\n", "put it inside satisfy(...)"),
     "True reaching satisfy": ("%%puzzle+\nsatisfy(n == 5)\n", "True/False before pycsp3 saw it"),
     "if on a variable": ("%%puzzle+\nif x[1][1] == 1:\n    satisfy(x[1][2] == 1)\n", "use If(test, Then=...)"),
-    "comprehension filtered on a variable": ("%%puzzle+\nsatisfy(x[i][1] == 1 for i in range(7) if x[i][1] > 0)\n",
-                                             "If(test, Then=...)"),
+    "comprehension filtered on a variable": (
+        "%%puzzle+\nsatisfy(x[i][1] == 1 for i in range(7) if x[i][1] > 0)\n",
+        "If(test, Then=...)",
+    ),
     # interrupts raised by the step itself
     "Ctrl-C while the step runs": ("%%puzzle+\nsatisfy(x[1][1] == 1)\nraise KeyboardInterrupt\n", "Interrupted"),
 }
@@ -122,14 +130,19 @@ def assert_kept(shell, run, words: str) -> None:
 def test_index_past_the_end_builds_the_cell_pycsp3_wraps_it_to_and_warns(amaze):
     run = amaze.run("%%puzzle+\nk = 1\nsatisfy(x[1][9] == 1)\n")
     assert "intension(function:eq(x[1][2],1))" in run.text
-    assert_kept(amaze, run, "warning: line 3: index 9 is past the end of the array: pycsp3 wraps it round to "
-                            "index 2, x[1][2].\n")
+    assert_kept(
+        amaze,
+        run,
+        "warning: line 3: index 9 is past the end of the array: pycsp3 wraps it round to index 2, x[1][2].\n",
+    )
 
 
 def test_strict_indexing_refuses_an_index_past_the_end(amaze):
     amaze.ok("%config PuzzleMagics.strict_indexing = True")
     try:
-        assert_refused(amaze, "%%puzzle+\nk = 1\nsatisfy(x[1][9] == 1)\n", "Line 3: IndexError: index 9 is past the end")
+        assert_refused(
+            amaze, "%%puzzle+\nk = 1\nsatisfy(x[1][9] == 1)\n", "Line 3: IndexError: index 9 is past the end"
+        )
     finally:  # the shell's configuration outlives this test
         amaze.ok("%config PuzzleMagics.strict_indexing = False")
 
@@ -141,8 +154,16 @@ def test_refused_input_leaves_the_model_as_it_was(amaze, name, monkeypatch, tmp_
     assert os.listdir(tmp_path) == []
 
 
-@pytest.mark.parametrize("cell", ["%%puzzle+\nsatisfy(x[1][1] == 0)\n", "%puzzle steps", "%puzzle solve",
-                                  "%puzzle undo", "%puzzle export model.xml"])
+@pytest.mark.parametrize(
+    "cell",
+    [
+        "%%puzzle+\nsatisfy(x[1][1] == 0)\n",
+        "%puzzle steps",
+        "%puzzle solve",
+        "%puzzle undo",
+        "%puzzle export model.xml",
+    ],
+)
 def test_commands_before_any_puzzle_say_to_start_one(shell, cell):
     run = shell.run(cell)
     assert "run a `%%puzzle NAME` cell first" in str(run.error) and "Traceback" not in run.text
@@ -150,8 +171,11 @@ def test_commands_before_any_puzzle_say_to_start_one(shell, cell):
 
 
 FAILED_STARTS = {  # a %%puzzle cell that fails: words of its message, the name the next commands give
-    "view unknown": ("%%puzzle amaze --view hexagons\nq = VarArray(size=2, dom={0, 1})\n", "--view hexagons: no such view",
-                     "amaze"),
+    "view unknown": (
+        "%%puzzle amaze --view hexagons\nq = VarArray(size=2, dom={0, 1})\n",
+        "--view hexagons: no such view",
+        "amaze",
+    ),
     "step that fails": ("%%puzzle other\nn = 7\nq = VarArray(size=2, dom=range(0))\n", "empty domain", "other"),
     "no name": ("%%puzzle\nq = VarArray(size=2, dom={0, 1})\n", "Name the puzzle", "NAME"),
     "two names": ("%%puzzle a b\nq = VarArray(size=2, dom={0, 1})\n", "Name the puzzle", "a b"),
@@ -176,7 +200,10 @@ def test_objective_of_a_later_step_beside_an_earlier_one_is_refused(amaze):
     amaze.ok("%%puzzle+\nminimize(x[1][1])\n")
     before = model_text()
     message = str(amaze.run("%%puzzle+\nmaximize(x[1][2])\n").error)
-    assert message == "A model has one objective, and an earlier step sets one already: keep one (edit the step that sets the other)."
+    assert (
+        message
+        == "A model has one objective, and an earlier step sets one already: keep one (edit the step that sets the other)."
+    )
     assert model_text() == before and "3 step(s)" in amaze.ok("%puzzle steps")
 
 
@@ -353,9 +380,11 @@ def test_rejected_model_message_names_the_fix(amaze):
 
 # -- the grader ------------------------------------------------------------------------------------
 
+
 def grade_cli(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "kernelext.grading.cli", *args], capture_output=True, text=True,
-                          timeout=300)
+    return subprocess.run(
+        [sys.executable, "-m", "kernelext.grading.cli", *args], capture_output=True, text=True, timeout=300
+    )
 
 
 def test_malformed_exercise_folder_is_refused_in_one_line(tmp_path):

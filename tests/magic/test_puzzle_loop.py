@@ -139,8 +139,11 @@ BAD_STEPS = {
 def user_names(shell) -> dict[str, str]:
     """The notebook's own names (IPython's left out) and what they hold, as text."""
     hidden = set(shell.ip.user_ns_hidden)
-    return {name: repr(value) for name, value in shell.ip.user_ns.items()
-            if not name.startswith("_") and name not in hidden and name not in ("In", "Out")}
+    return {
+        name: repr(value)
+        for name, value in shell.ip.user_ns.items()
+        if not name.startswith("_") and name not in hidden and name not in ("In", "Out")
+    }
 
 
 @pytest.mark.parametrize("name", BAD_STEPS)
@@ -180,7 +183,9 @@ def test_empty_step_is_refused(shell):
 def test_unknown_option_is_refused(shell):
     shell.ok(AMAZE_BOARD)
     assert "unrecognized arguments: --colour" in shell.fails("%%puzzle+ --colour red\nsatisfy(x[1][1] == 0)\n")
-    assert "--sols many: give a positive number or `all`" in shell.fails("%%puzzle+ --sols many\nsatisfy(x[1][1] == 0)\n")
+    assert "--sols many: give a positive number or `all`" in shell.fails(
+        "%%puzzle+ --sols many\nsatisfy(x[1][1] == 0)\n"
+    )
     assert "<constraints>" not in model_text()
 
 
@@ -216,14 +221,17 @@ def test_unsat_after_editing_a_step_names_it_and_undo_puts_its_previous_version_
     shell.ok("%%puzzle+\nsatisfy(x[1][1] == 0)\n")
     before = model_text()
     text = shell.ok("%%puzzle+ --step clues\nsatisfy(x[3][4] == 1, x[3][4] == 2)\n")
-    assert ("status: UNSAT: no solution since step 2 was edited: `%puzzle undo` puts back its previous version."
-            in text), text
+    assert (
+        "status: UNSAT: no solution since step 2 was edited: `%puzzle undo` puts back its previous version." in text
+    ), text
     text = shell.ok("%puzzle undo")
     assert "Put back the previous version of step 2: satisfy(x[3][4] == 1)" in text and "status: SAT" in text
     assert model_text() == before
     text = shell.ok("%%puzzle+ --step clues\nsatisfy(x[3][4] == 1, x[1][1] == 1)\n")  # clashes with step 3
-    assert ("status: UNSAT: no solution: step 3 cannot hold with step 2 as edited; `%puzzle undo` puts back "
-            "step 2's previous version.") in text, text
+    assert (
+        "status: UNSAT: no solution: step 3 cannot hold with step 2 as edited; `%puzzle undo` puts back "
+        "step 2's previous version."
+    ) in text, text
     assert "status: SAT" in shell.ok("%puzzle undo") and model_text() == before
     assert "Removed step 3: satisfy(x[1][1] == 0)" in shell.ok("%puzzle undo")
 
@@ -240,7 +248,8 @@ def test_an_edited_step_marks_nothing_as_changed_and_an_added_one_marks_what_it_
     added = shell.ok("%%puzzle+\nsatisfy(x[1][1] == 1)\n")
     assert "[" in added.split("x (", 1)[1].split(":", 1)[1]  # cells marked [v]
     assert session.last_grid.changed and all(
-        session.last_grid.values[r][c] is not None for r, c in session.last_grid.changed)
+        session.last_grid.values[r][c] is not None for r, c in session.last_grid.changed
+    )
 
 
 def test_naming_the_unsat_step_gives_up_when_its_time_runs_out(shell, monkeypatch):
@@ -310,8 +319,13 @@ def test_help_and_magic_docstrings_document_every_command_option_view_and_solver
 
     text = shell.ok("%puzzle help")
     magics = shell.ip.magics_manager.registry["PuzzleMagics"]
-    options = {o for magic in (magics.puzzle, magics.puzzle_step) for action in magic.parser._actions
-               for o in action.option_strings if o.startswith("--") and o != "--help"}
+    options = {
+        o
+        for magic in (magics.puzzle, magics.puzzle_step)
+        for action in magic.parser._actions
+        for o in action.option_strings
+        if o.startswith("--") and o != "--help"
+    }
     assert {"--domains", "--view", "--nodes", "--step", "--no-solve", "--solver"} <= options
     handlers = {command.run for command in COMMANDS.values()}
     assert len(handlers) == len(COMMANDS) == 13  # one handler per command (and help, answered by the router)
@@ -453,8 +467,11 @@ def test_arrays_with_holes_read_back_in_place(backend):
     from kernelext.steps.session import PuzzleSession
 
     session = PuzzleSession("holes", backend=backend)
-    session.add_step("y = VarArray(size=[2, 2], dom=lambda i, j: None if (i, j) == (0, 1) else range(5))\n"
-                     "z = VarArray(size=2, dom=range(3))\n", solve=False)
+    session.add_step(
+        "y = VarArray(size=[2, 2], dom=lambda i, j: None if (i, j) == (0, 1) else range(5))\n"
+        "z = VarArray(size=2, dom=range(3))\n",
+        solve=False,
+    )
     report = session.add_step("satisfy(y[0][0] == 1, y[1][0] == 2, y[1][1] == 3, z[1] == 2)\n")
     assert report.grid.values == ((1, None), (2, 3)) and report.grid.holes == {(0, 1)}
     assert report.result.solution["z[1]"] == 2
@@ -477,8 +494,11 @@ def test_a_new_session_leaves_the_model_of_another_whole(solver):
 
     queens = PuzzleSession("queens", solver=solver)
     queens.add_step("q = VarArray(size=4, dom=range(4))\n", solve=False)
-    queens.add_step("satisfy(AllDifferent(q), AllDifferent(q[i] + i for i in range(4)),"
-                    " AllDifferent(q[i] - i for i in range(4)))\n", solve=False)
+    queens.add_step(
+        "satisfy(AllDifferent(q), AllDifferent(q[i] + i for i in range(4)),"
+        " AllDifferent(q[i] - i for i in range(4)))\n",
+        solve=False,
+    )
     other = PuzzleSession("other", solver=solver)
     assert len(queens.solve(sols="all").solutions) == 2  # creating `other` did not touch it
     other.add_step("y = VarArray(size=3, dom={0, 1})\nsatisfy(y[0] != y[1], y[1] != y[2])\n", solve=False)

@@ -36,9 +36,17 @@ def output(model_id: str, html: bool = True) -> dict:
 def notebook(*outputs, saved=()) -> dict:
     metadata = {"kernelspec": {"display_name": "Python 3", "language": "python", "name": "python3"}}
     if saved:
-        metadata["widgets"] = {WIDGET_STATE: {"state": {key: {} for key in saved}, "version_major": 2,
-                                              "version_minor": 0}}
-    cell = {"cell_type": "code", "execution_count": 1, "id": "a", "metadata": {}, "source": "", "outputs": list(outputs)}
+        metadata["widgets"] = {
+            WIDGET_STATE: {"state": {key: {} for key in saved}, "version_major": 2, "version_minor": 0}
+        }
+    cell = {
+        "cell_type": "code",
+        "execution_count": 1,
+        "id": "a",
+        "metadata": {},
+        "source": "",
+        "outputs": list(outputs),
+    }
     return {"cells": [cell], "metadata": metadata, "nbformat": 4, "nbformat_minor": 5}
 
 
@@ -69,8 +77,10 @@ def test_prepare_removes_every_view_and_the_widget_state_and_sets_the_kernelspec
     nb = prepare(notebook(output("a"), output("b", html=False), saved=["a", "b"]))
     assert views(nb) == [] and "widgets" not in nb["metadata"]
     assert nb["metadata"]["kernelspec"] == KERNELSPEC
-    assert [o["data"] for o in nb["cells"][0]["outputs"]] == [{"text/plain": "grid", "text/html": "<table></table>"},
-                                                              {"text/plain": "grid"}]
+    assert [o["data"] for o in nb["cells"][0]["outputs"]] == [
+        {"text/plain": "grid", "text/html": "<table></table>"},
+        {"text/plain": "grid"},
+    ]
 
 
 def test_handout_command_writes_in_place_and_check_tells_what_is_not_ready(tmp_path, capsys):
@@ -91,7 +101,8 @@ def test_handout_command_writes_in_place_and_check_tells_what_is_not_ready(tmp_p
     assert (cell["id"], cell["source"], cell["execution_count"]) == ("a", original["cells"][0]["source"], 1)
     assert cell["outputs"] == [  # each output keeps its static forms, in order, and nothing else changes
         {"output_type": "display_data", "data": {"text/plain": "grid", "text/html": "<table></table>"}, "metadata": {}},
-        {"output_type": "display_data", "data": {"text/plain": "grid"}, "metadata": {}}]
+        {"output_type": "display_data", "data": {"text/plain": "grid"}, "metadata": {}},
+    ]
     before = path.read_text()
     assert main(["--check", str(path)]) == 0 and main([str(path)]) == 0 and path.read_text() == before
 
@@ -108,13 +119,18 @@ def test_another_kernels_notebook_keeps_its_kernelspec(tmp_path):
 def test_execute_runs_the_notebook_then_keeps_only_what_shows_without_a_kernel(tmp_path, monkeypatch):
     path = tmp_path / "pairs.ipynb"
     (tmp_path / "size.txt").write_text("3")  # read from the notebook's folder
-    nbformat.write(new_notebook(cells=[
-        new_markdown_cell("Three values, all different."),
-        new_code_cell("%load_ext kernelext\nfrom pycsp3 import *\nsize = int(open('size.txt').read())"),
-        new_code_cell("print('size', size)"),
-        new_code_cell("%%puzzle pairs\nq = VarArray(size=size, dom=range(size))"),
-        new_code_cell("%%puzzle+\nsatisfy(AllDifferent(q))"),
-    ]), path)
+    nbformat.write(
+        new_notebook(
+            cells=[
+                new_markdown_cell("Three values, all different."),
+                new_code_cell("%load_ext kernelext\nfrom pycsp3 import *\nsize = int(open('size.txt').read())"),
+                new_code_cell("print('size', size)"),
+                new_code_cell("%%puzzle pairs\nq = VarArray(size=size, dom=range(size))"),
+                new_code_cell("%%puzzle+\nsatisfy(AllDifferent(q))"),
+            ]
+        ),
+        path,
+    )
     executed, execute = [], handout.execute
 
     def recorded(*args):

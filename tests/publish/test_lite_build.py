@@ -42,8 +42,13 @@ def test_the_lxml_stand_in_compiles_the_same_xcsp3_as_lxml(tmp_path):
     script.write_text(MODEL)
     texts = []
     for mode in ("lxml", "standin"):
-        run = subprocess.run([sys.executable, str(script), mode, str(STANDINS), f"-output={mode}.xml"], cwd=tmp_path,
-                             capture_output=True, text=True, timeout=120)
+        run = subprocess.run(
+            [sys.executable, str(script), mode, str(STANDINS), f"-output={mode}.xml"],
+            cwd=tmp_path,
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
         assert run.returncode == 0, run.stderr
         texts.append((tmp_path / f"{mode}.xml").read_text())
     assert texts[0] == texts[1] and "<regular>" in texts[0] and "<minimize" in texts[0]
@@ -60,8 +65,18 @@ def site(tmp_path_factory):
     folder = tmp_path_factory.mktemp("lite")
     with pytest.MonkeyPatch.context() as patch:
         patch.chdir(folder)  # OUT relative to the current folder, as a teacher types it
-        assert main(["build", "--offline", "site", str(ROOT / "notebooks" / "amaze.ipynb"),
-                     str(ROOT / "exercises" / "futoshiki" / "public")]) == 0, f"fetch the parts first ({default_cache()})"
+        assert (
+            main(
+                [
+                    "build",
+                    "--offline",
+                    "site",
+                    str(ROOT / "notebooks" / "amaze.ipynb"),
+                    str(ROOT / "exercises" / "futoshiki" / "public"),
+                ]
+            )
+            == 0
+        ), f"fetch the parts first ({default_cache()})"
     return folder / "site"
 
 
@@ -72,12 +87,16 @@ def test_the_site_holds_pyodide_minizinc_and_exactly_the_wheels_its_lock_names(s
     assert sorted(entry["file_name"] for entry in lock.values()) == wheels
     for entry in lock.values():
         assert hashlib.sha256((pyodide / entry["file_name"]).read_bytes()).hexdigest() == entry["sha256"]
-    assert {"kernelext", "pycsp3", "kernelext-browser-standins", "ipywidgets", "anywidget", "pyodide-kernel"} <= set(lock)
+    assert {"kernelext", "pycsp3", "kernelext-browser-standins", "ipywidgets", "anywidget", "pyodide-kernel"} <= set(
+        lock
+    )
     settings = json.loads((site / "jupyter-lite.json").read_text())["jupyter-config-data"]["litePluginSettings"]
     kernel = settings["@jupyterlite/pyodide-kernel-extension:kernel"]
     assert kernel["disablePyPIFallback"] and sorted(kernel["loadPyodideOptions"]["packages"]) == sorted(lock)
-    assert all((site / "minizinc" / name).stat().st_size for name in
-               ("minizinc.mjs", "minizinc-worker.js", "minizinc.wasm", "minizinc.data"))
+    assert all(
+        (site / "minizinc" / name).stat().st_size
+        for name in ("minizinc.mjs", "minizinc-worker.js", "minizinc.wasm", "minizinc.data")
+    )
     assert (pyodide / "pyodide.asm.wasm").exists() and PYODIDE.version and MINIZINC.version
 
 

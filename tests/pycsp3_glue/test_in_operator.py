@@ -41,8 +41,10 @@ def test_python_s_own_in_is_found_after_pycsp3_wrote_its_own_and_pycsp3_s_still_
 
 
 def test_nothing_is_written_before_pycsp3_writes_its_own():
-    code = ("import sys\nfrom kernelext.pycsp3_glue import in_operator\nin_operator.write(pycsp3s=False)\n"
-            "assert not in_operator.pycsp3s_written() and 'pycsp3' not in sys.modules\nprint(2 in {2})")
+    code = (
+        "import sys\nfrom kernelext.pycsp3_glue import in_operator\nin_operator.write(pycsp3s=False)\n"
+        "assert not in_operator.pycsp3s_written() and 'pycsp3' not in sys.modules\nprint(2 in {2})"
+    )
     run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert run.returncode == 0 and run.stdout.strip() == "True", run.stderr
 
@@ -71,7 +73,9 @@ def test_a_step_s_in_posts_its_table_each_time_it_runs_with_in_through_slots(mon
     from kernelext.steps.session import PuzzleSession
 
     declare = "x = VarArray(size=[6, 3], dom=range(3))"
-    tables = "T = {(0, ANY, 1), (1, ne(1), 2)}\nsatisfy(tuple(x[i]) in T for i in range(6))\nsatisfy(x[0][0] not in {2})"
+    tables = (
+        "T = {(0, ANY, 1), (1, ne(1), 2)}\nsatisfy(tuple(x[i]) in T for i in range(6))\nsatisfy(x[0][0] not in {2})"
+    )
     compiled = []
     for through_slots in (False, True):
         monkeypatch.setattr(in_operator, "SPECIALISED", through_slots)

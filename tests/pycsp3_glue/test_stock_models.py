@@ -86,6 +86,7 @@ DATA = {"data from the notebook": [4, [[0, 2], [3, 1]]]}
 
 def canonical(path: Path):
     """An XCSP3 file as nested tuples, comments and notes left out."""
+
     def walk(element):
         attributes = tuple(sorted((k, v) for k, v in element.attrib.items() if k != "note"))
         return element.tag, attributes, " ".join((element.text or "").split()), tuple(walk(c) for c in element)
@@ -100,8 +101,13 @@ def stock_xcsp3(source: str, folder: Path, data=None) -> Path:
     if data is not None:
         (folder / "data.json").write_text(json.dumps({"n": data[0], "clues": data[1]}))
         arguments = ["-data=data.json"]
-    subprocess.run([sys.executable, model.name, f"-output={out}", *arguments], cwd=folder, check=True,
-                   capture_output=True, timeout=120)
+    subprocess.run(
+        [sys.executable, model.name, f"-output={out}", *arguments],
+        cwd=folder,
+        check=True,
+        capture_output=True,
+        timeout=120,
+    )
     return out
 
 
@@ -133,8 +139,10 @@ def test_slides_are_solved_to_the_same_optimum_by_both_solvers(shell, tmp_path, 
 
 
 def test_a_new_puzzle_frees_what_the_previous_one_built(shell):
-    shell.ok("%%puzzle big --no-solve\nx = VarArray(size=60, dom=range(60))\n"
-             "satisfy(x[i] + x[j] != 30 for i in range(60) for j in range(i))\n")
+    shell.ok(
+        "%%puzzle big --no-solve\nx = VarArray(size=60, dom=range(60))\n"
+        "satisfy(x[i] + x[j] != 30 for i in range(60) for j in range(i))\n"
+    )
     from pycsp3.classes.entities import CtrEntities
     from pycsp3.classes.nodes import Node
 

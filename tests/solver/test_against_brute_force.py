@@ -62,8 +62,9 @@ def _no_overlap_2d(boxes, sizes):
     for a, b in itertools.combinations(range(len(boxes)), 2):
         if any(0 in sizes[k] for k in (a, b)):
             continue
-        if not any(boxes[a][d] + sizes[a][d] <= boxes[b][d] or boxes[b][d] + sizes[b][d] <= boxes[a][d]
-                   for d in range(2)):
+        if not any(
+            boxes[a][d] + sizes[a][d] <= boxes[b][d] or boxes[b][d] + sizes[b][d] <= boxes[a][d] for d in range(2)
+        ):
             return False
     return True
 
@@ -99,145 +100,255 @@ CONSTRUCTS = {
     "intension arithmetic": Construct(
         lambda p: f"satisfy(abs(x[0] - x[1]) + {p['k']} * x[2] >= max(x[0], x[1]), x[0] * x[1] != {p['m']})",
         lambda p, x, b: abs(x[0] - x[1]) + p["k"] * x[2] >= max(x[0], x[1]) and x[0] * x[1] != p["m"],
-        st.fixed_dictionaries({"k": small(-2, 2), "m": small(0, 4)})),
+        st.fixed_dictionaries({"k": small(-2, 2), "m": small(0, 4)}),
+    ),
     "div and mod": Construct(
-        lambda p: f"satisfy((x[0] - {p['s']}) % (x[1] - {p['t']}) == x[2] - {p['s']}, "
-                  f"(x[2] - {p['s']}) // (x[0] - {p['t']}) >= 0)",
-        lambda p, x, b: x[1] != p["t"] and x[0] != p["t"]
-        and (x[0] - p["s"]) - _trunc_div(x[0] - p["s"], x[1] - p["t"]) * (x[1] - p["t"]) == x[2] - p["s"]
-        and _trunc_div(x[2] - p["s"], x[0] - p["t"]) >= 0,
-        st.fixed_dictionaries({"s": small(0, 2), "t": small(0, 2)})),
-    "pow": Construct(lambda p: f"satisfy(x[0] ** {p['e']} == x[1] + x[2], x[2] ** x[1] <= 4)",
-                     lambda p, x, b: x[0] ** p["e"] == x[1] + x[2] and x[2] ** x[1] <= 4,
-                     st.fixed_dictionaries({"e": small(0, 3)})),
+        lambda p: (
+            f"satisfy((x[0] - {p['s']}) % (x[1] - {p['t']}) == x[2] - {p['s']}, "
+            f"(x[2] - {p['s']}) // (x[0] - {p['t']}) >= 0)"
+        ),
+        lambda p, x, b: (
+            x[1] != p["t"]
+            and x[0] != p["t"]
+            and (x[0] - p["s"]) - _trunc_div(x[0] - p["s"], x[1] - p["t"]) * (x[1] - p["t"]) == x[2] - p["s"]
+            and _trunc_div(x[2] - p["s"], x[0] - p["t"]) >= 0
+        ),
+        st.fixed_dictionaries({"s": small(0, 2), "t": small(0, 2)}),
+    ),
+    "pow": Construct(
+        lambda p: f"satisfy(x[0] ** {p['e']} == x[1] + x[2], x[2] ** x[1] <= 4)",
+        lambda p, x, b: x[0] ** p["e"] == x[1] + x[2] and x[2] ** x[1] <= 4,
+        st.fixed_dictionaries({"e": small(0, 3)}),
+    ),
     "logic": Construct(
-        lambda p: "satisfy((x[0] == 1) | (b[0] == 1), (x[1] > x[2]) == (b[1] == 1), imply(b[2] == 1, x[0] != 2),"
-                  " b[0] ^ b[1] ^ b[2])",
-        lambda p, x, b: (x[0] == 1 or b[0] == 1) and ((x[1] > x[2]) == (b[1] == 1)) and (b[2] != 1 or x[0] != 2)
-        and (b[0] + b[1] + b[2]) % 2 == 1, uses_b=True),
-    "if then else": Construct(lambda p: "satisfy(If(b[0] == 1, Then=x[0] == 1, Else=x[1] == 2))",
-                              lambda p, x, b: x[0] == 1 if b[0] == 1 else x[1] == 2, uses_b=True),
-    "in a set": Construct(lambda p: f"satisfy(x[0] in {set(p['s'])}, x[1] not in {set(p['s'])})",
-                          lambda p, x, b: x[0] in p["s"] and x[1] not in p["s"],
-                          st.fixed_dictionaries({"s": st.lists(small(0, 3), min_size=1, max_size=3)})),
-    "table": Construct(lambda p: f"satisfy(x[:3] in {p['t']})", lambda p, x, b: tuple(x[:3]) in p["t"],
-                       st.fixed_dictionaries({"t": st.lists(st.tuples(small(0, 3), small(0, 3), small(0, 3)),
-                                                            min_size=1, max_size=6)})),
+        lambda p: (
+            "satisfy((x[0] == 1) | (b[0] == 1), (x[1] > x[2]) == (b[1] == 1), imply(b[2] == 1, x[0] != 2),"
+            " b[0] ^ b[1] ^ b[2])"
+        ),
+        lambda p, x, b: (
+            (x[0] == 1 or b[0] == 1)
+            and ((x[1] > x[2]) == (b[1] == 1))
+            and (b[2] != 1 or x[0] != 2)
+            and (b[0] + b[1] + b[2]) % 2 == 1
+        ),
+        uses_b=True,
+    ),
+    "if then else": Construct(
+        lambda p: "satisfy(If(b[0] == 1, Then=x[0] == 1, Else=x[1] == 2))",
+        lambda p, x, b: x[0] == 1 if b[0] == 1 else x[1] == 2,
+        uses_b=True,
+    ),
+    "in a set": Construct(
+        lambda p: f"satisfy(x[0] in {set(p['s'])}, x[1] not in {set(p['s'])})",
+        lambda p, x, b: x[0] in p["s"] and x[1] not in p["s"],
+        st.fixed_dictionaries({"s": st.lists(small(0, 3), min_size=1, max_size=3)}),
+    ),
+    "table": Construct(
+        lambda p: f"satisfy(x[:3] in {p['t']})",
+        lambda p, x, b: tuple(x[:3]) in p["t"],
+        st.fixed_dictionaries(
+            {"t": st.lists(st.tuples(small(0, 3), small(0, 3), small(0, 3)), min_size=1, max_size=6)}
+        ),
+    ),
     "table with *": Construct(
         lambda p: "satisfy(Table(scope=x[:3], supports=[(0, ANY, 1), (2, 2, ANY), (1, 0, 0)]))",
-        lambda p, x, b: (x[0] == 0 and x[2] == 1) or (x[0] == 2 and x[1] == 2) or tuple(x[:3]) == (1, 0, 0)),
-    "conflicts with *": Construct(lambda p: "satisfy(x[:3] not in {(0, 0, 0), (1, ANY, 1)})",
-                                  lambda p, x, b: tuple(x[:3]) != (0, 0, 0) and not (x[0] == 1 and x[2] == 1)),
+        lambda p, x, b: (x[0] == 0 and x[2] == 1) or (x[0] == 2 and x[1] == 2) or tuple(x[:3]) == (1, 0, 0),
+    ),
+    "conflicts with *": Construct(
+        lambda p: "satisfy(x[:3] not in {(0, 0, 0), (1, ANY, 1)})",
+        lambda p, x, b: tuple(x[:3]) != (0, 0, 0) and not (x[0] == 1 and x[2] == 1),
+    ),
     "allDifferent": Construct(lambda p: "satisfy(AllDifferent(x))", lambda p, x, b: len(set(x)) == len(x)),
-    "allDifferent of expressions": Construct(lambda p: "satisfy(AllDifferent(x[i] + i for i in range(n)))",
-                                             lambda p, x, b: len({v + i for i, v in enumerate(x)}) == len(x)),
-    "allDifferent except": Construct(lambda p: f"satisfy(AllDifferent(x, excepting={p['e']}))",
-                                     lambda p, x, b: all(u != v or u == p["e"] for u, v in itertools.combinations(x, 2)),
-                                     st.fixed_dictionaries({"e": small(0, 2)})),
-    "allDifferentList": Construct(lambda p: "satisfy(AllDifferentList([x[:2], x[1:3], x[2:4]]))",
-                                  lambda p, x, b: len({tuple(x[:2]), tuple(x[1:3]), tuple(x[2:4])}) == 3),
+    "allDifferent of expressions": Construct(
+        lambda p: "satisfy(AllDifferent(x[i] + i for i in range(n)))",
+        lambda p, x, b: len({v + i for i, v in enumerate(x)}) == len(x),
+    ),
+    "allDifferent except": Construct(
+        lambda p: f"satisfy(AllDifferent(x, excepting={p['e']}))",
+        lambda p, x, b: all(u != v or u == p["e"] for u, v in itertools.combinations(x, 2)),
+        st.fixed_dictionaries({"e": small(0, 2)}),
+    ),
+    "allDifferentList": Construct(
+        lambda p: "satisfy(AllDifferentList([x[:2], x[1:3], x[2:4]]))",
+        lambda p, x, b: len({tuple(x[:2]), tuple(x[1:3]), tuple(x[2:4])}) == 3,
+    ),
     "allEqual": Construct(lambda p: "satisfy(AllEqual(x[:3]))", lambda p, x, b: len(set(x[:3])) == 1),
     "allEqual except": Construct(lambda p: "satisfy(AllEqual(x, excepting=0))", lambda p, x, b: len(set(x) - {0}) <= 1),
-    "ordered": Construct(lambda p: f"satisfy(Increasing(x, strict={p['s']}))",
-                         lambda p, x, b: all(u < v if p["s"] else u <= v for u, v in zip(x, x[1:])),
-                         st.fixed_dictionaries({"s": st.booleans()})),
-    "ordered with lengths": Construct(lambda p: "satisfy(Increasing(x[:3], lengths=[1, x[3]]))",
-                                      lambda p, x, b: x[0] + 1 <= x[1] and x[1] + x[3] <= x[2]),
-    "lex": Construct(lambda p: f"satisfy(LexIncreasing(x[:2], x[2:], strict={p['s']}))",
-                     lambda p, x, b: _lex_less(x[:2], x[2:], p["s"]), st.fixed_dictionaries({"s": st.booleans()})),
-    "lex decreasing": Construct(lambda p: "satisfy(LexDecreasing(x[:2], x[2:], strict=True))",
-                                lambda p, x, b: _lex_less(x[2:], x[:2], True)),
-    "sum": Construct(lambda p: f"satisfy(Sum(x) {p['op']} {p['k']})",
-                     lambda p, x, b: eval(f"{sum(x)} {p['op']} {p['k']}"),
-                     st.fixed_dictionaries({"op": st.sampled_from(["==", "<=", ">", "!="]), "k": small(0, 8)})),
-    "sum with coefficients": Construct(lambda p: f"satisfy(Sum(x[i] * c for i, c in enumerate({p['c']})) == {p['k']})",
-                                       lambda p, x, b: sum(v * c for v, c in zip(x, p["c"])) == p["k"],
-                                       st.fixed_dictionaries({"c": st.lists(small(-2, 3), min_size=4, max_size=4),
-                                                              "k": small(-3, 6)})),
-    "sum with variable coefficients": Construct(lambda p: "satisfy(Sum(b[i] * x[i] for i in range(n)) == 3)",
-                                                lambda p, x, b: sum(u * v for u, v in zip(b, x)) == 3, uses_b=True),
+    "ordered": Construct(
+        lambda p: f"satisfy(Increasing(x, strict={p['s']}))",
+        lambda p, x, b: all(u < v if p["s"] else u <= v for u, v in zip(x, x[1:])),
+        st.fixed_dictionaries({"s": st.booleans()}),
+    ),
+    "ordered with lengths": Construct(
+        lambda p: "satisfy(Increasing(x[:3], lengths=[1, x[3]]))",
+        lambda p, x, b: x[0] + 1 <= x[1] and x[1] + x[3] <= x[2],
+    ),
+    "lex": Construct(
+        lambda p: f"satisfy(LexIncreasing(x[:2], x[2:], strict={p['s']}))",
+        lambda p, x, b: _lex_less(x[:2], x[2:], p["s"]),
+        st.fixed_dictionaries({"s": st.booleans()}),
+    ),
+    "lex decreasing": Construct(
+        lambda p: "satisfy(LexDecreasing(x[:2], x[2:], strict=True))", lambda p, x, b: _lex_less(x[2:], x[:2], True)
+    ),
+    "sum": Construct(
+        lambda p: f"satisfy(Sum(x) {p['op']} {p['k']})",
+        lambda p, x, b: eval(f"{sum(x)} {p['op']} {p['k']}"),
+        st.fixed_dictionaries({"op": st.sampled_from(["==", "<=", ">", "!="]), "k": small(0, 8)}),
+    ),
+    "sum with coefficients": Construct(
+        lambda p: f"satisfy(Sum(x[i] * c for i, c in enumerate({p['c']})) == {p['k']})",
+        lambda p, x, b: sum(v * c for v, c in zip(x, p["c"])) == p["k"],
+        st.fixed_dictionaries({"c": st.lists(small(-2, 3), min_size=4, max_size=4), "k": small(-3, 6)}),
+    ),
+    "sum with variable coefficients": Construct(
+        lambda p: "satisfy(Sum(b[i] * x[i] for i in range(n)) == 3)",
+        lambda p, x, b: sum(u * v for u, v in zip(b, x)) == 3,
+        uses_b=True,
+    ),
     "sum in a range": Construct(lambda p: "satisfy(Sum(x) in range(2, 5))", lambda p, x, b: 2 <= sum(x) < 5),
-    "count": Construct(lambda p: f"satisfy(Count(x, value={p['v']}) == {p['k']})",
-                       lambda p, x, b: x.count(p["v"]) == p["k"],
-                       st.fixed_dictionaries({"v": small(0, 2), "k": small(0, 3)})),
-    "count of variables": Construct(lambda p: "satisfy(Count(x[:2], values=[x[2], x[3]]) >= 1)",
-                                    lambda p, x, b: sum(v in (x[2], x[3]) for v in x[:2]) >= 1),
-    "nValues": Construct(lambda p: f"satisfy(NValues(x) == {p['k']})", lambda p, x, b: len(set(x)) == p["k"],
-                         st.fixed_dictionaries({"k": small(1, 3)})),
-    "nValues except": Construct(lambda p: "satisfy(NValues(x, excepting=0) <= 1)",
-                                lambda p, x, b: len(set(x) - {0}) <= 1),
-    "cardinality": Construct(lambda p: "satisfy(Cardinality(x, occurrences={0: 1, 1: range(1, 3), 2: x[3]}))",
-                             lambda p, x, b: x.count(0) == 1 and 1 <= x.count(1) <= 2 and x.count(2) == x[3]),
-    "closed cardinality": Construct(lambda p: "satisfy(Cardinality(x, occurrences={0: 1, 1: 2, 2: 1}, closed=True))",
-                                    lambda p, x, b: (x.count(0), x.count(1), x.count(2)) == (1, 2, 1)),
-    "minimum and maximum": Construct(lambda p: f"satisfy(Minimum(x) == {p['lo']}, Maximum(x[:3]) <= x[3])",
-                                     lambda p, x, b: min(x) == p["lo"] and max(x[:3]) <= x[3],
-                                     st.fixed_dictionaries({"lo": small(0, 2)})),
-    "maximumArg": Construct(lambda p: f"satisfy(MaximumArg(x, rank=TypeRank.{p['r']}) == {p['i']})",
-                            lambda p, x, b: p["i"] in [i for i, v in enumerate(x) if v == max(x)][
-                                {"FIRST": slice(0, 1), "LAST": slice(-1, None), "ANY": slice(None)}[p["r"]]],
-                            st.fixed_dictionaries({"r": st.sampled_from(["FIRST", "LAST", "ANY"]), "i": small(0, 3)})),
-    "element": Construct(lambda p: "satisfy(x[x[0]] == 2, x[1] == x[x[2]])",
-                         lambda p, x, b: x[0] < len(x) and x[2] < len(x) and x[x[0]] == 2 and x[1] == x[x[2]]),
+    "count": Construct(
+        lambda p: f"satisfy(Count(x, value={p['v']}) == {p['k']})",
+        lambda p, x, b: x.count(p["v"]) == p["k"],
+        st.fixed_dictionaries({"v": small(0, 2), "k": small(0, 3)}),
+    ),
+    "count of variables": Construct(
+        lambda p: "satisfy(Count(x[:2], values=[x[2], x[3]]) >= 1)",
+        lambda p, x, b: sum(v in (x[2], x[3]) for v in x[:2]) >= 1,
+    ),
+    "nValues": Construct(
+        lambda p: f"satisfy(NValues(x) == {p['k']})",
+        lambda p, x, b: len(set(x)) == p["k"],
+        st.fixed_dictionaries({"k": small(1, 3)}),
+    ),
+    "nValues except": Construct(
+        lambda p: "satisfy(NValues(x, excepting=0) <= 1)", lambda p, x, b: len(set(x) - {0}) <= 1
+    ),
+    "cardinality": Construct(
+        lambda p: "satisfy(Cardinality(x, occurrences={0: 1, 1: range(1, 3), 2: x[3]}))",
+        lambda p, x, b: x.count(0) == 1 and 1 <= x.count(1) <= 2 and x.count(2) == x[3],
+    ),
+    "closed cardinality": Construct(
+        lambda p: "satisfy(Cardinality(x, occurrences={0: 1, 1: 2, 2: 1}, closed=True))",
+        lambda p, x, b: (x.count(0), x.count(1), x.count(2)) == (1, 2, 1),
+    ),
+    "minimum and maximum": Construct(
+        lambda p: f"satisfy(Minimum(x) == {p['lo']}, Maximum(x[:3]) <= x[3])",
+        lambda p, x, b: min(x) == p["lo"] and max(x[:3]) <= x[3],
+        st.fixed_dictionaries({"lo": small(0, 2)}),
+    ),
+    "maximumArg": Construct(
+        lambda p: f"satisfy(MaximumArg(x, rank=TypeRank.{p['r']}) == {p['i']})",
+        lambda p, x, b: (
+            p["i"]
+            in [i for i, v in enumerate(x) if v == max(x)][
+                {"FIRST": slice(0, 1), "LAST": slice(-1, None), "ANY": slice(None)}[p["r"]]
+            ]
+        ),
+        st.fixed_dictionaries({"r": st.sampled_from(["FIRST", "LAST", "ANY"]), "i": small(0, 3)}),
+    ),
+    "element": Construct(
+        lambda p: "satisfy(x[x[0]] == 2, x[1] == x[x[2]])",
+        lambda p, x, b: x[0] < len(x) and x[2] < len(x) and x[x[0]] == 2 and x[1] == x[x[2]],
+    ),
     "element of a matrix": Construct(
         lambda p: "satisfy(z[z[0][0]][z[1][1]] == 1, x[0] == z[z[1][0]][1] + x[1])",
-        lambda p, x, b: b[2 * b[0] + b[3]] == 1 and x[0] == b[2 * b[2] + 1] + x[1], uses_b=True, matrix=True),
-    "channel": Construct(lambda p: "satisfy(Channel(x[:2], x[2:]))",
-                         lambda p, x, b: all(x[i] < 2 and x[2 + x[i]] == i for i in range(2))
-                         and all(x[2 + j] < 2 and x[x[2 + j]] == j for j in range(2))),
-    "channel of one list": Construct(lambda p: "satisfy(Channel(x))",
-                                     lambda p, x, b: all((x[i] == j) == (x[j] == i) for i in range(4) for j in range(4))),
-    "channel to a value": Construct(lambda p: "satisfy(Channel(b, x[0]))",
-                                    lambda p, x, b: sum(b) == 1 and b.index(1) == x[0], uses_b=True),
+        lambda p, x, b: b[2 * b[0] + b[3]] == 1 and x[0] == b[2 * b[2] + 1] + x[1],
+        uses_b=True,
+        matrix=True,
+    ),
+    "channel": Construct(
+        lambda p: "satisfy(Channel(x[:2], x[2:]))",
+        lambda p, x, b: (
+            all(x[i] < 2 and x[2 + x[i]] == i for i in range(2))
+            and all(x[2 + j] < 2 and x[x[2 + j]] == j for j in range(2))
+        ),
+    ),
+    "channel of one list": Construct(
+        lambda p: "satisfy(Channel(x))",
+        lambda p, x, b: all((x[i] == j) == (x[j] == i) for i in range(4) for j in range(4)),
+    ),
+    "channel to a value": Construct(
+        lambda p: "satisfy(Channel(b, x[0]))", lambda p, x, b: sum(b) == 1 and b.index(1) == x[0], uses_b=True
+    ),
     "circuit": Construct(lambda p: "satisfy(Circuit(x))", lambda p, x, b: _circuit(x)),
     "circuit from 1": Construct(lambda p: "satisfy(Circuit(x, start_index=1))", lambda p, x, b: _circuit(x, 1)),
-    "noOverlap": Construct(lambda p: f"satisfy(NoOverlap(origins=x[:3], lengths={p['l']}))",
-                           lambda p, x, b: _no_overlap(x[:3], p["l"]),
-                           st.fixed_dictionaries({"l": st.lists(small(0, 2), min_size=3, max_size=3)})),
+    "noOverlap": Construct(
+        lambda p: f"satisfy(NoOverlap(origins=x[:3], lengths={p['l']}))",
+        lambda p, x, b: _no_overlap(x[:3], p["l"]),
+        st.fixed_dictionaries({"l": st.lists(small(0, 2), min_size=3, max_size=3)}),
+    ),
     "noOverlap of variable lengths": Construct(
         lambda p: f"satisfy(NoOverlap(origins=x[:2], lengths=x[2:], zero_ignored={p['z']}))",
-        lambda p, x, b: _no_overlap(x[:2], x[2:], p["z"]), st.fixed_dictionaries({"z": st.booleans()})),
+        lambda p, x, b: _no_overlap(x[:2], x[2:], p["z"]),
+        st.fixed_dictionaries({"z": st.booleans()}),
+    ),
     "noOverlap in 2 dimensions": Construct(
         lambda p: f"satisfy(NoOverlap(origins=[(x[0], x[1]), (x[2], x[3])], lengths={p['l']}))",
         lambda p, x, b: _no_overlap_2d([(x[0], x[1]), (x[2], x[3])], p["l"]),
-        st.fixed_dictionaries({"l": st.lists(st.tuples(small(0, 2), small(1, 2)), min_size=2, max_size=2)})),
+        st.fixed_dictionaries({"l": st.lists(st.tuples(small(0, 2), small(1, 2)), min_size=2, max_size=2)}),
+    ),
     "cumulative": Construct(
         lambda p: f"satisfy(Cumulative(origins=x[:3], lengths={p['l']}, heights={p['h']}) <= {p['c']})",
         lambda p, x, b: _cumulative(x[:3], p["l"], p["h"], p["c"]),
-        st.fixed_dictionaries({"l": st.lists(small(0, 2), min_size=3, max_size=3),
-                               "h": st.lists(small(0, 2), min_size=3, max_size=3), "c": small(1, 3)})),
+        st.fixed_dictionaries(
+            {
+                "l": st.lists(small(0, 2), min_size=3, max_size=3),
+                "h": st.lists(small(0, 2), min_size=3, max_size=3),
+                "c": small(1, 3),
+            }
+        ),
+    ),
     "cumulative of variable lengths": Construct(
         lambda p: "satisfy(Cumulative(origins=x[:2], lengths=x[2:], heights=[1, 2]) <= 2)",
-        lambda p, x, b: _cumulative(x[:2], x[2:], [1, 2], 2)),
-    "binPacking": Construct(lambda p: f"satisfy(BinPacking(x[:3], sizes={p['s']}) <= {p['c']})",
-                            lambda p, x, b: all(sum(s for v, s in zip(x[:3], p["s"]) if v == k) <= p["c"]
-                                                for k in range(4)),
-                            st.fixed_dictionaries({"s": st.lists(small(1, 3), min_size=3, max_size=3),
-                                                   "c": small(2, 4)})),
+        lambda p, x, b: _cumulative(x[:2], x[2:], [1, 2], 2),
+    ),
+    "binPacking": Construct(
+        lambda p: f"satisfy(BinPacking(x[:3], sizes={p['s']}) <= {p['c']})",
+        lambda p, x, b: all(sum(s for v, s in zip(x[:3], p["s"]) if v == k) <= p["c"] for k in range(4)),
+        st.fixed_dictionaries({"s": st.lists(small(1, 3), min_size=3, max_size=3), "c": small(2, 4)}),
+    ),
     "binPacking with limits": Construct(
         lambda p: f"satisfy(BinPacking(x[:3], sizes=[1, 2, 2], limits={p['m']}))",
-        lambda p, x, b: all(v < len(p["m"]) for v in x[:3])
-        and all(sum(s for v, s in zip(x[:3], [1, 2, 2]) if v == k) <= m for k, m in enumerate(p["m"])),
-        st.fixed_dictionaries({"m": st.lists(small(0, 3), min_size=2, max_size=4)})),
-    "knapsack": Construct(lambda p: "satisfy(Knapsack(b, weights=[1, 2, 3, 2], wlimit=5, profits=[2, 3, 4, 1]) >= 6)",
-                          lambda p, x, b: sum(u * w for u, w in zip(b, [1, 2, 3, 2])) <= 5
-                          and sum(u * w for u, w in zip(b, [2, 3, 4, 1])) >= 6, uses_b=True),
+        lambda p, x, b: (
+            all(v < len(p["m"]) for v in x[:3])
+            and all(sum(s for v, s in zip(x[:3], [1, 2, 2]) if v == k) <= m for k, m in enumerate(p["m"]))
+        ),
+        st.fixed_dictionaries({"m": st.lists(small(0, 3), min_size=2, max_size=4)}),
+    ),
+    "knapsack": Construct(
+        lambda p: "satisfy(Knapsack(b, weights=[1, 2, 3, 2], wlimit=5, profits=[2, 3, 4, 1]) >= 6)",
+        lambda p, x, b: (
+            sum(u * w for u, w in zip(b, [1, 2, 3, 2])) <= 5 and sum(u * w for u, w in zip(b, [2, 3, 4, 1])) >= 6
+        ),
+        uses_b=True,
+    ),
     "regular": Construct(
-        lambda p: "satisfy(b in Automaton(start='a', final={'c'}, transitions=[('a', 0, 'a'), ('a', 1, 'b'), "
-                  "('b', 1, 'c'), ('c', 0, 'c'), ('c', 1, 'b'), ('a', 1, 'c')]))",
-        lambda p, x, b: _accepts(b, [("a", 0, "a"), ("a", 1, "b"), ("b", 1, "c"), ("c", 0, "c"), ("c", 1, "b"),
-                                     ("a", 1, "c")], "a", ["c"]), uses_b=True),
+        lambda p: (
+            "satisfy(b in Automaton(start='a', final={'c'}, transitions=[('a', 0, 'a'), ('a', 1, 'b'), "
+            "('b', 1, 'c'), ('c', 0, 'c'), ('c', 1, 'b'), ('a', 1, 'c')]))"
+        ),
+        lambda p, x, b: _accepts(
+            b, [("a", 0, "a"), ("a", 1, "b"), ("b", 1, "c"), ("c", 0, "c"), ("c", 1, "b"), ("a", 1, "c")], "a", ["c"]
+        ),
+        uses_b=True,
+    ),
     "mdd": Construct(
-        lambda p: "satisfy(x[:2] in MDD([('r', 0, 'n1'), ('r', 1, 'n2'), ('n1', 2, 't'), ('n2', 0, 't'), "
-                  "('n2', 3, 't')]))",
-        lambda p, x, b: tuple(x[:2]) in {(0, 2), (1, 0), (1, 3)}),
-    "precedence": Construct(lambda p: f"satisfy(Precedence(x, values={p['v']}, covered={p['c']}))",
-                            lambda p, x, b: _precedence(list(x), p["v"], p["c"]),
-                            st.fixed_dictionaries({"v": st.sampled_from([[0, 1, 2], [1, 2], [2, 0]]),
-                                                   "c": st.booleans()})),
+        lambda p: (
+            "satisfy(x[:2] in MDD([('r', 0, 'n1'), ('r', 1, 'n2'), ('n1', 2, 't'), ('n2', 0, 't'), ('n2', 3, 't')]))"
+        ),
+        lambda p, x, b: tuple(x[:2]) in {(0, 2), (1, 0), (1, 3)},
+    ),
+    "precedence": Construct(
+        lambda p: f"satisfy(Precedence(x, values={p['v']}, covered={p['c']}))",
+        lambda p, x, b: _precedence(list(x), p["v"], p["c"]),
+        st.fixed_dictionaries({"v": st.sampled_from([[0, 1, 2], [1, 2], [2, 0]]), "c": st.booleans()}),
+    ),
     "instantiation": Construct(lambda p: "satisfy(x[:3] == (0, 1, 2))", lambda p, x, b: tuple(x[:3]) == (0, 1, 2)),
-    "slide": Construct(lambda p: "satisfy(x[i] != x[i + 1] for i in range(n - 1))",
-                       lambda p, x, b: all(u != v for u, v in zip(x, x[1:]))),
+    "slide": Construct(
+        lambda p: "satisfy(x[i] != x[i + 1] for i in range(n - 1))",
+        lambda p, x, b: all(u != v for u, v in zip(x, x[1:])),
+    ),
 }
 
 
@@ -288,8 +399,7 @@ def test_every_solution_and_only_solutions_as_brute_force_finds(shared_solver, b
         pytest.fail("minizinc is not installed (apt-get install minizinc)")
     construct = CONSTRUCTS[name]
 
-    @settings(max_examples=4, deadline=None, database=None, derandomize=True,
-              suppress_health_check=list(HealthCheck))
+    @settings(max_examples=4, deadline=None, database=None, derandomize=True, suppress_health_check=list(HealthCheck))
     @given(construct.parameters)
     def check(parameters):
         declare, source = _model(construct, parameters)
@@ -315,9 +425,11 @@ def test_every_solution_and_only_solutions_as_brute_force_finds(shared_solver, b
             return
         assert len(found) == len(set(found)), f"{backend} repeats solutions on {name} {parameters}"
         expected = _involved(expected_all, found)
-        assert set(found) == expected, (f"{backend} on {name} {parameters}: {len(found)} solutions, "
-                                        f"brute force {len(expected)}; extra {sorted(set(found) - expected)[:3]}, "
-                                        f"missing {sorted(expected - set(found))[:3]}")
+        assert set(found) == expected, (
+            f"{backend} on {name} {parameters}: {len(found)} solutions, "
+            f"brute force {len(expected)}; extra {sorted(set(found) - expected)[:3]}, "
+            f"missing {sorted(expected - set(found))[:3]}"
+        )
         assert (result.status.value == "UNSAT") == (not expected)
 
     check()

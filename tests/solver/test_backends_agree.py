@@ -53,7 +53,9 @@ def test_backends_agree_on_every_walkthrough_step(solver, steps):
     for k in range(2, len(steps) + 1):
         results = outcomes(solver, steps[:k])
         assert "cp-sat" in results, "CP-SAT reads every walkthrough step directly"
-        assert len({(r.status, r.bound) for r in results.values()}) == 1, {b: (r.status, r.bound) for b, r in results.items()}
+        assert len({(r.status, r.bound) for r in results.values()}) == 1, {
+            b: (r.status, r.bound) for b, r in results.items()
+        }
 
 
 def test_auto_falls_back_to_minizinc_when_cp_sat_cannot_read_the_model(solver, monkeypatch):
@@ -67,8 +69,10 @@ def test_auto_falls_back_to_minizinc_when_cp_sat_cannot_read_the_model(solver, m
         session.solve(backend="cp-sat")
     result = session.solve(backend="auto", sols="all")
     assert result.backend == "minizinc"
-    assert (result.status, set(map(frozenset, map(dict.items, map(dict, result.solutions))))) == \
-        (expected.status, set(map(frozenset, map(dict.items, map(dict, expected.solutions)))))
+    assert (result.status, set(map(frozenset, map(dict.items, map(dict, result.solutions))))) == (
+        expected.status,
+        set(map(frozenset, map(dict.items, map(dict, expected.solutions)))),
+    )
     session.close()
 
 
@@ -135,8 +139,9 @@ def test_stop_still_interrupts_the_kernel_after_a_solve(solver, backend):
 
 def test_a_model_cpmpy_does_not_take_is_refused_not_exited(solver):
     session = PuzzleSession("precedence", solver=solver)
-    session.add_step("x = VarArray(size=4, dom=range(4))\nsatisfy(Precedence(x, values=[1, 2], covered=True))\n",
-                     solve=False)
+    session.add_step(
+        "x = VarArray(size=4, dom=range(4))\nsatisfy(Precedence(x, values=[1, 2], covered=True))\n", solve=False
+    )
     with pytest.raises(BackendUnsupported, match="CPMpy does not take"):
         session.solve(backend="ortools")
     session.close()

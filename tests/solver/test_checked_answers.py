@@ -33,6 +33,7 @@ def first_cell_set_to(value: int):
     def lie(result):
         wrong = MappingProxyType({**result.solutions[0], "x[0]": value})
         return replace(result, solutions=(wrong, *result.solutions[1:]))
+
     return lie
 
 
@@ -104,7 +105,10 @@ def test_auto_solves_again_with_another_backend(lying):
     result = session.solve(backend="auto")
     assert result.status is Status.SAT and result.backend == "minizinc"
     assert sorted(result.solution.values()) == [0, 1, 2]
-    assert result.invalid.startswith("CP-SAT returned a solution that breaks") and "solved again with minizinc" in result.invalid
+    assert (
+        result.invalid.startswith("CP-SAT returned a solution that breaks")
+        and "solved again with minizinc" in result.invalid
+    )
 
 
 def test_the_notebook_says_which_solver_was_wrong(shell, monkeypatch):

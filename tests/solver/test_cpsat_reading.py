@@ -23,10 +23,13 @@ DOMAIN = range(0, 4)
 CELLS = {"x": tuple(((i,), f"x[{i}]") for i in range(N))}
 
 
-def instance(constraints: str, variables: str = f'<array id="x" size="[{N}]"> 0..3 </array>',
-             objectives: str = "") -> str:
-    return (f'<instance format="XCSP3" type="{"COP" if objectives else "CSP"}"><variables>{variables}</variables>'
-            f"<constraints>{constraints}</constraints>{objectives}</instance>\n")
+def instance(
+    constraints: str, variables: str = f'<array id="x" size="[{N}]"> 0..3 </array>', objectives: str = ""
+) -> str:
+    return (
+        f'<instance format="XCSP3" type="{"COP" if objectives else "CSP"}"><variables>{variables}</variables>'
+        f"<constraints>{constraints}</constraints>{objectives}</instance>\n"
+    )
 
 
 def count(tmp_path: Path, text: str, cells=CELLS, backend: str = "cp-sat", solver: Solver | None = None):
@@ -39,44 +42,71 @@ def count(tmp_path: Path, text: str, cells=CELLS, backend: str = "cp-sat", solve
 
 # Random expressions over x[0..2], with a Python evaluation of XCSP3's meaning as the oracle.
 
-INTEGER_OPS = {"add": lambda *a: sum(a), "sub": lambda a, b: a - b, "mul": lambda a, b: a * b,
-               "neg": lambda a: -a, "abs": abs, "dist": lambda a, b: abs(a - b), "min": min, "max": max,
-               "if": lambda c, a, b: a if c else b}
-BOOLEAN_OPS = {"lt": lambda a, b: a < b, "le": lambda a, b: a <= b, "gt": lambda a, b: a > b,
-               "ge": lambda a, b: a >= b, "eq": lambda *a: len(set(a)) == 1, "ne": lambda a, b: a != b,
-               "and": lambda *a: all(a), "or": lambda *a: any(a), "not": lambda a: not a,
-               "imp": lambda a, b: (not a) or b, "iff": lambda a, b: bool(a) == bool(b),
-               "xor": lambda a, b: bool(a) != bool(b)}
+INTEGER_OPS = {
+    "add": lambda *a: sum(a),
+    "sub": lambda a, b: a - b,
+    "mul": lambda a, b: a * b,
+    "neg": lambda a: -a,
+    "abs": abs,
+    "dist": lambda a, b: abs(a - b),
+    "min": min,
+    "max": max,
+    "if": lambda c, a, b: a if c else b,
+}
+BOOLEAN_OPS = {
+    "lt": lambda a, b: a < b,
+    "le": lambda a, b: a <= b,
+    "gt": lambda a, b: a > b,
+    "ge": lambda a, b: a >= b,
+    "eq": lambda *a: len(set(a)) == 1,
+    "ne": lambda a, b: a != b,
+    "and": lambda *a: all(a),
+    "or": lambda *a: any(a),
+    "not": lambda a: not a,
+    "imp": lambda a, b: (not a) or b,
+    "iff": lambda a, b: bool(a) == bool(b),
+    "xor": lambda a, b: bool(a) != bool(b),
+}
 
 
 def integers(depth: int):
-    leaf = st.one_of(st.integers(-2, 4).map(lambda k: (str(k), lambda v, k=k: k)),
-                     st.integers(0, N - 1).map(lambda i: (f"x[{i}]", lambda v, i=i: v[i])))
+    leaf = st.one_of(
+        st.integers(-2, 4).map(lambda k: (str(k), lambda v, k=k: k)),
+        st.integers(0, N - 1).map(lambda i: (f"x[{i}]", lambda v, i=i: v[i])),
+    )
     if depth == 0:
         return leaf
     smaller = integers(depth - 1)
     binary = st.tuples(st.sampled_from(["add", "sub", "mul", "dist", "min", "max"]), smaller, smaller).map(
-        lambda t: (f"{t[0]}({t[1][0]},{t[2][0]})", lambda v, t=t: INTEGER_OPS[t[0]](t[1][1](v), t[2][1](v))))
+        lambda t: (f"{t[0]}({t[1][0]},{t[2][0]})", lambda v, t=t: INTEGER_OPS[t[0]](t[1][1](v), t[2][1](v)))
+    )
     unary = st.tuples(st.sampled_from(["neg", "abs"]), smaller).map(
-        lambda t: (f"{t[0]}({t[1][0]})", lambda v, t=t: INTEGER_OPS[t[0]](t[1][1](v))))
+        lambda t: (f"{t[0]}({t[1][0]})", lambda v, t=t: INTEGER_OPS[t[0]](t[1][1](v)))
+    )
     choice = st.tuples(booleans(depth - 1), smaller, smaller).map(
-        lambda t: (f"if({t[0][0]},{t[1][0]},{t[2][0]})", lambda v, t=t: t[1][1](v) if t[0][1](v) else t[2][1](v)))
+        lambda t: (f"if({t[0][0]},{t[1][0]},{t[2][0]})", lambda v, t=t: t[1][1](v) if t[0][1](v) else t[2][1](v))
+    )
     return st.one_of(leaf, binary, unary, choice)
 
 
 def booleans(depth: int):
-    comparison = st.tuples(st.sampled_from(["lt", "le", "gt", "ge", "eq", "ne"]), integers(min(depth, 1)),
-                           integers(min(depth, 1))).map(
-        lambda t: (f"{t[0]}({t[1][0]},{t[2][0]})", lambda v, t=t: BOOLEAN_OPS[t[0]](t[1][1](v), t[2][1](v))))
-    membership = st.tuples(st.sampled_from(["in", "notin"]), integers(min(depth, 1)),
-                           st.sets(st.integers(-1, 4), min_size=1, max_size=3)).map(
-        lambda t: (f"{t[0]}({t[1][0]},set({','.join(map(str, sorted(t[2])))}))",
-                   lambda v, t=t: (t[1][1](v) in t[2]) == (t[0] == "in")))
+    comparison = st.tuples(
+        st.sampled_from(["lt", "le", "gt", "ge", "eq", "ne"]), integers(min(depth, 1)), integers(min(depth, 1))
+    ).map(lambda t: (f"{t[0]}({t[1][0]},{t[2][0]})", lambda v, t=t: BOOLEAN_OPS[t[0]](t[1][1](v), t[2][1](v))))
+    membership = st.tuples(
+        st.sampled_from(["in", "notin"]), integers(min(depth, 1)), st.sets(st.integers(-1, 4), min_size=1, max_size=3)
+    ).map(
+        lambda t: (
+            f"{t[0]}({t[1][0]},set({','.join(map(str, sorted(t[2])))}))",
+            lambda v, t=t: (t[1][1](v) in t[2]) == (t[0] == "in"),
+        )
+    )
     if depth == 0:
         return st.one_of(comparison, membership)
     smaller = booleans(depth - 1)
     logic = st.tuples(st.sampled_from(["and", "or", "imp", "iff", "xor"]), smaller, smaller).map(
-        lambda t: (f"{t[0]}({t[1][0]},{t[2][0]})", lambda v, t=t: BOOLEAN_OPS[t[0]](t[1][1](v), t[2][1](v))))
+        lambda t: (f"{t[0]}({t[1][0]},{t[2][0]})", lambda v, t=t: BOOLEAN_OPS[t[0]](t[1][1](v), t[2][1](v)))
+    )
     negation = smaller.map(lambda t: (f"not({t[0]})", lambda v, t=t: not t[1](v)))
     return st.one_of(comparison, membership, logic, negation)
 
@@ -86,8 +116,11 @@ def booleans(depth: int):
 def test_random_intension_constraints_count_as_brute_force(tmp_path, constraints):
     text = instance("".join(f"<intension> {xcsp} </intension>" for xcsp, _ in constraints))
     used = {i for xcsp, _ in constraints for i in range(N) if f"x[{i}]" in xcsp}
-    expected = {tuple(v[i] for i in sorted(used)) for v in itertools.product(DOMAIN, repeat=N)
-                if all(holds(v) for _, holds in constraints)}  # ACE's counting: unconstrained variables left out
+    expected = {
+        tuple(v[i] for i in sorted(used))
+        for v in itertools.product(DOMAIN, repeat=N)
+        if all(holds(v) for _, holds in constraints)
+    }  # ACE's counting: unconstrained variables left out
     result = count(tmp_path, text)
     assert len(result.solutions) == len(expected), text
     assert result.status.value == ("SAT" if expected else "UNSAT")
@@ -99,7 +132,7 @@ def test_random_intension_constraints_count_as_brute_force(tmp_path, constraints
 
 GLOBAL_FORMS = {
     "sum with coefficients and a variable": "<sum><list> x[0] x[1] </list><coeffs> 2 -1 </coeffs>"
-                                            "<condition> (le,x[2]) </condition></sum>",
+    "<condition> (le,x[2]) </condition></sum>",
     "sum in a range": "<sum><list> x[] </list><condition> (in,2..4) </condition></sum>",
     "sum of expressions": "<sum><list> eq(x[0],1) add(x[1],1) </list><condition> (eq,3) </condition></sum>",
     "count": "<count><list> x[] </list><values> 1 2 </values><condition> (ge,2) </condition></count>",
@@ -114,7 +147,7 @@ GLOBAL_FORMS = {
     "compact values": "<instantiation><list> x[0] x[1] </list><values> 1x2 </values></instantiation>",
     "compact coefficients": "<sum><list> x[] </list><coeffs> 2x2 -1 </coeffs><condition> (eq,3) </condition></sum>",
     "regular": "<regular><list> x[] </list><transitions> (a,0,a)(a,1,b)(b,1,b)(b,2,c)(c,3,c) </transitions>"
-               "<start> a </start><final> b c </final></regular>",
+    "<start> a </start><final> b c </final></regular>",
 }
 
 
@@ -137,16 +170,20 @@ def test_a_long_table_with_stars_is_posted_tuple_by_tuple_with_ace_s_count(tmp_p
     width = 8  # 4 ** 7 tuples once expanded: too many to list, so each tuple gets its own literal
     cells = {"y": tuple(((i,), f"y[{i}]") for i in range(width))}
     rows = "".join("(" + ",".join(str(k) if j in (k, k + 1) else "*" for j in range(width)) + ")" for k in range(3))
-    text = instance(f"<extension><list> y[] </list><supports> {rows} </supports></extension>",
-                    variables=f'<array id="y" size="[{width}]"> 0..3 </array>')
+    text = instance(
+        f"<extension><list> y[] </list><supports> {rows} </supports></extension>",
+        variables=f'<array id="y" size="[{width}]"> 0..3 </array>',
+    )
     ours = count(tmp_path, text, cells)
     ace = count(tmp_path, text, cells, backend="ace", solver=solver)
     assert len(ours.solutions) == len(ace.solutions) > 4 ** (width - 2)
 
 
 def test_objectives_reach_ace_s_optimum(tmp_path, solver):
-    for objective in ('<minimize type="sum"><list> x[] </list><coeffs> 1 -2 1 </coeffs></minimize>',
-                      "<maximize> dist(x[0],add(x[1],x[2])) </maximize>"):
+    for objective in (
+        '<minimize type="sum"><list> x[] </list><coeffs> 1 -2 1 </coeffs></minimize>',
+        "<maximize> dist(x[0],add(x[1],x[2])) </maximize>",
+    ):
         text = instance("<intension> ne(x[0],x[1]) </intension>", objectives=f"<objectives>{objective}</objectives>")
         path = tmp_path / "model.xml"
         path.write_text(text)
@@ -163,13 +200,19 @@ def test_compact_lists_skip_the_holes_of_an_array(tmp_path):
     assert len(result.solutions) == 2 and all(set(s) == {"z[0]", "z[2]"} for s in result.solutions)
 
 
-@pytest.mark.parametrize("constraint, named", [
-    ("<allDifferent><matrix> x[] </matrix></allDifferent>", "not two dimensions"),
-    ("<cumulative><origins> x[] </origins><lengths> 1 1 1 </lengths><heights> 1 1 1 </heights>"
-     "<machines> x[] </machines><conditions> (le,1) </conditions></cumulative>", "machines"),
-    ("<intension> eq(pow(x[0],-1),1) </intension>", "negative exponent"),
-    ("<smart><list> x[] </list></smart>", "<smart>"),
-])
+@pytest.mark.parametrize(
+    "constraint, named",
+    [
+        ("<allDifferent><matrix> x[] </matrix></allDifferent>", "not two dimensions"),
+        (
+            "<cumulative><origins> x[] </origins><lengths> 1 1 1 </lengths><heights> 1 1 1 </heights>"
+            "<machines> x[] </machines><conditions> (le,1) </conditions></cumulative>",
+            "machines",
+        ),
+        ("<intension> eq(pow(x[0],-1),1) </intension>", "negative exponent"),
+        ("<smart><list> x[] </list></smart>", "<smart>"),
+    ],
+)
 def test_what_it_does_not_translate_is_named_and_left_to_another_solver(tmp_path, constraint, named):
     with pytest.raises(BackendUnsupported, match=named):
         count(tmp_path, instance(constraint))
@@ -187,10 +230,12 @@ def hard_instance(m: int = 12) -> str:
     """The shortest Golomb ruler with `m` marks: CP-SAT takes far longer than the limits below to prove it."""
     differences = " ".join(f"sub(g[{j}],g[{i}])" for i in range(m) for j in range(i + 1, m))
     increasing = "".join(f"<intension> lt(g[{i}],g[{i + 1}]) </intension>" for i in range(m - 1))
-    return instance(f"<instantiation><list> g[0] </list><values> 0 </values></instantiation>{increasing}"
-                    f"<allDifferent> {differences} </allDifferent>",
-                    variables=f'<array id="g" size="[{m}]"> 0..{m * m} </array>',
-                    objectives=f"<objectives><minimize> g[{m - 1}] </minimize></objectives>")
+    return instance(
+        f"<instantiation><list> g[0] </list><values> 0 </values></instantiation>{increasing}"
+        f"<allDifferent> {differences} </allDifferent>",
+        variables=f'<array id="g" size="[{m}]"> 0..{m * m} </array>',
+        objectives=f"<objectives><minimize> g[{m - 1}] </minimize></objectives>",
+    )
 
 
 HARD_CELLS = {"g": tuple(((i,), f"g[{i}]") for i in range(12))}

@@ -20,25 +20,37 @@ from kernelext.solver.minizinc_program import MISSING
 from kernelext.steps.session import PuzzleSession
 from kernelext.xcsp.to_minizinc import identifier, translate
 
-DECLARE = ("x = VarArray(size=4, dom=range(4))\ny = VarArray(size=4, dom=range(4))\n"
-           "b = VarArray(size=4, dom={0, 1})\nk = Var(dom=range(5))\n")
+DECLARE = (
+    "x = VarArray(size=4, dom=range(4))\ny = VarArray(size=4, dom=range(4))\n"
+    "b = VarArray(size=4, dom={0, 1})\nk = Var(dom=range(5))\n"
+)
 
 # Each model's solutions are counted by MiniZinc and by a reference: warm ACE, or CP-SAT through CPMpy
 # ("ortools") where ACE 2.6 is wrong or refuses the model (README: "Solver bugs found").
 COUNTED = {
     "table with *": ("satisfy(Table(scope=x[:3], supports=[(0, ANY, 1), (2, 2, ANY), (1, 0, 0)]))", "ace"),
-    "tables of a group (declared once)": ("satisfy(Table(scope=x[i:i + 2], supports=[(0, ANY), (1, 2), (3, 3)]) "
-                                          "for i in range(3))", "ace"),
-    "table with * past its expansion": ("z = VarArray(size=6, dom=range(10))\n"
-                                        "satisfy(Table(scope=z, supports=[(0, ANY, ANY, ANY, ANY, 1), (1, 2, ANY, ANY, ANY, ANY)]),\n"
-                                        "        z[2] == z[3], z[3] == z[4], z[4] == 1)", "ace"),
+    "tables of a group (declared once)": (
+        "satisfy(Table(scope=x[i:i + 2], supports=[(0, ANY), (1, 2), (3, 3)]) for i in range(3))",
+        "ace",
+    ),
+    "table with * past its expansion": (
+        "z = VarArray(size=6, dom=range(10))\n"
+        "satisfy(Table(scope=z, supports=[(0, ANY, ANY, ANY, ANY, 1), (1, 2, ANY, ANY, ANY, ANY)]),\n"
+        "        z[2] == z[3], z[3] == z[4], z[4] == 1)",
+        "ace",
+    ),
     "conflicts with *": ("satisfy(x[:3] not in {(0, 0, 0), (1, ANY, 1)})", "ortools"),
     "unary tables": ("satisfy(x[0] in {1, 3}, x[1] not in {0, 2})", "ace"),
-    "regular": ("satisfy(Regular(scope=b, automaton=Automaton(start='a', final={'c'}, transitions=["
-                "('a', 0, 'a'), ('a', 1, 'b'), ('b', 1, 'c'), ('c', 0, 'c'), ('c', 1, 'b')])))", "ace"),
+    "regular": (
+        "satisfy(Regular(scope=b, automaton=Automaton(start='a', final={'c'}, transitions=["
+        "('a', 0, 'a'), ('a', 1, 'b'), ('b', 1, 'c'), ('c', 0, 'c'), ('c', 1, 'b')])))",
+        "ace",
+    ),
     "element": ("satisfy(x[y[0]] == 2, y[1] == x[y[2]])", "ace"),
-    "element of a matrix": ("z = VarArray(size=[2, 4], dom=range(3))\nsatisfy(z[b[0]][y[0]] == 2, z[1][0] == z[0][3])",
-                            "ace"),
+    "element of a matrix": (
+        "z = VarArray(size=[2, 4], dom=range(3))\nsatisfy(z[b[0]][y[0]] == 2, z[1][0] == z[0][3])",
+        "ace",
+    ),
     "circuit": ("satisfy(Circuit(x))", "ace"),
     "channel": ("satisfy(Channel(x, y))", "ace"),
     "channel of one list": ("satisfy(Channel(x))", "ace"),
@@ -48,8 +60,10 @@ COUNTED = {
     "ordered": ("satisfy(Increasing(x), Decreasing(y, strict=True))", "ace"),
     "lex": ("satisfy(LexIncreasing(x, y), LexDecreasing(y[:2], x[2:], strict=True))", "ace"),
     "noOverlap": ("satisfy(NoOverlap(origins=x[:3], lengths=[1, 2, 1]))", "ortools"),
-    "noOverlap in 2 dimensions": ("satisfy(NoOverlap(origins=[(x[0], y[0]), (x[1], y[1])], lengths=[(2, 1), (1, 2)]))",
-                                  "ortools"),
+    "noOverlap in 2 dimensions": (
+        "satisfy(NoOverlap(origins=[(x[0], y[0]), (x[1], y[1])], lengths=[(2, 1), (1, 2)]))",
+        "ortools",
+    ),
     "precedence": ("satisfy(Precedence(x, values=[0, 1, 2]))", "ace"),
     "precedence of every value": ("satisfy(Precedence(x))", "ace"),
     "covered precedence": ("satisfy(Precedence(x, values=[1, 2], covered=True))", "ace"),
@@ -63,8 +77,10 @@ COUNTED = {
     "allEqual": ("satisfy(AllEqual(x[:3]), x[3] != x[0])", "ace"),
     "binPacking": ("satisfy(BinPacking(x[:3], sizes=[1, 2, 3]) <= 3)", "ace"),
     "div and mod": ("satisfy(x[0] % 3 == x[1] // 2, (x[2] + 1) // (x[3] + 1) == 1)", "ace"),
-    "logic": ("satisfy((x[0] == 1) | (b[0] == 1), (x[1] > x[2]) == (b[1] == 1), imply(b[2] == 1, x[3] != 2), "
-              "b[3] ^ b[0])", "ace"),
+    "logic": (
+        "satisfy((x[0] == 1) | (b[0] == 1), (x[1] > x[2]) == (b[1] == 1), imply(b[2] == 1, x[3] != 2), b[3] ^ b[0])",
+        "ace",
+    ),
     "arithmetic": ("satisfy(abs(x[0] - x[1]) == 2, max(x[2], x[3]) == x[0] + 1, min(y[0], y[1]) * 2 >= y[2])", "ace"),
     "if then else": ("satisfy(If(b[0] == 1, Then=x[0] == 1, Else=x[1] == 2))", "ace"),
     "instantiation": ("satisfy(x[:3] == (0, 1, 2))", "ace"),
@@ -118,9 +134,12 @@ def test_each_objective_reaches_the_optimum_ace_proves(solver, name):
 def test_optimisation_progress_improves_to_the_optimum(solver):
     session = PuzzleSession("golomb", solver=solver)
     session.add_step("m = 6\nmark = VarArray(size=m, dom=range(m * m))\n", solve=False)
-    session.add_step("satisfy(mark[0] == 0, Increasing(mark, strict=True),\n"
-                     "        AllDifferent(mark[j] - mark[i] for i in range(m) for j in range(i + 1, m)))\n"
-                     "minimize(mark[-1])\n", solve=False)
+    session.add_step(
+        "satisfy(mark[0] == 0, Increasing(mark, strict=True),\n"
+        "        AllDifferent(mark[j] - mark[i] for i in range(m) for j in range(i + 1, m)))\n"
+        "minimize(mark[-1])\n",
+        solve=False,
+    )
     result = session.solve(backend="minizinc", timeout=60)
     session.close()
     bounds = [bound for _, bound in result.progress]
@@ -144,8 +163,10 @@ def test_solution_limits_are_kept(solver):
     session.close()
 
 
-HARD = ("n = 16\nq = VarArray(size=n, dom=range(n))\n",
-        "satisfy(AllDifferent(q), AllDifferent(q[i] + i for i in range(n)), AllDifferent(q[i] - i for i in range(n)))\n")
+HARD = (
+    "n = 16\nq = VarArray(size=n, dom=range(n))\n",
+    "satisfy(AllDifferent(q), AllDifferent(q[i] + i for i in range(n)), AllDifferent(q[i] - i for i in range(n)))\n",
+)
 
 
 def test_a_time_limit_stops_the_search_with_the_solutions_found(solver):
@@ -210,14 +231,19 @@ XCSP3 = """<instance format="XCSP3" type="CSP"><variables><array id="x" size="[3
 <constraints>{}</constraints></instance>"""
 
 
-@pytest.mark.parametrize("constraint, named", [
-    ("<flow><list>x[]</list><balance>0 0 0</balance><arcs>(0,1)(1,2)</arcs><condition>(eq,1)</condition></flow>",
-     "<flow>"),
-    ("<circuit><list>x[]</list><size>2</size></circuit>", "<circuit> with a size"),
-    ("<intension>eq(x[0],foo(x[1]))</intension>", "the operator foo"),
-    ("<intension>or(x[0],x[1])</intension>", "the integer variable x[0] used as a condition"),
-    ("<nValues><list>x[]</list><except>0</except><condition>(eq,2)</condition></nValues>", "<nValues> with except"),
-])
+@pytest.mark.parametrize(
+    "constraint, named",
+    [
+        (
+            "<flow><list>x[]</list><balance>0 0 0</balance><arcs>(0,1)(1,2)</arcs><condition>(eq,1)</condition></flow>",
+            "<flow>",
+        ),
+        ("<circuit><list>x[]</list><size>2</size></circuit>", "<circuit> with a size"),
+        ("<intension>eq(x[0],foo(x[1]))</intension>", "the operator foo"),
+        ("<intension>or(x[0],x[1])</intension>", "the integer variable x[0] used as a condition"),
+        ("<nValues><list>x[]</list><except>0</except><condition>(eq,2)</condition></nValues>", "<nValues> with except"),
+    ],
+)
 def test_what_the_translation_does_not_take_is_refused_by_name(constraint, named):
     with pytest.raises(Untranslatable) as refused:
         translate(XCSP3.format(constraint))
@@ -226,8 +252,11 @@ def test_what_the_translation_does_not_take_is_refused_by_name(constraint, named
 
 def test_the_backend_refuses_an_untranslatable_step_in_one_line(solver):
     session = session_of(solver, "satisfy(AllDifferent([[x[0], x[1]], [x[2], x[3]]], matrix=True))")
-    with pytest.raises(BackendUnsupported, match=r"^The translation to MiniZinc does not take the matrix x\[\] \(not two "
-                                                 r"dimensions of an array\): nothing was solved [^\n]*$"):
+    with pytest.raises(
+        BackendUnsupported,
+        match=r"^The translation to MiniZinc does not take the matrix x\[\] \(not two "
+        r"dimensions of an array\): nothing was solved [^\n]*$",
+    ):
         session.solve(backend="minizinc")
     session.close()
 
@@ -249,8 +278,9 @@ def test_names_map_back_without_clashes():
 
 def test_the_text_compiles_with_the_system_minizinc_as_is():
     model = translate(XCSP3.format("<allDifferent>x[]</allDifferent><intension>lt(x[0],x[1])</intension>"))
-    run = subprocess.run(["minizinc", "--solver", "gecode", "-a", "-"], input=model.text, capture_output=True,
-                         text=True, timeout=60)
+    run = subprocess.run(
+        ["minizinc", "--solver", "gecode", "-a", "-"], input=model.text, capture_output=True, text=True, timeout=60
+    )
     assert run.returncode == 0, run.stderr
     assert run.stdout.count("----------") == 3 and "==========" in run.stdout
 
@@ -270,15 +300,25 @@ def test_the_translation_imports_only_the_standard_library_the_browser_has():
         path = package.parent / (module.replace(".", "/") + ".py")
         tree = ast.parse(path.read_text())
         for node in ast.walk(tree):
-            names = [a.name for a in node.names] if isinstance(node, ast.Import) else \
-                [node.module] if isinstance(node, ast.ImportFrom) else []
+            names = (
+                [a.name for a in node.names]
+                if isinstance(node, ast.Import)
+                else [node.module]
+                if isinstance(node, ast.ImportFrom)
+                else []
+            )
             for name in names:
                 if name.startswith("kernelext."):
                     todo.append(name)
                 else:
                     assert name in PURE, f"{module} imports {name}"
-    assert seen == {"kernelext.xcsp.to_minizinc", "kernelext.errors", "kernelext.xcsp.declarations",
-                    "kernelext.xcsp.expressions", "kernelext.xcsp.values"}
+    assert seen == {
+        "kernelext.xcsp.to_minizinc",
+        "kernelext.errors",
+        "kernelext.xcsp.declarations",
+        "kernelext.xcsp.expressions",
+        "kernelext.xcsp.values",
+    }
 
 
 def test_the_minizinc_solver_setting_is_checked_and_reaches_the_backend(shell):

@@ -32,18 +32,27 @@ PIGEONS = 13  # in one hole fewer, as 0/1 sums: ACE proved 10 impossible in 15 s
 def large_tables(tmp_path_factory) -> Path:
     """An XCSP3 model no solver finishes: a table of 800,000 tuples, which ACE reads for a second or more
     before any search, then `PIGEONS` pigeons in one hole fewer, which no search proves impossible in hours."""
-    tuples = "".join(f"({','.join(map(str, t))})" for t in itertools.product(range(10), repeat=7)
-                     if sum(t) % 10 in (3, 7) and t[0] < 5)
+    tuples = "".join(
+        f"({','.join(map(str, t))})"
+        for t in itertools.product(range(10), repeat=7)
+        if sum(t) % 10 in (3, 7) and t[0] < 5
+    )
     holes = range(PIGEONS - 1)
-    sums = "".join(f"<sum><list> {' '.join(f'p[{i}][{j}]' for j in holes)} </list><condition> (eq,1) </condition></sum>"
-                   for i in range(PIGEONS))
-    sums += "".join(f"<sum><list> {' '.join(f'p[{i}][{j}]' for i in range(PIGEONS))} </list>"
-                    "<condition> (le,1) </condition></sum>" for j in holes)
+    sums = "".join(
+        f"<sum><list> {' '.join(f'p[{i}][{j}]' for j in holes)} </list><condition> (eq,1) </condition></sum>"
+        for i in range(PIGEONS)
+    )
+    sums += "".join(
+        f"<sum><list> {' '.join(f'p[{i}][{j}]' for i in range(PIGEONS))} </list><condition> (le,1) </condition></sum>"
+        for j in holes
+    )
     path = tmp_path_factory.mktemp("large") / "tables.xml"
-    path.write_text(f'<instance format="XCSP3" type="CSP"><variables><array id="x" size="[7]"> 0..9 </array>'
-                    f'<array id="p" size="[{PIGEONS}][{PIGEONS - 1}]"> 0..1 </array></variables><constraints>'
-                    f"<extension><list> x[] </list><supports> {tuples} </supports></extension>{sums}"
-                    "</constraints></instance>\n")
+    path.write_text(
+        f'<instance format="XCSP3" type="CSP"><variables><array id="x" size="[7]"> 0..9 </array>'
+        f'<array id="p" size="[{PIGEONS}][{PIGEONS - 1}]"> 0..1 </array></variables><constraints>'
+        f"<extension><list> x[] </list><supports> {tuples} </supports></extension>{sums}"
+        "</constraints></instance>\n"
+    )
     return path
 
 
@@ -56,8 +65,9 @@ def spin(seconds: float) -> None:
 @pytest.fixture
 def busy_cores():
     """Every core this process may use kept busy, as on a shared JupyterHub node."""
-    spinners = [multiprocessing.Process(target=spin, args=(120,), daemon=True)
-                for _ in range(len(os.sched_getaffinity(0)))]
+    spinners = [
+        multiprocessing.Process(target=spin, args=(120,), daemon=True) for _ in range(len(os.sched_getaffinity(0)))
+    ]
     for spinner in spinners:
         spinner.start()
     yield
@@ -65,8 +75,10 @@ def busy_cores():
         spinner.kill()
 
 
-TINY = ('<instance format="XCSP3" type="CSP"><variables><array id="x" size="[2]"> 0..1 </array></variables>'
-        "<constraints><intension> ne(x[0],x[1]) </intension></constraints></instance>\n")
+TINY = (
+    '<instance format="XCSP3" type="CSP"><variables><array id="x" size="[2]"> 0..1 </array></variables>'
+    "<constraints><intension> ne(x[0],x[1]) </intension></constraints></instance>\n"
+)
 TINY_CELLS = {"x": (((0,), "x[0]"), ((1,), "x[1]"))}
 
 
@@ -129,8 +141,12 @@ solver.close()
 
 def test_stop_ends_the_solve_even_while_ace_reads_large_tables(large_tables, tiny):
     # in a process of its own, so that the SIGINT it sends itself can never reach the test runner
-    done = subprocess.run([sys.executable, "-c", STOPPED_WHILE_PARSING, str(large_tables), str(tiny)],
-                          capture_output=True, text=True, timeout=300)
+    done = subprocess.run(
+        [sys.executable, "-c", STOPPED_WHILE_PARSING, str(large_tables), str(tiny)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert done.returncode == 0, done.stderr
     result = json.loads(done.stdout.strip().splitlines()[-1])
     # no solver finishes this model: Stop ended the solve, whether ACE was still reading or searching
@@ -138,8 +154,10 @@ def test_stop_ends_the_solve_even_while_ace_reads_large_tables(large_tables, tin
     assert result["after_stop"] < LATE, result
 
 
-KERNEL_CELLS = ["%load_ext kernelext\nfrom pycsp3 import *",
-                "%%puzzle sudoku --no-solve\nx = VarArray(size=[9, 9], dom=range(1, 10))\n"]
+KERNEL_CELLS = [
+    "%load_ext kernelext\nfrom pycsp3 import *",
+    "%%puzzle sudoku --no-solve\nx = VarArray(size=[9, 9], dom=range(1, 10))\n",
+]
 PROBE = "import os, sys, kernelext\nprint(os.getpid(), kernelext.current_session().solver.worker_pid, 'jpype' in sys.modules)"
 
 
@@ -155,8 +173,13 @@ def test_no_jvm_before_a_step_needs_one_and_a_kernel_stays_small_over_200_solved
 
     def run(code: str) -> str:
         printed = []
-        reply = client.execute_interactive(code, timeout=120, output_hook=lambda message: printed.append(
-            message["content"].get("text", "")) if message["msg_type"] == "stream" else None)
+        reply = client.execute_interactive(
+            code,
+            timeout=120,
+            output_hook=lambda message: (
+                printed.append(message["content"].get("text", "")) if message["msg_type"] == "stream" else None
+            ),
+        )
         assert reply["content"]["status"] == "ok", reply["content"]
         return "".join(printed)
 

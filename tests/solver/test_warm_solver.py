@@ -44,8 +44,10 @@ def pigeonhole(pigeons: int = 12, holes: int = 11) -> str:
     """Pigeons into fewer holes, as 0/1 sums: ACE searches for more than 20 s before giving up."""
     rows = "".join(f"<sum><list> x[{i}][] </list><condition> (eq,1) </condition></sum>" for i in range(pigeons))
     cols = "".join(f"<sum><list> x[][{j}] </list><condition> (le,1) </condition></sum>" for j in range(holes))
-    return (f'<instance format="XCSP3" type="CSP"><variables><array id="x" size="[{pigeons}][{holes}]"> 0 1 '
-            f"</array></variables><constraints>{rows}{cols}</constraints></instance>")
+    return (
+        f'<instance format="XCSP3" type="CSP"><variables><array id="x" size="[{pigeons}][{holes}]"> 0 1 '
+        f"</array></variables><constraints>{rows}{cols}</constraints></instance>"
+    )
 
 
 def lines(output: str, prefix: str) -> list[str]:
@@ -55,8 +57,13 @@ def lines(output: str, prefix: str) -> list[str]:
 @pytest.fixture(scope="module")
 def models(tmp_path_factory) -> dict[str, str]:
     folder = tmp_path_factory.mktemp("models")
-    texts = {"csp": ALL_DIFFERENT, "cop": MINIMISE, "unsat": UNSATISFIABLE, "malformed": MALFORMED,
-             "hard": pigeonhole()}
+    texts = {
+        "csp": ALL_DIFFERENT,
+        "cop": MINIMISE,
+        "unsat": UNSATISFIABLE,
+        "malformed": MALFORMED,
+        "hard": pigeonhole(),
+    }
     for name, text in texts.items():
         (folder / f"{name}.xml").write_text(text)
     return {name: str(folder / f"{name}.xml") for name in texts}
@@ -168,8 +175,12 @@ with WarmAce() as ace:
 
 def test_keyboard_interrupt_stops_the_search_without_killing_the_worker(models):
     # in a process of its own, so that the SIGINT it sends itself can never reach the test runner
-    done = subprocess.run([sys.executable, "-c", INTERRUPTED_SOLVE, models["csp"], models["hard"]],
-                          capture_output=True, text=True, timeout=120)
+    done = subprocess.run(
+        [sys.executable, "-c", INTERRUPTED_SOLVE, models["csp"], models["hard"]],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert done.returncode == 0, done.stderr
     result = json.loads(done.stdout.strip().splitlines()[-1])
     assert result["interrupted"] and not result["restarted"]  # Ctrl-C stopped it, not the 30 s limit

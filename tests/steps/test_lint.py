@@ -21,8 +21,12 @@ MISTAKES = {  # source (x: 3 variables 0..2, n = 3): (line, words of the message
     "or": ("satisfy(x[0] == 1 or x[1] == 2)", 1, "write (a) | (b)", True),
     "not": ("satisfy(not x[0] == 1)", 1, "write ~(a)", True),
     "and inside a comprehension": ("satisfy(x[i] == 1 and x[i] == 2 for i in range(3))", 1, "&", True),
-    "and on a variable declared in the step": ("y = VarArray(size=2, dom={0, 1})\nsatisfy(y[0] == 1 and y[1] == 0)",
-                                               2, "&", True),
+    "and on a variable declared in the step": (
+        "y = VarArray(size=2, dom={0, 1})\nsatisfy(y[0] == 1 and y[1] == 0)",
+        2,
+        "&",
+        True,
+    ),
     "and on an alias of a variable": ("row = x\nsatisfy(row[0] == 1 or row[1] == 1)", 2, "|", True),
     "comparison on its own line": ("x[0] == 1", 1, "put it inside satisfy(...)", True),
     "global constraint on its own line": ("AllDifferent(x)", 1, "put it inside satisfy(...)", True),
@@ -34,8 +38,12 @@ MISTAKES = {  # source (x: 3 variables 0..2, n = 3): (line, words of the message
     "while on a variable": ("while x[0] > 5:\n    break", 1, "use If(test, Then=...)", True),
     "comprehension filter on a variable": ("satisfy(x[i] == 1 for i in range(3) if x[i] > 0)", 1, "If(", True),
     "builtin sum": ("satisfy(sum(x) == 2)", 1, "use Sum(...)", False),
-    "generator used twice": ("g = (x[i] for i in range(3))\nsatisfy(AllDifferent(g))\n\nsatisfy(Sum(g) == 2)",
-                             4, "build it as a list", False),
+    "generator used twice": (
+        "g = (x[i] for i in range(3))\nsatisfy(AllDifferent(g))\n\nsatisfy(Sum(g) == 2)",
+        4,
+        "build it as a list",
+        False,
+    ),
 }
 FINE = [
     "satisfy(x[0] == 1, x[1] == 2)",
@@ -83,8 +91,9 @@ def test_loop_over_variables_still_cannot_filter_on_them(namespace):
 def test_arrays_of_a_puzzle_started_before_are_plain_names_now(shell):
     shell.ok("%%puzzle first\ne = VarArray(size=3, dom=range(3))\n")
     shell.ok("%%puzzle second\nsrc, dst = [0, 1, 2], [1, 2, 0]\ny = VarArray(size=3, dom=range(3))\n")
-    text = shell.ok("%%puzzle+\nnext_of = [{src[e] for e in range(3) if dst[e] == i} for i in range(3)]\n"
-                    "satisfy(y[0] == 1)\n")
+    text = shell.ok(
+        "%%puzzle+\nnext_of = [{src[e] for e in range(3) if dst[e] == i} for i in range(3)]\nsatisfy(y[0] == 1)\n"
+    )
     assert "status: SAT" in text and "warning" not in text
 
 
@@ -110,8 +119,10 @@ def test_session_refuses_an_error_and_keeps_the_model():
     before = model_text()
     with pytest.raises(StepError) as caught:
         session.add_step("satisfy(x[1] == 0)\nsatisfy(x[1] == 1 and x[2] == 2)\n")
-    assert str(caught.value) == ("Line 2: `and` between constraints keeps only one of them: write (a) & (b), or give "
-                                 "satisfy() separate arguments.\n    satisfy(x[1] == 1 and x[2] == 2)")
+    assert str(caught.value) == (
+        "Line 2: `and` between constraints keeps only one of them: write (a) & (b), or give "
+        "satisfy() separate arguments.\n    satisfy(x[1] == 1 and x[2] == 2)"
+    )
     assert model_text() == before and len(session.steps) == 2
     session.close()
 
@@ -122,7 +133,9 @@ def test_session_shows_warnings_with_the_report():
     report = session.add_step("satisfy(sum(x) == 2)\n")
     assert report.warnings == ("line 1: Python's sum() on model variables: use Sum(...) instead.",)
     assert report.result.status.value == "SAT"
-    assert "\nwarning: line 1: Python's sum() on model variables: use Sum(...) instead.\nstatus: SAT" in report_text(report)
+    assert "\nwarning: line 1: Python's sum() on model variables: use Sum(...) instead.\nstatus: SAT" in report_text(
+        report
+    )
     session.close()
 
 
@@ -158,8 +171,10 @@ def test_no_false_alarm_on_the_classroom_notebooks(path, shell, monkeypatch):
 def test_pycsp3_warnings_are_one_line_in_the_kits_words_naming_the_line(shell):
     shell.ok("%%puzzle w\nx = VarArray(size=[3, 3], dom=range(3))\n")
     text = shell.ok("%%puzzle+\nk = 1\nsatisfy(Sum(x[1][:5]) >= 1)\n")
-    assert ("warning: line 3: the slice [:5] goes past the end of an array, and pycsp3 fills it with cells from "
-            "its start again: keep slices within the array.") in text
+    assert (
+        "warning: line 3: the slice [:5] goes past the end of an array, and pycsp3 fills it with cells from "
+        "its start again: keep slices within the array."
+    ) in text
     assert "Warning:" not in text and "\x1b" not in text
     again = shell.ok("%%puzzle+\nsatisfy(Sum(x[2][:4]) >= 1)\n")
     assert "warning: line 2: the slice [:4]" in again  # each step's warning, not only the first in the kernel
@@ -175,8 +190,9 @@ def test_no_puzzle_cell_of_a_stored_notebook_shows_a_raw_pycsp3_warning():
                 assert "Warning:" not in text and "\x1b[" not in text, f"{path.name}: {text[:200]}"
 
 
-@pytest.mark.parametrize("source", ["d = len(x)\nok = [i for i in range(5) if i < d]",
-                                    "d = len(x)\nif d > 2:\n    satisfy(x[0] == 1)"])
+@pytest.mark.parametrize(
+    "source", ["d = len(x)\nok = [i for i in range(5) if i < d]", "d = len(x)\nif d > 2:\n    satisfy(x[0] == 1)"]
+)
 def test_plain_data_computed_from_variables_is_not_a_variable(namespace, source):
     assert check_source(source, namespace) == []
 
@@ -193,16 +209,21 @@ def test_a_name_reused_by_sibling_comprehensions_is_judged_in_each_one():
     exec("from pycsp3 import *", namespace)
     session = PuzzleSession("lint", namespace)
     session.add_step("n = 4\nS = VarArray(size=[n, n], dom=range(1, n + 1))\n", solve=False)
-    rows_then_blocks = ("satisfy([AllDifferent(r) for r in S],\n"
-                        "        [AllDifferent(S[i][j] for i in range(r, r + 2) for j in range(2)) for r in range(0, 4, 2)])")
+    rows_then_blocks = (
+        "satisfy([AllDifferent(r) for r in S],\n"
+        "        [AllDifferent(S[i][j] for i in range(r, r + 2) for j in range(2)) for r in range(0, 4, 2)])"
+    )
     assert check_source(rows_then_blocks, namespace) == []
     assert "of a number" in check_source("satisfy([AllDifferent(r) for r in range(3)])", namespace)[0].message
     session.close()
 
 
 RUN_TIME = {  # a step that really asks a constraint for True/False, or drops one: (line, words of the refusal)
-    "and inside a helper": ("def both(a, b):\n    return a == 1 and b == 2\nsatisfy(both(x[0], x[1]))", 2,
-                            "asked a constraint for True/False"),
+    "and inside a helper": (
+        "def both(a, b):\n    return a == 1 and b == 2\nsatisfy(both(x[0], x[1]))",
+        2,
+        "asked a constraint for True/False",
+    ),
     "chain of comparisons": ("satisfy(x[0] < x[1] < x[2])", 1, "write (a < b) & (b < c)"),
     "while on a constraint": ("k = 0\nwhile x[k] > 0:\n    k += 1", 2, "use If(test, Then=...)"),
     "constraint dropped inside a loop": ("for i in range(2):\n    x[i] != x[i + 1]", 2, "put it inside satisfy(...)"),
@@ -223,12 +244,15 @@ def test_mistake_the_step_really_makes_is_refused_at_its_line(name):
     session.close()
 
 
-@pytest.mark.parametrize("source", [
-    "satisfy(x[2] == (0 if len(x) == n else x[1]))",
-    "flags = [True, False]\nsatisfy(a < b if f else a > b for (a, b, f) in [(x[0], x[1], flags[0]), (x[1], x[2], flags[1])])",
-    "kinds = [1, 1, 2]\nsatisfy([x[a] < x[b] for a in range(3) for b in range(3) if kinds[a] == kinds[b] == 1 and a < b])",
-    "satisfy(Sum(x[j:j + k]) >= 1 for j in range(3) if (k := min(3 - j, 2)) > 1)",
-])
+@pytest.mark.parametrize(
+    "source",
+    [
+        "satisfy(x[2] == (0 if len(x) == n else x[1]))",
+        "flags = [True, False]\nsatisfy(a < b if f else a > b for (a, b, f) in [(x[0], x[1], flags[0]), (x[1], x[2], flags[1])])",
+        "kinds = [1, 1, 2]\nsatisfy([x[a] < x[b] for a in range(3) for b in range(3) if kinds[a] == kinds[b] == 1 and a < b])",
+        "satisfy(Sum(x[j:j + k]) >= 1 for j in range(3) if (k := min(3 - j, 2)) > 1)",
+    ],
+)
 def test_plain_tests_beside_variables_are_accepted_without_a_word(source):
     session = PuzzleSession("lint")
     session.add_step("x = VarArray(size=3, dom=range(3))\nn = 3\n", solve=False)
@@ -241,8 +265,10 @@ def test_a_variable_asked_for_true_or_false_is_a_warning():
     session = PuzzleSession("lint")
     session.add_step("x = VarArray(size=3, dom=range(3))\n", solve=False)
     report = session.add_step("satisfy(x[1] == 1 if x[0] else x[1] == 2)", solve=False)
-    assert report.warnings == ("line 1: a model variable is tested as True/False, and Python takes it as true "
-                               "whatever its value (unknown while modelling): for its value use If(x == v, "
-                               "Then=...); for a hole, `is not None`.",)
+    assert report.warnings == (
+        "line 1: a model variable is tested as True/False, and Python takes it as true "
+        "whatever its value (unknown while modelling): for its value use If(x == v, "
+        "Then=...); for a hole, `is not None`.",
+    )
     assert report.posted == ("intension(function:eq(x[1],1))",)
     session.close()

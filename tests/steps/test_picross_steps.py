@@ -48,8 +48,9 @@ def fits_clues(values, clues) -> bool:
     if any(v is None for row in values for v in row):
         return False
     columns = list(zip(*values))
-    return ([runs(row) for row in values] == [list(c) for c in clues["rows"]]
-            and [runs(col) for col in columns] == [list(c) for c in clues["columns"]])
+    return [runs(row) for row in values] == [list(c) for c in clues["rows"]] and [runs(col) for col in columns] == [
+        list(c) for c in clues["columns"]
+    ]
 
 
 @pytest.fixture(scope="module")

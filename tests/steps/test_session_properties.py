@@ -25,32 +25,41 @@ from kernelext.solver.engine import Solver
 from kernelext.steps.session import PuzzleSession
 
 PUZZLES = {  # name: (the %%puzzle cell, the %%puzzle+ cells to pick from)
-    "latin": ("n = 4\nx = VarArray(size=[n, n], dom=range(1, n + 1))\n", [
-        "satisfy(AllDifferent(x[i]) for i in range(n))\n",
-        "satisfy(AllDifferent(x[:, j]) for j in range(n))\n",
-        "satisfy(x[0][0] == 1)\n",
-        "satisfy(x[0][0] == 2, x[1][1] == x[2][2])\n",
-        "k = 2\nsatisfy(x[k][k] != 1)\n",
-        "minimize(Sum(x[0]))\n",
-        "y = VarArray(size=2, dom=range(3))\nsatisfy(y[0] != y[1])\n",
-    ]),
-    "amaze": ("n, m = 3, 3\npoints = [[(1, 1), (3, 3)]]\nx = VarArray(size=[n + 2, m + 2], dom=lambda i, j: {0} "
-              "if i in {0, n + 1} or j in {0, m + 1} else range(len(points) + 1))\n", [
-        "satisfy(x[i][j] == v + 1 for v in range(len(points)) for i, j in points[v])\n",
-        "satisfy(Count(x[i - 1][j], x[i + 1][j], x[i][j - 1], x[i][j + 1], value=v + 1) == 1\n"
-        "        for v in range(len(points)) for i, j in points[v])\n",
-        "minimize(Sum(x))\n",
-        "satisfy(x[2][2] == 1)\n",
-        "y = VarArray(size=2, dom=range(3))\nsatisfy(y[0] != y[1])\n",
-    ]),
-    "queens": ("n = 5\nq = VarArray(size=n, dom=range(n))\n", [
-        "satisfy(AllDifferent(q))\n",
-        "satisfy(AllDifferent(q[i] + i for i in range(n)))\n",
-        "satisfy(AllDifferent(q[i] - i for i in range(n)))\n",
-        "satisfy(q[0] == 0)\n",
-        "minimize(q[n - 1])\n",
-        "y = VarArray(size=2, dom=range(3))\nsatisfy(y[0] != y[1])\n",
-    ]),
+    "latin": (
+        "n = 4\nx = VarArray(size=[n, n], dom=range(1, n + 1))\n",
+        [
+            "satisfy(AllDifferent(x[i]) for i in range(n))\n",
+            "satisfy(AllDifferent(x[:, j]) for j in range(n))\n",
+            "satisfy(x[0][0] == 1)\n",
+            "satisfy(x[0][0] == 2, x[1][1] == x[2][2])\n",
+            "k = 2\nsatisfy(x[k][k] != 1)\n",
+            "minimize(Sum(x[0]))\n",
+            "y = VarArray(size=2, dom=range(3))\nsatisfy(y[0] != y[1])\n",
+        ],
+    ),
+    "amaze": (
+        "n, m = 3, 3\npoints = [[(1, 1), (3, 3)]]\nx = VarArray(size=[n + 2, m + 2], dom=lambda i, j: {0} "
+        "if i in {0, n + 1} or j in {0, m + 1} else range(len(points) + 1))\n",
+        [
+            "satisfy(x[i][j] == v + 1 for v in range(len(points)) for i, j in points[v])\n",
+            "satisfy(Count(x[i - 1][j], x[i + 1][j], x[i][j - 1], x[i][j + 1], value=v + 1) == 1\n"
+            "        for v in range(len(points)) for i, j in points[v])\n",
+            "minimize(Sum(x))\n",
+            "satisfy(x[2][2] == 1)\n",
+            "y = VarArray(size=2, dom=range(3))\nsatisfy(y[0] != y[1])\n",
+        ],
+    ),
+    "queens": (
+        "n = 5\nq = VarArray(size=n, dom=range(n))\n",
+        [
+            "satisfy(AllDifferent(q))\n",
+            "satisfy(AllDifferent(q[i] + i for i in range(n)))\n",
+            "satisfy(AllDifferent(q[i] - i for i in range(n)))\n",
+            "satisfy(q[0] == 0)\n",
+            "minimize(q[n - 1])\n",
+            "y = VarArray(size=2, dom=range(3))\nsatisfy(y[0] != y[1])\n",
+        ],
+    ),
 }
 FAILING = [
     "satisfy(undefined_name == 1)\n",
@@ -63,8 +72,12 @@ FAILING = [
 
 
 ONCE = {"minimize(": "A model has one objective", "y = VarArray(": "The identifier y is used twice"}
-PROPERTY_SETTINGS = dict(deadline=None, derandomize=True, database=None,  # the same examples on every run
-                         suppress_health_check=[HealthCheck.too_slow])  # each step runs pycsp3
+PROPERTY_SETTINGS = dict(
+    deadline=None,
+    derandomize=True,
+    database=None,  # the same examples on every run
+    suppress_health_check=[HealthCheck.too_slow],
+)  # each step runs pycsp3
 
 
 def refusal(sources: list[str]) -> str | None:

@@ -28,8 +28,12 @@ SLIDES_AND_GROUPS = [
 
 
 def holes() -> frozenset[str]:
-    return frozenset(name + "".join(f"[{i}]" for i in index) for name, array in model_state.solution_cells().items()
-                     for index, vid in array if vid is None)
+    return frozenset(
+        name + "".join(f"[{i}]" for i in index)
+        for name, array in model_state.solution_cells().items()
+        for index, vid in array
+        if vid is None
+    )
 
 
 def reading(read_it) -> str:
@@ -44,8 +48,10 @@ def reading(read_it) -> str:
 
 def both_readings(session: PuzzleSession) -> tuple[str, str]:
     """The model read from the parts and read from the whole file."""
-    return (reading(lambda: StepModel(session._parts, session.compile).cp_sat(holes())),
-            reading(lambda: read(session.compile(), holes())))
+    return (
+        reading(lambda: StepModel(session._parts, session.compile).cp_sat(holes())),
+        reading(lambda: read(session.compile(), holes())),
+    )
 
 
 def test_parts_give_the_models_the_whole_file_gives_step_after_step_and_after_an_edit_and_an_undo():
@@ -74,8 +80,12 @@ def test_the_notebooks_models_read_from_parts_as_from_the_file(name, shell, monk
             continue
         shell.run(cell.source)  # the notebook's own steps, edits and mistakes included
         session = shell.ip.magics_manager.registry["PuzzleMagics"].session
-        if cell.source.startswith("%%puzzle") and session is not None and session.anything_to_solve() \
-                and not model_state.has_objective():
+        if (
+            cell.source.startswith("%%puzzle")
+            and session is not None
+            and session.anything_to_solve()
+            and not model_state.has_objective()
+        ):
             parts, whole = both_readings(session)
             assert parts == whole, cell.source
             compared += 1
@@ -87,8 +97,11 @@ def test_a_model_is_large_exactly_when_its_file_is(tmp_path):
     session.add_step("x = VarArray(size=6, dom=range(1000))\n", solve=False)
     rows = 4_000  # about 100 kB a table
     for k in range(6):
-        session.add_step(f"satisfy(x in [(i % 1000, i // 1000 + {k}, i * 7 % 1000, i * 13 % 1000, i * 17 % 1000, "
-                         f"i * 19 % 1000) for i in range({rows})])\n", solve=False)
+        session.add_step(
+            f"satisfy(x in [(i % 1000, i // 1000 + {k}, i * 7 % 1000, i * 13 % 1000, i * 17 % 1000, "
+            f"i * 19 % 1000) for i in range({rows})])\n",
+            solve=False,
+        )
         size = session.compile().stat().st_size
         model = StepModel(session._parts, session.compile)
         with plain_operators():

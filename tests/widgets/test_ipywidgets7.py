@@ -33,9 +33,26 @@ def install_ipywidgets7(folder):
     if lacking:
         pytest.fail(f"{', '.join(lacking)} not in {wheels_folder()}: run `{COMMAND}` first", pytrace=False)
     try:
-        install = subprocess.run([sys.executable, "-m", "pip", "install", "--quiet", "--disable-pip-version-check",
-                                  "--no-index", "--find-links", str(wheels_folder()), "--no-deps", "--target",
-                                  str(folder), *IPYWIDGETS7], capture_output=True, text=True, timeout=INSTALL_TIMEOUT)
+        install = subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "pip",
+                "install",
+                "--quiet",
+                "--disable-pip-version-check",
+                "--no-index",
+                "--find-links",
+                str(wheels_folder()),
+                "--no-deps",
+                "--target",
+                str(folder),
+                *IPYWIDGETS7,
+            ],
+            capture_output=True,
+            text=True,
+            timeout=INSTALL_TIMEOUT,
+        )
     except subprocess.TimeoutExpired:
         pytest.fail(f"installing ipywidgets 7.7.1 from {wheels_folder()} took over {INSTALL_TIMEOUT} s", pytrace=False)
     assert install.returncode == 0, f"could not install ipywidgets 7.7.1:\n{install.stderr[-2000:]}"
@@ -45,9 +62,12 @@ def test_puzzle_steps_show_static_grids_under_ipywidgets_7(tmp_path):
     ipywidgets7 = tmp_path / "ipywidgets7"
     install_ipywidgets7(ipywidgets7)
     nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(source) for source in CELLS])
-    client = nbclient.NotebookClient(nb, timeout=120, kernel_name="python3",
-                                     resources={"metadata": {"path": str(tmp_path)}})
-    client.execute(env=dict(os.environ, PYTHONPATH=os.pathsep.join([str(ipywidgets7), os.environ.get("PYTHONPATH", "")])))
+    client = nbclient.NotebookClient(
+        nb, timeout=120, kernel_name="python3", resources={"metadata": {"path": str(tmp_path)}}
+    )
+    client.execute(
+        env=dict(os.environ, PYTHONPATH=os.pathsep.join([str(ipywidgets7), os.environ.get("PYTHONPATH", "")]))
+    )
     assert nb.cells[0].outputs[0]["text"].strip() == "7.7.1"
     for cell in nb.cells[1:]:
         [output] = cell.outputs

@@ -149,8 +149,14 @@ def test_pencil_marks_survive_the_sanitizer():
 def test_a_whole_report_survives_the_sanitizer_with_its_solutions_and_bound():
     pictures = tuple({"x[0]": v} for v in (3, 2, 1))
     result = SolveResult(Status.OPTIMUM, pictures, bound=1, progress=((0.1, 3), (0.2, 2), (0.3, 1)))
-    report = StepReport("p", 2, result=result, grid=grid([[1]]), posted=("lt(x[0],4)",),
-                        all_grids=(grid([[3]]), grid([[2]]), grid([[1]])))
+    report = StepReport(
+        "p",
+        2,
+        result=result,
+        grid=grid([[1]]),
+        posted=("lt(x[0],4)",),
+        all_grids=(grid([[3]]), grid([[2]]), grid([[1]])),
+    )
     markup = report_html(report)
     assert sanitizer_problems(markup) == []
     assert markup.count("<table") == 4  # three solutions and the bound's bars
@@ -159,7 +165,11 @@ def test_a_whole_report_survives_the_sanitizer_with_its_solutions_and_bound():
 
 def test_the_checker_itself_flags_what_the_sanitizer_removes():
     assert sanitizer_problems("<svg><rect/></svg>") == ["<svg> is removed", "<rect> is removed"]
-    assert sanitizer_problems('<div class="kx" onclick="x()">') == ['<div class> is removed',
-                                                                    '<div onclick> is removed']
+    assert sanitizer_problems('<div class="kx" onclick="x()">') == [
+        "<div class> is removed",
+        "<div onclick> is removed",
+    ]
     assert style_problems("transform:rotate(45deg);width:calc(1px + 2px)") == [
-        "style transform is removed", "style width:calc(1px + 2px) is removed"]
+        "style transform is removed",
+        "style width:calc(1px + 2px) is removed",
+    ]

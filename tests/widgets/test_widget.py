@@ -55,14 +55,14 @@ def picture(shift):
 def report(solutions=3):
     grids = tuple(picture(k) for k in range(solutions))
     result = SolveResult(Status.SAT, ({},) * solutions, time=0.42, backend="ace-warm")
-    return StepReport("nonogram", 3, posted=("regular(...)",), result=result, grid=grids[-1],
-                      all_grids=grids if solutions > 1 else ())
+    return StepReport(
+        "nonogram", 3, posted=("regular(...)",), result=result, grid=grids[-1], all_grids=grids if solutions > 1 else ()
+    )
 
 
 def front_end_sets(widget, **state):
     """Deliver an update as the front end sends it when the user clicks."""
-    widget._handle_msg({"content": {"data": {"method": "update", "state": state, "buffer_paths": []}},
-                        "buffers": []})
+    widget._handle_msg({"content": {"data": {"method": "update", "state": state, "buffer_paths": []}}, "buffers": []})
 
 
 def front_end_sends(widget, content):
@@ -71,13 +71,20 @@ def front_end_sends(widget, content):
 
 
 def unsat_report():
-    return StepReport("futoshiki", 3, posted=("eq(F[0][2],2)",), result=SolveResult(Status.UNSAT, ()),
-                      grid=Grid("F", ((None,) * 3,) * 3))
+    return StepReport(
+        "futoshiki",
+        3,
+        posted=("eq(F[0][2],2)",),
+        result=SolveResult(Status.UNSAT, ()),
+        grid=Grid("F", ((None,) * 3,) * 3),
+    )
 
 
 def explanation():
-    culprits = (Culprit("lt(F[0][1],F[0][2])", 2, ("F[0][1]", "F[0][2]"), ((0, 1), (0, 2))),
-                Culprit("eq(F[0][2],2)", 3, ("F[0][2]",), ((0, 2),)))
+    culprits = (
+        Culprit("lt(F[0][1],F[0][2])", 2, ("F[0][1]", "F[0][2]"), ((0, 1), (0, 2))),
+        Culprit("eq(F[0][2],2)", 3, ("F[0][2]",), ((0, 2),)),
+    )
     grid = Grid("F", ((None,) * 3,) * 3, changed=frozenset({(0, 1), (0, 2)}))
     return Explanation("futoshiki", (2, 3), culprits, True, grid)
 
@@ -184,7 +191,10 @@ def test_explain_message_fills_the_explanation_in_one_update(live):
     assert [kind for kind, _ in live] == ["comm_msg"]
     assert live[0][1]["state"] == {"explanation": widget.explanation}
     assert widget.explanation["lines"] == explanation_text(explanation()).splitlines()
-    assert widget.explanation["html"] == explanation_html(explanation(), "generic", {}) and "<table" in widget.explanation["html"]
+    assert (
+        widget.explanation["html"] == explanation_html(explanation(), "generic", {})
+        and "<table" in widget.explanation["html"]
+    )
 
 
 def test_explain_failure_shows_its_message(live):
@@ -194,8 +204,10 @@ def test_explain_failure_shows_its_message(live):
     output = ReportOutput(unsat_report(), on_explain=refuse)
     output._repr_mimebundle_()
     front_end_sends(output.widget, {"event": "explain"})
-    assert output.widget.explanation == {"lines": ["explain looks for a conflict, but the model has solutions."],
-                                         "html": ""}
+    assert output.widget.explanation == {
+        "lines": ["explain looks for a conflict, but the model has solutions."],
+        "html": "",
+    }
 
 
 def test_pencil_marks_reach_the_widget_in_one_update_and_toggle_in_the_browser(live):

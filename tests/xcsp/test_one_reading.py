@@ -59,21 +59,26 @@ def test_every_reader_sees_the_same_variables_and_constraints(shell, notebook, t
     declarations = Declarations(holes)
     declarations.declare(root.find("variables"))
     constraints = root.find("constraints")
-    expected = Counter(unit for element in (constraints if constraints is not None else ())
-                       for unit in units(declarations, element))
+    expected = Counter(
+        unit for element in (constraints if constraints is not None else ()) for unit in units(declarations, element)
+    )
     assert expected, f"{notebook.name} built no constraint"
     variables = set(declarations.domains) - holes
 
     cut = read_model(path)
-    cut_units = Counter(unit for constraint in cut.constraints
-                        for unit in units(cut.declarations, constraint.element))
+    cut_units = Counter(unit for constraint in cut.constraints for unit in units(cut.declarations, constraint.element))
     assert cut_units == expected
     assert set(cut.declarations.domains) - holes == variables
 
     checker = Checker.of_file(path, holes)
-    assert Counter(unit for tag, scope in checker.constraints_read
-                   for unit in ([frozenset((v,)) for v in scope] if tag == "instantiation" else [frozenset(scope)])) \
+    assert (
+        Counter(
+            unit
+            for tag, scope in checker.constraints_read
+            for unit in ([frozenset((v,)) for v in scope] if tag == "instantiation" else [frozenset(scope)])
+        )
         == expected
+    )
     assert set(read(path, holes).variables) == variables
 
     for constraint in cut.constraints:

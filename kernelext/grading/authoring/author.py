@@ -22,18 +22,29 @@ SETUP = ("%load_ext kernelext", "from pycsp3 import *", "from kernelext.grading 
 _DECLARATIONS = frozenset({"VarArray", "Var"})
 _PYCSP3_LOADER = re.compile(r"\bload_json_data\s*\(\s*[\"']([^\"']+\.json)[\"']")
 MARK = "kernelext-data: "
-_READ_DATA = "MARK = " + repr(MARK) + """
+_READ_DATA = (
+    "MARK = "
+    + repr(MARK)
+    + """
 import json, sys
 source = "\\n".join(line for line in sys.stdin.read().splitlines() if not line.lstrip().startswith(("%", "!")))
 space = {"__name__": "__main__"}
 exec(compile(source, "<first cell>", "exec"), space)
 print("\\n" + MARK + json.dumps(space.get("data")))
 """
+)
 
 
-def new_exercise(folder: str | Path, notebook: str | Path, *, answer: str | None = None, sols: int | str = 1,
-                 public: tuple[str | Path, ...] = (), hidden: tuple[str | Path, ...] = (),
-                 checker: str = REFERENCE) -> list[str]:
+def new_exercise(
+    folder: str | Path,
+    notebook: str | Path,
+    *,
+    answer: str | None = None,
+    sols: int | str = 1,
+    public: tuple[str | Path, ...] = (),
+    hidden: tuple[str | Path, ...] = (),
+    checker: str = REFERENCE,
+) -> list[str]:
     """Make the exercise folder `folder` from `notebook`; the lines saying what was written.
 
     Arguments:
@@ -71,19 +82,28 @@ def new_exercise(folder: str | Path, notebook: str | Path, *, answer: str | None
     if checks_file is not None:
         shutil.copyfile(checks_file, folder / checks_file.name)
         checker = f"{checks_file.name}:{checker.partition(':')[2]}"
-    config = {"answer": answer, "checker": checker, "sols": sols, "points": {"public": 1, "hidden": 2},
-              "time_limit": 30, "memory_mb": 2048, **({"data": style} if style != "json" else {})}
+    config = {
+        "answer": answer,
+        "checker": checker,
+        "sols": sols,
+        "points": {"public": 1, "hidden": 2},
+        "time_limit": 30,
+        "memory_mb": 2048,
+        **({"data": style} if style != "json" else {}),
+    }
     (folder / "exercise.json").write_text(json.dumps(config, indent=1) + "\n")
     _write_instance(folder / "public" / f"{first}.json", data)
     for kind, paths in (("public", public), ("hidden", hidden)):
         for path in paths:
             _write_instance(folder / kind / f"{Path(path).stem}.json", _read_instance(Path(path)))
     marked = sum(BEGIN in c.source for c in source.cells)
-    told = [f"Wrote {folder}/instructor.ipynb: the answer array is {answer!r}, solutions marked in "
-            f"{marked} cell{'s' * (marked != 1)}",
-            f"Wrote {folder}/exercise.json: answers checked by "
-            f"{'the instructor' + chr(39) + 's model' if checker == REFERENCE else checker}",
-            f"Wrote {len(names)} public and {len(hidden)} hidden instance(s): {', '.join(names)}"]
+    told = [
+        f"Wrote {folder}/instructor.ipynb: the answer array is {answer!r}, solutions marked in "
+        f"{marked} cell{'s' * (marked != 1)}",
+        f"Wrote {folder}/exercise.json: answers checked by "
+        f"{'the instructor' + chr(39) + 's model' if checker == REFERENCE else checker}",
+        f"Wrote {len(names)} public and {len(hidden)} hidden instance(s): {', '.join(names)}",
+    ]
     if not hidden:
         told.append(f"Add hidden instances to {folder}/hidden/ (files like {first}.json)")
     return told + [f"Next: kernelext-grade instances {folder}"]
@@ -98,18 +118,22 @@ def _data_of(cell: str, where: Path, style: str) -> object:
             raise ValueError(f"The notebook's first code cell loads {path.name}, which is not beside the notebook.")
         return json.loads(path.read_text())
     try:
-        done = subprocess.run([sys.executable, "-c", _READ_DATA], input=cell, capture_output=True, text=True,
-                              cwd=where, timeout=120)
+        done = subprocess.run(
+            [sys.executable, "-c", _READ_DATA], input=cell, capture_output=True, text=True, cwd=where, timeout=120
+        )
     except subprocess.TimeoutExpired:
-        raise ValueError("The notebook's first code cell ran for more than 120 s: it should only read an "
-                         "instance.") from None
+        raise ValueError(
+            "The notebook's first code cell ran for more than 120 s: it should only read an instance."
+        ) from None
     if done.returncode != 0:
         last = (done.stderr.strip().splitlines() or ["no message"])[-1]
         raise ValueError(f"The notebook's first code cell failed: {last}")
-    data = json.loads([line for line in done.stdout.splitlines() if line.startswith(MARK)][-1][len(MARK):])
+    data = json.loads([line for line in done.stdout.splitlines() if line.startswith(MARK)][-1][len(MARK) :])
     if data is None:
-        raise ValueError("The notebook's first code cell must bind `data` to an instance (a dict of plain values), "
-                         "e.g. data = load_json_data(\"six.json\").")
+        raise ValueError(
+            "The notebook's first code cell must bind `data` to an instance (a dict of plain values), "
+            'e.g. data = load_json_data("six.json").'
+        )
     return data
 
 
@@ -145,11 +169,16 @@ def _declared_array(cell: str) -> str:
     except SyntaxError as error:
         raise ValueError(f"The `%%puzzle` cell does not parse: line {(error.lineno or 0) + 1}: {error.msg}.") from None
     for node in ast.walk(tree):
-        if isinstance(node, ast.Assign) and isinstance(node.value, ast.Call) and \
-                getattr(node.value.func, "id", "") in _DECLARATIONS and isinstance(node.targets[0], ast.Name):
+        if (
+            isinstance(node, ast.Assign)
+            and isinstance(node.value, ast.Call)
+            and getattr(node.value.func, "id", "") in _DECLARATIONS
+            and isinstance(node.targets[0], ast.Name)
+        ):
             return node.targets[0].id
-    raise ValueError("The `%%puzzle` cell declares no array with VarArray(...): say which one holds the answer "
-                     "with --answer NAME.")
+    raise ValueError(
+        "The `%%puzzle` cell declares no array with VarArray(...): say which one holds the answer with --answer NAME."
+    )
 
 
 def _mark_solutions(notebook) -> None:
@@ -171,14 +200,22 @@ def _mark_solutions(notebook) -> None:
             if following is None or following.cell_type != "markdown" or BEGIN in following.source:
                 continue
             following.source = f"{BEGIN}\n{following.source.strip()}\n{END}"
-            following.metadata["nbgrader"] = _nbgrader(f"answer-{question}", solution=True, grade=True,
-                                                       points=float(points.group(1)) if points else 0.0)
+            following.metadata["nbgrader"] = _nbgrader(
+                f"answer-{question}", solution=True, grade=True, points=float(points.group(1)) if points else 0.0
+            )
 
 
-def _nbgrader(grade_id: str, *, solution: bool = False, grade: bool = False, locked: bool = False,
-              points: float | None = None) -> dict:
-    meta = {"grade": grade, "grade_id": grade_id, "locked": locked, "schema_version": 3, "solution": solution,
-            "task": False}
+def _nbgrader(
+    grade_id: str, *, solution: bool = False, grade: bool = False, locked: bool = False, points: float | None = None
+) -> dict:
+    meta = {
+        "grade": grade,
+        "grade_id": grade_id,
+        "locked": locked,
+        "schema_version": 3,
+        "solution": solution,
+        "task": False,
+    }
     return meta if points is None else {**meta, "points": points}
 
 

@@ -50,8 +50,9 @@ class ClueGrid:
             if self.one_hot is None:
                 values = domains.get(index, ())
             else:
-                values = tuple(self.one_hot + k for k in range(self._depth(domains, index))
-                               if 1 in domains.get((*index, k), ()))
+                values = tuple(
+                    self.one_hot + k for k in range(self._depth(domains, index)) if 1 in domains.get((*index, k), ())
+                )
             found[index] = tuple(v for v in values if self.writable(v))
         return found
 
@@ -63,8 +64,10 @@ class ClueGrid:
     def with_clues(self, data: Mapping, clues: Mapping[Index, int]) -> dict:
         """A copy of `data` whose grid holds exactly `clues`, written as the grid writes its cells."""
         grid = data[self.key]
-        cells = {index: (str(clues[index]) if self.text else clues[index]) if index in clues else self.empty
-                 for index in _indices(self.shape)}
+        cells = {
+            index: (str(clues[index]) if self.text else clues[index]) if index in clues else self.empty
+            for index in _indices(self.shape)
+        }
         written = _nested(self.shape, cells, ())
         if isinstance(grid, str):
             written = "".join(written)

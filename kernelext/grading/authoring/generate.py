@@ -57,9 +57,17 @@ class GiveUp(Exception):
     """No puzzle fits a file within the tries allowed."""
 
 
-def generate(*, exercise_dir: str | Path, like: str | Path, count: int, rating: str | None = None,
-             seed: int | None = None, out_dir: str | Path | None = None, tries: int = MAX_TRIES,
-             progress: Callable[[Generated], None] | None = None) -> tuple[Generated, ...]:
+def generate(
+    *,
+    exercise_dir: str | Path,
+    like: str | Path,
+    count: int,
+    rating: str | None = None,
+    seed: int | None = None,
+    out_dir: str | Path | None = None,
+    tries: int = MAX_TRIES,
+    progress: Callable[[Generated], None] | None = None,
+) -> tuple[Generated, ...]:
     """Write `count` new instances shaped like `like` (an instance file of the exercise, or its name) into
     `out_dir` (default: the exercise's `hidden/`), each with one solution and, when `rating` is given (easy,
     medium, hard, unfair or extreme), a walkthrough rated so; return what was written, in order.
@@ -79,7 +87,7 @@ def generate(*, exercise_dir: str | Path, like: str | Path, count: int, rating: 
     except ValueError as error:
         raise ValueError(f"{like_path} is not JSON ({error}): give an instance file of {exercise.name}.") from None
     if not isinstance(content, dict) or "data" not in content:
-        raise ValueError(f"{like_path} is not an instance file: give one holding {{\"data\": ..., \"expected\": ...}}.")
+        raise ValueError(f'{like_path} is not an instance file: give one holding {{"data": ..., "expected": ...}}.')
     out = Path(out_dir) if out_dir is not None else exercise.folder / "hidden"
     public = out.resolve() == (exercise.folder / "public").resolve()
     stem = like_path.stem
@@ -99,8 +107,9 @@ def generate(*, exercise_dir: str | Path, like: str | Path, count: int, rating: 
                 generated = maker.make(path, f"{seed}-{k}")
             except GiveUp as error:
                 wrote = f"; wrote {len(made)} of {count}" if made else ""
-                raise GiveUp(f"{error}{wrote}: try another --seed" + (", or another --rating" if level else "")
-                             + ".") from None
+                raise GiveUp(
+                    f"{error}{wrote}: try another --seed" + (", or another --rating" if level else "") + "."
+                ) from None
             made.append(generated)
             if progress is not None:
                 progress(generated)
@@ -110,12 +119,16 @@ def generate(*, exercise_dir: str | Path, like: str | Path, count: int, rating: 
 class _Maker:
     """Makes puzzles on one clue grid, each checked and written as `kernelext-grade instances` would."""
 
-    def __init__(self, reference: ReferenceHere, grid: ClueGrid, data: dict, level: str | None, known: set[str],
-                 tries: int):
+    def __init__(
+        self, reference: ReferenceHere, grid: ClueGrid, data: dict, level: str | None, known: set[str], tries: int
+    ):
         self.reference, self.grid, self.data, self.level = reference, grid, data, level
         self.known, self.tries = known, tries
-        self.choices = {cell: values for cell, values in
-                        grid.choices(reference.domains("empty", grid.with_clues(data, {}))).items() if values}
+        self.choices = {
+            cell: values
+            for cell, values in grid.choices(reference.domains("empty", grid.with_clues(data, {}))).items()
+            if values
+        }
 
     def make(self, path: Path, seed: str) -> Generated:
         """Write one puzzle to `path`, trying puzzles seeded from `seed` until one fits."""
@@ -189,8 +202,9 @@ class _Maker:
                 clues = fewer
         return clues
 
-    def _rated(self, name: str, clues: dict[Index, int], solution, rng: random.Random
-               ) -> tuple[dict[Index, int] | None, str]:
+    def _rated(
+        self, name: str, clues: dict[Index, int], solution, rng: random.Random
+    ) -> tuple[dict[Index, int] | None, str]:
         """`clues`, with as few of the solution's cells added as bring the walkthrough's rating down to the level
         asked for (cells added in up to ORDERS random orders), and that rating; (None, the level reached) when
         it cannot be had that way."""
@@ -206,8 +220,9 @@ class _Maker:
                 return more, rating
         return None, _word(rating)
 
-    def _added(self, name: str, clues: dict[Index, int], extra: dict[Index, int], rating: str, target: int
-               ) -> tuple[dict[Index, int] | None, str]:
+    def _added(
+        self, name: str, clues: dict[Index, int], extra: dict[Index, int], rating: str, target: int
+    ) -> tuple[dict[Index, int] | None, str]:
         """`clues` and the fewest first cells of `extra` whose rating is at most `target`, by bisection (the rating
         of `clues` alone, above it, is `rating`), if that rating is `target`; else None; and the rating found."""
         order = list(extra)
@@ -268,8 +283,9 @@ def _like_path(exercise, like: str | Path) -> Path:
         named = exercise.folder / kind / f"{like}.json"
         if named.is_file():
             return named
-    raise FileNotFoundError(f"No instance file {like}: give an instance JSON file of {exercise.name} "
-                            "(or the name of one of its instances).")
+    raise FileNotFoundError(
+        f"No instance file {like}: give an instance JSON file of {exercise.name} (or the name of one of its instances)."
+    )
 
 
 def _clue_grid(exercise, reference: ReferenceHere, name: str, data) -> ClueGrid:
@@ -279,8 +295,10 @@ def _clue_grid(exercise, reference: ReferenceHere, name: str, data) -> ClueGrid:
         raise ValueError(f"the reference model finds no solution for {name}: give an instance it solves.")
     grid = find_clue_grid(data, reply["answers"][0])
     if grid is None:
-        raise ValueError(f"{exercise.name}'s instances have no clue grid shaped like its answer `{exercise.answer}` "
-                         "(a grid where 0, None or '.' is empty): nothing generated.")
+        raise ValueError(
+            f"{exercise.name}'s instances have no clue grid shaped like its answer `{exercise.answer}` "
+            "(a grid where 0, None or '.' is empty): nothing generated."
+        )
     if exercise.sols == "all" or reply["objective"]:
         why = f"its model optimises ({reply['objective']})" if reply["objective"] else "it grades every solution"
         raise ValueError(f"{exercise.name}: {why}, and generate makes puzzles with one solution: nothing generated.")
@@ -296,8 +314,10 @@ def _check_drawable(exercise, reference: ReferenceHere, name: str, data) -> None
         session.close()
     if info is None or not drawable(info):
         dimensions = len(info.shape) if info is not None else 0
-        raise ValueError(f"--rating needs a walkthrough, which draws 1-D and 2-D arrays, and {exercise.name}'s answer "
-                         f"`{exercise.answer}` has {dimensions} dimensions: leave --rating out.")
+        raise ValueError(
+            f"--rating needs a walkthrough, which draws 1-D and 2-D arrays, and {exercise.name}'s answer "
+            f"`{exercise.answer}` has {dimensions} dimensions: leave --rating out."
+        )
 
 
 def _free_seed(out: Path, stem: str) -> int:

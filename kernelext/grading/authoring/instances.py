@@ -70,8 +70,10 @@ def expected_facts(exercise, reference: ReferenceCheck, instance: Instance) -> t
         return facts, f"{len(answers)} solution{'s' * (len(answers) > 1)}"
     if len(answers) > 1 and exercise.unique:
         shown = "\n".join(f"  solution {n}: {json.dumps(a)}" for n, a in enumerate(answers[:2], start=1))
-        return None, (f"has several solutions, where sols: 1 promises one (add clues, or set \"unique\": false in "
-                      f"exercise.json):\n{shown}")
+        return None, (
+            f'has several solutions, where sols: 1 promises one (add clues, or set "unique": false in '
+            f"exercise.json):\n{shown}"
+        )
     if len(answers) > 1:
         return {}, "several solutions (any one is accepted)"
     return {"n_solutions": 1, **({"solutions": answers} if keep else {})}, "1 solution (unique)"

@@ -28,23 +28,40 @@ def validate(exercise_dir: str | Path, *, sandbox: str = "auto") -> tuple[list[s
         (work / "in").mkdir()
         (work / "in" / "instructor.ipynb").write_bytes((exercise.folder / "instructor.ipynb").read_bytes())
         (work / "in" / "student.ipynb").write_bytes(student.read_bytes())
-        results = {r.student: r for r in grade(exercise_dir=exercise.folder, submissions_dir=work / "in",
-                                               out_dir=work / "out", sandbox=sandbox)}
+        results = {
+            r.student: r
+            for r in grade(
+                exercise_dir=exercise.folder, submissions_dir=work / "in", out_dir=work / "out", sandbox=sandbox
+            )
+        }
     teacher, released = results["instructor"], results["student"]
     graded = [r for r in teacher.results if r.kind != "question"]
-    told = [f"instructor notebook: {sum(r.points for r in graded):g}/{sum(r.max_points for r in graded):g} points "
-            f"on {len(graded)} instances and parts",
-            f"student notebook: {released.points:g} points, "
-            f"{sum(r.outcome in (Outcome.CRASHED, Outcome.TIMEOUT) for r in released.results)} crashes or time-outs"]
-    problems += [f"instructor notebook: {r.instance} {r.outcome.value}: {r.message}" for r in graded
-                 if r.outcome is not Outcome.PASSED]
-    problems += [f"student notebook: {r.instance} earns {r.points:g} points: is a solution left outside the "
-                 "solution markers?" for r in released.results if r.points > 0]
-    problems += [f"student notebook: {r.instance} {r.outcome.value}: {r.message}" for r in released.results
-                 if r.outcome in (Outcome.CRASHED, Outcome.TIMEOUT) or "the exercise is at fault" in r.message]
+    told = [
+        f"instructor notebook: {sum(r.points for r in graded):g}/{sum(r.max_points for r in graded):g} points "
+        f"on {len(graded)} instances and parts",
+        f"student notebook: {released.points:g} points, "
+        f"{sum(r.outcome in (Outcome.CRASHED, Outcome.TIMEOUT) for r in released.results)} crashes or time-outs",
+    ]
+    problems += [
+        f"instructor notebook: {r.instance} {r.outcome.value}: {r.message}"
+        for r in graded
+        if r.outcome is not Outcome.PASSED
+    ]
+    problems += [
+        f"student notebook: {r.instance} earns {r.points:g} points: is a solution left outside the solution markers?"
+        for r in released.results
+        if r.points > 0
+    ]
+    problems += [
+        f"student notebook: {r.instance} {r.outcome.value}: {r.message}"
+        for r in released.results
+        if r.outcome in (Outcome.CRASHED, Outcome.TIMEOUT) or "the exercise is at fault" in r.message
+    ]
     if exercise.checker == REFERENCE and not exercise.unique:
-        told.append("note: public instances may have several solutions, so %puzzle check cannot judge answers "
-                    "on them; the grader does, with the instructor's model")
+        told.append(
+            "note: public instances may have several solutions, so %puzzle check cannot judge answers "
+            "on them; the grader does, with the instructor's model"
+        )
     return told, problems
 
 
@@ -59,8 +76,13 @@ def _instance_problems(exercise) -> list[str]:
         where = f"{'hidden' if instance.hidden else 'public'}/{instance.name}.json"
         if exercise.sols == "all" and "n_solutions" not in instance.expected and exercise.checker != REFERENCE:
             problems.append(f"{where}: no expected n_solutions: run kernelext-grade instances")
-        if exercise.checker == REFERENCE and exercise.unique and not instance.hidden and \
-                "solutions" not in instance.expected:
-            problems.append(f"{where}: no stored solutions, so %puzzle check cannot judge it: run "
-                            "kernelext-grade instances")
+        if (
+            exercise.checker == REFERENCE
+            and exercise.unique
+            and not instance.hidden
+            and "solutions" not in instance.expected
+        ):
+            problems.append(
+                f"{where}: no stored solutions, so %puzzle check cannot judge it: run kernelext-grade instances"
+            )
     return problems

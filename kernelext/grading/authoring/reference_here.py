@@ -42,16 +42,29 @@ class ReferenceHere:
         ExerciseFault when the model fails on it or does not decide in the exercise's time limit."""
         reply = self.check.solutions(self.instance(name, data), limit)
         if reply["stopped"] and len(reply["answers"]) < limit:
-            raise ExerciseFault(f"the reference model did not decide within {self.exercise.time_limit:g} s how many "
-                                f"solutions {name} has ({reply['status']})")
+            raise ExerciseFault(
+                f"the reference model did not decide within {self.exercise.time_limit:g} s how many "
+                f"solutions {name} has ({reply['status']})"
+            )
         return reply
 
     def session(self, name: str, data):
         """A session of the reference model with `data` bound (an ExerciseFault when the model fails on it)."""
         exercise, model = self.exercise, self.check.model
-        job = Job("reference", name, self.instance(name, data), model.steps, model.helpers, exercise.answer, 1,
-                  exercise.time_limit, exercise.memory_mb, warm_ace=True, strict_indexing=exercise.strict_indexing,
-                  data_style=exercise.data_style)
+        job = Job(
+            "reference",
+            name,
+            self.instance(name, data),
+            model.steps,
+            model.helpers,
+            exercise.answer,
+            1,
+            exercise.time_limit,
+            exercise.memory_mb,
+            warm_ace=True,
+            strict_indexing=exercise.strict_indexing,
+            data_style=exercise.data_style,
+        )
         session = build(job.payload(), self.solver)
         if isinstance(session, dict):
             raise ExerciseFault(f"the reference model (instructor.ipynb) failed on {name}: {session['error']}")

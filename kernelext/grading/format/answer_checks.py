@@ -36,8 +36,10 @@ def resolve(checker: str, folder: Path) -> Callable[[object, dict, dict], str] |
         return _folder_function(checker, folder)
     known = answer_checks()
     if checker not in known:
-        raise ValueError(f"exercise.json: unknown checker {checker!r}: use \"reference\" (the instructor's model), "
-                         f"\"checks.py:FUNCTION\" (a function in the exercise folder) or one of {', '.join(known)}.")
+        raise ValueError(
+            f'exercise.json: unknown checker {checker!r}: use "reference" (the instructor\'s model), '
+            f'"checks.py:FUNCTION" (a function in the exercise folder) or one of {", ".join(known)}.'
+        )
     return known[checker]
 
 
@@ -71,8 +73,10 @@ class RulesCheck:
             except Exception as error:
                 raise ExerciseFault(f"the exercise's check {self.name} raised {_where(error)}") from None
             if not isinstance(problem, str):
-                raise ExerciseFault(f"the exercise's check {self.name} returned {type(problem).__name__}: "
-                                    "it must return \"\" or a line saying what is wrong")
+                raise ExerciseFault(
+                    f"the exercise's check {self.name} returned {type(problem).__name__}: "
+                    'it must return "" or a line saying what is wrong'
+                )
             if problem:
                 return f"solution {number}: {problem}" if len(answers) > 1 else problem
         return count_problem(answers, instance.expected.get("n_solutions")) if sols == "all" else ""

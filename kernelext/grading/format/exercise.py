@@ -11,9 +11,21 @@ from kernelext.grading.format.answer_checks import REFERENCE, resolve
 from kernelext.grading.format.notebook import questions
 
 DATA_STYLES = ("json", "pycsp3")
-DEFAULTS = MappingProxyType({"checker": REFERENCE, "sols": 1, "unique": True, "data": "json", "points": {"public": 1, "hidden": 1}, "time_limit": 30.0, "memory_mb": 2048,
-                             "parts": [], "max_timeouts": 2, "budget": None,
-                             "strict_indexing": False})
+DEFAULTS = MappingProxyType(
+    {
+        "checker": REFERENCE,
+        "sols": 1,
+        "unique": True,
+        "data": "json",
+        "points": {"public": 1, "hidden": 1},
+        "time_limit": 30.0,
+        "memory_mb": 2048,
+        "parts": [],
+        "max_timeouts": 2,
+        "budget": None,
+        "strict_indexing": False,
+    }
+)
 
 
 @dataclass(frozen=True)
@@ -96,9 +108,16 @@ class Exercise:
         return tuple(i for i in self.instances if not i.hidden)
 
 
-def load_exercise(folder: str | Path, *, only: list[str] | None = None, public_only: bool = False,
-                  time_limit: float | None = None, memory_mb: int | None = None, max_timeouts: int | None = None,
-                  budget: float | None = None) -> Exercise:
+def load_exercise(
+    folder: str | Path,
+    *,
+    only: list[str] | None = None,
+    public_only: bool = False,
+    time_limit: float | None = None,
+    memory_mb: int | None = None,
+    max_timeouts: int | None = None,
+    budget: float | None = None,
+) -> Exercise:
     """Read an exercise folder.
 
     Arguments:
@@ -112,14 +131,19 @@ def load_exercise(folder: str | Path, *, only: list[str] | None = None, public_o
         raise FileNotFoundError(f"No exercise.json in {folder}: give the exercise's folder.")
     config = {**DEFAULTS, **json.loads(config_path.read_text())}
     if "answer" not in config:
-        raise ValueError(f"{config_path}: give \"answer\", the name of the array that holds the answer.")
+        raise ValueError(f'{config_path}: give "answer", the name of the array that holds the answer.')
     resolve(config["checker"], folder)
     if config["data"] not in DATA_STYLES:
-        raise ValueError(f"exercise.json: \"data\" is {config['data']!r}: use \"json\" (dicts and lists) or "
-                         "\"pycsp3\" (as load_json_data gives it).")
+        raise ValueError(
+            f'exercise.json: "data" is {config["data"]!r}: use "json" (dicts and lists) or '
+            '"pycsp3" (as load_json_data gives it).'
+        )
     kinds = ("public",) if public_only else ("public", "hidden")
-    instances = tuple(_instance(path, kind == "hidden", config["points"][kind])
-                      for kind in kinds for path in sorted((folder / kind).glob("*.json")))
+    instances = tuple(
+        _instance(path, kind == "hidden", config["points"][kind])
+        for kind in kinds
+        for path in sorted((folder / kind).glob("*.json"))
+    )
     parts = tuple(_part(folder, spec, number) for number, spec in enumerate(config["parts"], start=1))
     if only is not None:
         unknown = sorted(set(only) - {i.name for i in instances} - {p.name for p in parts})
@@ -129,12 +153,23 @@ def load_exercise(folder: str | Path, *, only: list[str] | None = None, public_o
         parts = tuple(p for p in parts if p.name in only)
     instructor = folder / "instructor.ipynb"
     budget = budget if budget is not None else config["budget"]
-    return Exercise(folder.resolve().name, folder, config["answer"], config["checker"], config["sols"],
-                    float(time_limit or config["time_limit"]), int(memory_mb or config["memory_mb"]), instances,
-                    tuple(Question(*q) for q in questions(instructor)) if instructor.is_file() else (), parts,
-                    int(config["max_timeouts"] if max_timeouts is None else max_timeouts),
-                    float(budget) if budget else None, bool(config["strict_indexing"]), bool(config["unique"]),
-                    config["data"])
+    return Exercise(
+        folder.resolve().name,
+        folder,
+        config["answer"],
+        config["checker"],
+        config["sols"],
+        float(time_limit or config["time_limit"]),
+        int(memory_mb or config["memory_mb"]),
+        instances,
+        tuple(Question(*q) for q in questions(instructor)) if instructor.is_file() else (),
+        parts,
+        int(config["max_timeouts"] if max_timeouts is None else max_timeouts),
+        float(budget) if budget else None,
+        bool(config["strict_indexing"]),
+        bool(config["unique"]),
+        config["data"],
+    )
 
 
 def load_instance(name: str, folder: str | Path = "public"):
@@ -172,11 +207,22 @@ def _part(folder: Path, spec: dict, number: int) -> Part:
     if not path.is_file():
         raise ValueError(f"{where}: its instance must be a public one; there is no {path}.")
     for probe in spec["probes"]:
-        if probe.get("expect") not in ("sat", "unsat") or not isinstance(probe.get("fix"), dict) or not probe.get("why"):
-            raise ValueError(f"{where}: each probe needs \"fix\" (arrays to values), \"expect\" (sat or unsat) "
-                             "and \"why\" (the feedback when the model does otherwise).")
-    return Part(spec["name"], spec.get("title", spec["name"]), float(spec["points"]),
-                _instance(path, False, float(spec["points"])), tuple(spec["probes"]))
+        if (
+            probe.get("expect") not in ("sat", "unsat")
+            or not isinstance(probe.get("fix"), dict)
+            or not probe.get("why")
+        ):
+            raise ValueError(
+                f'{where}: each probe needs "fix" (arrays to values), "expect" (sat or unsat) '
+                'and "why" (the feedback when the model does otherwise).'
+            )
+    return Part(
+        spec["name"],
+        spec.get("title", spec["name"]),
+        float(spec["points"]),
+        _instance(path, False, float(spec["points"])),
+        tuple(spec["probes"]),
+    )
 
 
 def _instance(path: Path, hidden: bool, points: float) -> Instance:

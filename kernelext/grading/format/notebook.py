@@ -70,26 +70,42 @@ def extract_model(student: str, code_cells: list[str], *, answer: str | None = N
     starts = [i for i, source in enumerate(code_cells) if cell_magic(source) == "%%puzzle"]
     if not starts:
         return Submission(student, problem="the notebook has no `%%puzzle NAME` cell, so there is no model to run")
-    groups = {start: [start] + [i for i in range(start + 1, _next(starts, start, len(code_cells)))
-                                 if cell_magic(code_cells[i]) == "%%puzzle+"] for start in starts}
+    groups = {
+        start: [start]
+        + [
+            i
+            for i in range(start + 1, _next(starts, start, len(code_cells)))
+            if cell_magic(code_cells[i]) == "%%puzzle+"
+        ]
+        for start in starts
+    }
     orphans = [i for i in range(starts[0]) if cell_magic(code_cells[i]) == "%%puzzle+"]
     if orphans:
         groups[starts[0]] = groups[starts[0]][:1] + orphans + groups[starts[0]][1:]
-    declaring = [start for start in starts if answer and any(declares(_body(code_cells[i]), answer)
-                                                             for i in groups[start])]
+    declaring = [
+        start for start in starts if answer and any(declares(_body(code_cells[i]), answer) for i in groups[start])
+    ]
     chosen = (declaring or starts)[-1]
     notes = []
     for start in starts:
         if start != chosen:
-            why = ("a later `%%puzzle` cell starts the model again" if not answer
-                   else f"it does not declare `{answer}`" if start not in declaring
-                   else f"a later `%%puzzle` cell declares `{answer}` too")
-            notes.append(f"code cell {start + 1} (`{code_cells[start].split(chr(10))[0].strip()}`) and its steps "
-                         f"were left out: {why}")
+            why = (
+                "a later `%%puzzle` cell starts the model again"
+                if not answer
+                else f"it does not declare `{answer}`"
+                if start not in declaring
+                else f"a later `%%puzzle` cell declares `{answer}` too"
+            )
+            notes.append(
+                f"code cell {start + 1} (`{code_cells[start].split(chr(10))[0].strip()}`) and its steps "
+                f"were left out: {why}"
+            )
     if orphans and chosen == starts[0]:
         cells = ", ".join(str(i + 1) for i in orphans)
-        notes.append(f"the `%%puzzle+` cells above the `%%puzzle` cell (code cell{'s' * (len(orphans) > 1)} {cells}) "
-                     "were run after it")
+        notes.append(
+            f"the `%%puzzle+` cells above the `%%puzzle` cell (code cell{'s' * (len(orphans) > 1)} {cells}) "
+            "were run after it"
+        )
     steps = [_body(code_cells[i]) for i in groups[chosen]]
     helpers = []
     for number, source in enumerate(code_cells, start=1):
@@ -137,7 +153,6 @@ def release(*, exercise_dir: str | Path, out_dir: str | Path) -> Path:
     """
     import nbformat
 
-
     exercise_dir, out_dir = Path(exercise_dir), Path(out_dir)
     notebook = nbformat.read(exercise_dir / "instructor.ipynb", as_version=4)
     for number, cell in enumerate(notebook.cells, start=1):
@@ -173,8 +188,9 @@ def questions(path: str | Path) -> tuple[tuple[str, float], ...]:
     import nbformat
 
     notebook = nbformat.read(path, as_version=4)
-    tagged = [c for c in notebook.cells
-              if c.cell_type == "markdown" and QUESTION_TAG in c.get("metadata", {}).get("tags", [])]
+    tagged = [
+        c for c in notebook.cells if c.cell_type == "markdown" and QUESTION_TAG in c.get("metadata", {}).get("tags", [])
+    ]
     found = []
     for number, cell in enumerate(tagged, start=1):
         points = _POINTS.search(cell.source)
@@ -199,5 +215,5 @@ def _definitions(source: str) -> str:
     blocks = []
     for node in kept:
         first = min([node.lineno] + [d.lineno for d in getattr(node, "decorator_list", [])])
-        blocks.append("\n".join(lines[first - 1:node.end_lineno]))
+        blocks.append("\n".join(lines[first - 1 : node.end_lineno]))
     return "\n\n".join(blocks)

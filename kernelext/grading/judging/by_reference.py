@@ -75,8 +75,9 @@ class ReferenceCheck:
     def _judge_one(self, answer, instance, reference: dict) -> str:
         if json.dumps(answer) in reference["known"]:
             return ""
-        verdict = self._remember(("verdict", instance.name, json.dumps(answer)),
-                                 partial(self._verify, answer, instance))
+        verdict = self._remember(
+            ("verdict", instance.name, json.dumps(answer)), partial(self._verify, answer, instance)
+        )
         if "fault" in verdict:
             raise ExerciseFault(verdict["fault"])
         if "problem" in verdict:
@@ -84,8 +85,10 @@ class ReferenceCheck:
         if verdict.get("broken"):
             return _broken_text(verdict["broken"], self.exercise.answer, answer)
         if verdict["status"] not in ("SAT", "OPTIMUM"):
-            raise ExerciseFault(f"the reference model could not decide on an answer within "
-                                f"{self.exercise.time_limit:g} s (status {verdict['status']})")
+            raise ExerciseFault(
+                f"the reference model could not decide on an answer within "
+                f"{self.exercise.time_limit:g} s (status {verdict['status']})"
+            )
         best, sense, value = reference.get("bound"), reference.get("objective"), verdict["bound"]
         if sense and best is not None and value is not None and (value > best if sense == "minimize" else value < best):
             return f"its objective is {value}, where the best possible is {best} (to {sense})"
@@ -102,9 +105,22 @@ class ReferenceCheck:
 
     def _run(self, instance, *, sols, kind: str, answers: tuple = ()) -> dict:
         exercise = self.exercise
-        job = Job("reference", instance.name, instance, self.model.steps, self.model.helpers, exercise.answer,
-                  sols, exercise.time_limit, exercise.memory_mb, kind=kind, answers=answers, warm_ace=True,
-                  strict_indexing=exercise.strict_indexing, data_style=exercise.data_style)
+        job = Job(
+            "reference",
+            instance.name,
+            instance,
+            self.model.steps,
+            self.model.helpers,
+            exercise.answer,
+            sols,
+            exercise.time_limit,
+            exercise.memory_mb,
+            kind=kind,
+            answers=answers,
+            warm_ace=True,
+            strict_indexing=exercise.strict_indexing,
+            data_style=exercise.data_style,
+        )
         run = self.run(job)
         why = _failure(run, exercise.answer)
         if why:
@@ -162,16 +178,19 @@ def _against_stored(answers: list, instance, sols) -> str:
     """Without the reference model: compare with the solutions stored in a public instance's `expected`."""
     known = instance.expected.get("solutions")
     if known is None:
-        raise OnlyTheGrader(f"{instance.name} has several solutions (or stores none): only the grader, with the "
-                            "instructor's model, can check this answer")
+        raise OnlyTheGrader(
+            f"{instance.name} has several solutions (or stores none): only the grader, with the "
+            "instructor's model, can check this answer"
+        )
     stored = {json.dumps(a) for a in known}
     if sols == "all":
         return count_problem(answers, None) or (
-            "" if {json.dumps(a) for a in answers} == stored else f"found {len(answers)} solutions; there are "
-                                                                    f"{len(known)}")
+            ""
+            if {json.dumps(a) for a in answers} == stored
+            else f"found {len(answers)} solutions; there are {len(known)}"
+        )
     if json.dumps(answers[0]) in stored:
         return ""
     if instance.expected.get("n_solutions") == len(known):
         return "it is not a solution of the puzzle"
     raise OnlyTheGrader(f"{instance.name} has more solutions than it stores: only the grader can check this one")
-

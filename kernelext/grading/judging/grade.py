@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import csv
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
 from kernelext.grading.format.exercise import Exercise, load_exercise
 from kernelext.grading.format.notebook import Submission, read_submission
@@ -16,11 +16,23 @@ from kernelext.grading.runs.sandbox import exposed, resolve_mode
 from kernelext.scratch import reap_stale_folders
 
 
-def grade(*, exercise_dir: str | Path, submissions_dir: str | Path, out_dir: str | Path,
-          only: list[str] | None = None, time_limit: float | None = None, memory_mb: int | None = None,
-          executor=None, workers: int | None = None, sandbox: str = "auto", max_timeouts: int | None = None,
-          budget: float | None = None, scores: str | Path | None = None, assignment: str | None = None,
-          progress: Callable[[SubmissionResult], None] | None = None) -> list[SubmissionResult]:
+def grade(
+    *,
+    exercise_dir: str | Path,
+    submissions_dir: str | Path,
+    out_dir: str | Path,
+    only: list[str] | None = None,
+    time_limit: float | None = None,
+    memory_mb: int | None = None,
+    executor=None,
+    workers: int | None = None,
+    sandbox: str = "auto",
+    max_timeouts: int | None = None,
+    budget: float | None = None,
+    scores: str | Path | None = None,
+    assignment: str | None = None,
+    progress: Callable[[SubmissionResult], None] | None = None,
+) -> list[SubmissionResult]:
     """Grade the notebooks in `submissions_dir`; write `grades.csv` and `feedback/<student>.txt|.html` in `out_dir`.
 
     Arguments:
@@ -37,21 +49,27 @@ def grade(*, exercise_dir: str | Path, submissions_dir: str | Path, out_dir: str
     Returns:
         one SubmissionResult per notebook, sorted by student.
     """
-    exercise = load_exercise(exercise_dir, only=only, time_limit=time_limit, memory_mb=memory_mb,
-                             max_timeouts=max_timeouts, budget=budget)
+    exercise = load_exercise(
+        exercise_dir, only=only, time_limit=time_limit, memory_mb=memory_mb, max_timeouts=max_timeouts, budget=budget
+    )
     reap_stale_folders()  # run folders of a grader that was killed before it could remove them
     mode = resolve_mode(sandbox)
     reachable = exposed(mode, sorted(Path(exercise_dir).glob("hidden/*.json")))
     if reachable:
-        raise ValueError(f"The sandbox binds the folder holding {reachable[0]}, so student code could read it: "
-                         "keep exercises outside the Python installation, the virtual environment and /usr.")
+        raise ValueError(
+            f"The sandbox binds the folder holding {reachable[0]}, so student code could read it: "
+            "keep exercises outside the Python installation, the virtual environment and /usr."
+        )
     marks = read_scores(scores, exercise.questions) if scores else {}
     found = find_submissions(submissions_dir, assignment or exercise.name)
     submissions = [read_submission(path, student=student, answer=exercise.answer) for student, path in found]
     tell = None if progress is None else (lambda result: progress(with_questions(result, exercise.questions, marks)))
-    results = [with_questions(r, exercise.questions, marks) for r in
-               grade_submissions(exercise, submissions, executor=executor, workers=workers, sandbox=mode,
-                                 progress=tell)]
+    results = [
+        with_questions(r, exercise.questions, marks)
+        for r in grade_submissions(
+            exercise, submissions, executor=executor, workers=workers, sandbox=mode, progress=tell
+        )
+    ]
     out_dir = Path(out_dir)
     (out_dir / "feedback").mkdir(parents=True, exist_ok=True)
     write_grades(out_dir / "grades.csv", exercise, results)
@@ -63,7 +81,7 @@ def grade(*, exercise_dir: str | Path, submissions_dir: str | Path, out_dir: str
 
 def columns(exercise: Exercise) -> list[str]:
     """The grades file's columns: instances as students see them ("hidden 1"), parts, questions, total."""
-    labels = [job.label if job.kind == "instance" else job.instance.name for job in jobs_for(exercise, Submission(''))]
+    labels = [job.label if job.kind == "instance" else job.instance.name for job in jobs_for(exercise, Submission(""))]
     return ["student", *labels, *(q.name for q in exercise.questions), "total"]
 
 

@@ -14,13 +14,15 @@ from kernelext.grading.format.answer_checks import ExerciseFault, OnlyTheGrader
 from kernelext.grading.reports.results import InstanceResult, Outcome
 
 SHOWN_CAP = 160  # characters of student-controlled text shown back for a public instance
-_NAMED_ERRORS = frozenset(name for name, value in vars(builtins).items()
-                          if isinstance(value, type) and issubclass(value, BaseException)) | {
-    "ModelRejected", "SolverError"}
+_NAMED_ERRORS = frozenset(
+    name for name, value in vars(builtins).items() if isinstance(value, type) and issubclass(value, BaseException)
+) | {"ModelRejected", "SolverError"}
 _ERROR_KIND = re.compile(r"\b([A-Z]\w*(?:Error|Exception|Exit|Interrupt))\b")
-_HIDDEN = {Outcome.FAILED: "wrong answer: it breaks the puzzle's rules",
-           Outcome.TIMEOUT: "no answer within the time limit",
-           Outcome.CRASHED: "the process stopped before giving an answer"}
+_HIDDEN = {
+    Outcome.FAILED: "wrong answer: it breaks the puzzle's rules",
+    Outcome.TIMEOUT: "no answer within the time limit",
+    Outcome.CRASHED: "the process stopped before giving an answer",
+}
 
 
 def result_for(job, outcome: Outcome, message: str = "", *, shown: str | None = None) -> InstanceResult:
@@ -28,8 +30,17 @@ def result_for(job, outcome: Outcome, message: str = "", *, shown: str | None = 
     points = job.instance.points if outcome is Outcome.PASSED else 0
     if shown is None:
         shown = _HIDDEN.get(outcome, message) if job.instance.hidden else cap(message)
-    return InstanceResult(job.instance.name, job.instance.hidden, job.label, outcome, points, job.instance.points,
-                          message, kind=job.kind, shown=shown)
+    return InstanceResult(
+        job.instance.name,
+        job.instance.hidden,
+        job.label,
+        outcome,
+        points,
+        job.instance.points,
+        message,
+        kind=job.kind,
+        shown=shown,
+    )
 
 
 def judge_run(job, run, check) -> InstanceResult:
@@ -43,9 +54,12 @@ def judge_run(job, run, check) -> InstanceResult:
     except OnlyTheGrader as reason:
         return result_for(job, Outcome.UNCHECKED, str(reason), shown=str(reason))
     except ExerciseFault as fault:
-        return result_for(job, Outcome.ERROR, f"the exercise is at fault: {fault}",
-                          shown="the exercise's own check failed on this answer (not your model's fault: "
-                                "your teacher sees why)")
+        return result_for(
+            job,
+            Outcome.ERROR,
+            f"the exercise is at fault: {fault}",
+            shown="the exercise's own check failed on this answer (not your model's fault: your teacher sees why)",
+        )
     except Exception as error:  # a result file the model itself wrote or damaged
         return result_for(job, Outcome.FAILED, f"the run gave back an unreadable answer ({type(error).__name__})")
 
@@ -65,8 +79,12 @@ def judge_reply(job, reply: dict, check) -> InstanceResult:
     answers = reply["answers"]
     if not answers:
         if reply["stopped"] == "timeout":
-            return result_for(job, Outcome.TIMEOUT, f"the solver found no solution within {job.time_limit:g} s",
-                              shown=f"the solver found no solution within {job.time_limit:g} s")
+            return result_for(
+                job,
+                Outcome.TIMEOUT,
+                f"the solver found no solution within {job.time_limit:g} s",
+                shown=f"the solver found no solution within {job.time_limit:g} s",
+            )
         why = "the constraints exclude every solution" if reply["status"] == "UNSAT" else "the solver gave up"
         text = f"no solution ({reply['status']}): {why}"
         return result_for(job, Outcome.FAILED, text, shown=text)
@@ -94,11 +112,13 @@ def _judge_probes(job, statuses: list) -> InstanceResult:
     """A part passes when every probe's status is the one expected; else the first failing probe's `why`."""
     for probe, status in zip(job.probes, statuses):
         if status.startswith("missing "):
-            return result_for(job, Outcome.FAILED, f"the model declares no array named {status[8:]!r}, "
-                                                   "which this part grades")
+            return result_for(
+                job, Outcome.FAILED, f"the model declares no array named {status[8:]!r}, which this part grades"
+            )
         if status.startswith("shape "):
-            return result_for(job, Outcome.FAILED, f"the array {status[6:]!r} does not have the shape this part "
-                                                   "expects")
+            return result_for(
+                job, Outcome.FAILED, f"the array {status[6:]!r} does not have the shape this part expects"
+            )
         if status == "UNKNOWN":
             return result_for(job, Outcome.TIMEOUT, "the solver found no answer in time for this part")
         if (status != "UNSAT") != (probe["expect"] == "sat"):
@@ -110,7 +130,10 @@ def _judge_probes(job, statuses: list) -> InstanceResult:
 
 def _crash_message(code: int, output: str) -> str:
     how = f"killed by {signal.Signals(-code).name}" if code < 0 else f"exit code {code}"
-    lines = [line.strip() for line in output.splitlines()
-             if line.strip() and "JAVA_TOOL_OPTIONS" not in line and not line.startswith("bwrap:")]
+    lines = [
+        line.strip()
+        for line in output.splitlines()
+        if line.strip() and "JAVA_TOOL_OPTIONS" not in line and not line.startswith("bwrap:")
+    ]
     last = f": {lines[-1]}" if lines else ""
     return f"the process stopped ({how}) before giving an answer{last}"

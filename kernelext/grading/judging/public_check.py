@@ -19,8 +19,9 @@ from kernelext.grading.runs.warm_pool import WarmPool
 from kernelext.solver.choice import in_browser
 
 
-def check_public(model, exercise_dir: str | Path = ".", *, namespace: dict | None = None,
-                 executor=None, sandbox: str = "auto") -> CheckReport:
+def check_public(
+    model, exercise_dir: str | Path = ".", *, namespace: dict | None = None, executor=None, sandbox: str = "auto"
+) -> CheckReport:
     """Run a model on the public instances of the exercise in `exercise_dir`, each in a process of its own (in a
     browser, one after the other in the kernel's process).
 
@@ -43,8 +44,9 @@ def check_public(model, exercise_dir: str | Path = ".", *, namespace: dict | Non
         return CheckReport(exercise.name, (), ("no steps yet: start the puzzle with a %%puzzle NAME cell",))
     if in_browser():
         check = answer_check(exercise)
-        return CheckReport(exercise.name, tuple(judge_run(job, run_here(job), check)
-                                                for job in jobs_for(exercise, submission)))
+        return CheckReport(
+            exercise.name, tuple(judge_run(job, run_here(job), check) for job in jobs_for(exercise, submission))
+        )
     jobs = jobs_for(exercise, submission, sandbox=resolve_mode(sandbox))
     with WarmPool() as pool:
         results = run_jobs(jobs, answer_check(exercise, run=pool.run), pool=pool, executor=executor)

@@ -10,9 +10,9 @@ from __future__ import annotations
 import os
 import threading
 import time
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
-from typing import Callable
 
 from kernelext.grading.format.exercise import Exercise
 from kernelext.grading.format.notebook import Submission
@@ -46,19 +46,44 @@ class _Tally:
 def jobs_for(exercise: Exercise, submission: Submission, *, sandbox: str = "process") -> list[Job]:
     """One job per instance (hidden ones labelled "hidden 1", "hidden 2"...), then one per part."""
     hidden = [i for i in exercise.instances if i.hidden]
-    common = dict(steps=submission.steps, helpers=submission.helpers, answer=exercise.answer, sols=exercise.sols,
-                  time_limit=exercise.time_limit, memory_mb=exercise.memory_mb, sandbox=sandbox,
-                  strict_indexing=exercise.strict_indexing, data_style=exercise.data_style)
-    jobs = [Job(submission.student, f"hidden {hidden.index(i) + 1}" if i.hidden else i.name, i, **common)
-            for i in exercise.instances]
-    jobs += [Job(submission.student, part.title, replace(part.instance, name=part.name), **common, kind="part",
-                 probes=part.probes) for part in exercise.parts]
+    common = dict(
+        steps=submission.steps,
+        helpers=submission.helpers,
+        answer=exercise.answer,
+        sols=exercise.sols,
+        time_limit=exercise.time_limit,
+        memory_mb=exercise.memory_mb,
+        sandbox=sandbox,
+        strict_indexing=exercise.strict_indexing,
+        data_style=exercise.data_style,
+    )
+    jobs = [
+        Job(submission.student, f"hidden {hidden.index(i) + 1}" if i.hidden else i.name, i, **common)
+        for i in exercise.instances
+    ]
+    jobs += [
+        Job(
+            submission.student,
+            part.title,
+            replace(part.instance, name=part.name),
+            **common,
+            kind="part",
+            probes=part.probes,
+        )
+        for part in exercise.parts
+    ]
     return jobs
 
 
-def grade_submissions(exercise: Exercise, submissions: list[Submission], *, executor=None,
-                      workers: int | None = None, sandbox: str = "auto",
-                      progress: Callable[[SubmissionResult], None] | None = None) -> list[SubmissionResult]:
+def grade_submissions(
+    exercise: Exercise,
+    submissions: list[Submission],
+    *,
+    executor=None,
+    workers: int | None = None,
+    sandbox: str = "auto",
+    progress: Callable[[SubmissionResult], None] | None = None,
+) -> list[SubmissionResult]:
     """Run every submission on every instance and part of `exercise`; results in submission order.
 
     Arguments:
@@ -79,9 +104,15 @@ def grade_submissions(exercise: Exercise, submissions: list[Submission], *, exec
 
     graded = {}
     with WarmPool() as pool:
-        results = run_jobs(jobs, answer_check(exercise, run=pool.run), pool=pool, executor=executor,
-                           workers=workers, limits=Limits(exercise.max_timeouts, exercise.budget),
-                           on_submission=finished)
+        results = run_jobs(
+            jobs,
+            answer_check(exercise, run=pool.run),
+            pool=pool,
+            executor=executor,
+            workers=workers,
+            limits=Limits(exercise.max_timeouts, exercise.budget),
+            on_submission=finished,
+        )
     for job, result in zip(jobs, results):
         graded.setdefault(job.student, []).append(result)
     out = []
@@ -93,9 +124,16 @@ def grade_submissions(exercise: Exercise, submissions: list[Submission], *, exec
     return out
 
 
-def run_jobs(jobs: list[Job], check, *, pool: WarmPool, executor=None, workers: int | None = None,
-             limits: Limits = Limits(),
-             on_submission: Callable[[str, list[InstanceResult]], None] | None = None) -> list[InstanceResult]:
+def run_jobs(
+    jobs: list[Job],
+    check,
+    *,
+    pool: WarmPool,
+    executor=None,
+    workers: int | None = None,
+    limits: Limits = Limits(),
+    on_submission: Callable[[str, list[InstanceResult]], None] | None = None,
+) -> list[InstanceResult]:
     """Run `jobs` in parallel on `pool`'s warm processes (or as tasks of `executor`) and judge each here with
     `check` (see `by_reference.answer_check`); the results come back in the jobs' order."""
     if not jobs:

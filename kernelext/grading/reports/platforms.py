@@ -18,13 +18,37 @@ def results_json(result: SubmissionResult, platform: str) -> dict:
     top = sum(r.max_points for r in items)
     notes = "\n".join(f"note: {note}" for note in result.notes)
     if platform == "gradescope":
-        return {"score": score, "max_score": top, "output": notes, "visibility": "visible",
-                "tests": [{"name": r.label, "score": r.points, "max_score": r.max_points,
-                           "status": "passed" if r.outcome is Outcome.PASSED else "failed",
-                           "output": f"{r.outcome.value}: {r.student_message}" if r.student_message else r.outcome.value,
-                           "visibility": "after_due_date" if r.hidden else "visible"} for r in items]}
+        return {
+            "score": score,
+            "max_score": top,
+            "output": notes,
+            "visibility": "visible",
+            "tests": [
+                {
+                    "name": r.label,
+                    "score": r.points,
+                    "max_score": r.max_points,
+                    "status": "passed" if r.outcome is Outcome.PASSED else "failed",
+                    "output": f"{r.outcome.value}: {r.student_message}" if r.student_message else r.outcome.value,
+                    "visibility": "after_due_date" if r.hidden else "visible",
+                }
+                for r in items
+            ],
+        }
     if platform == "prairielearn":
-        return {"gradable": True, "score": score / top if top else 0.0, "output": notes,
-                "tests": [{"name": r.label, "points": r.points, "max_points": r.max_points,
-                           "message": r.student_message, "output": r.outcome.value} for r in items]}
+        return {
+            "gradable": True,
+            "score": score / top if top else 0.0,
+            "output": notes,
+            "tests": [
+                {
+                    "name": r.label,
+                    "points": r.points,
+                    "max_points": r.max_points,
+                    "message": r.student_message,
+                    "output": r.outcome.value,
+                }
+                for r in items
+            ],
+        }
     raise ValueError(f"Unknown platform {platform!r}: use {' or '.join(PLATFORMS)}.")

@@ -95,9 +95,13 @@ class SubmissionResult:
     def feedback_html(self) -> str:
         """The student's view as a standalone HTML page."""
         caption = f"{self.student}: {format_points(self.points)}/{format_points(self.max_points)} points"
-        return ("<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>" + html.escape(caption) +
-                "</title></head><body>" + _table(caption, self.results, self.notes, for_student=True) +
-                "</body></html>\n")
+        return (
+            '<!DOCTYPE html>\n<html><head><meta charset="utf-8"><title>'
+            + html.escape(caption)
+            + "</title></head><body>"
+            + _table(caption, self.results, self.notes, for_student=True)
+            + "</body></html>\n"
+        )
 
     def __repr__(self) -> str:
         return self.summary()
@@ -123,8 +127,9 @@ class CheckReport:
     def caption(self) -> str:
         done = sum(r.outcome is Outcome.PASSED for r in self.results)
         open_ = sum(r.outcome is Outcome.UNCHECKED for r in self.results)
-        return (f"{self.exercise}: {done}/{len(self.results)} public instances passed"
-                + (f", {open_} answered but only the grader can check {'it' if open_ == 1 else 'them'}" if open_ else ""))
+        return f"{self.exercise}: {done}/{len(self.results)} public instances passed" + (
+            f", {open_} answered but only the grader can check {'it' if open_ == 1 else 'them'}" if open_ else ""
+        )
 
     def summary(self) -> str:
         lines = [self.caption]
@@ -142,20 +147,28 @@ class CheckReport:
 _SECTIONS = (("instances", "instance"), ("parts of the model", "part"), ("written questions", "question"))
 
 
-def _table(caption: str, results: tuple[InstanceResult, ...], notes: tuple[str, ...], *,
-           for_student: bool = False) -> str:
-    colour = {Outcome.PASSED: "#1a7f37", Outcome.GRADED: "#1a7f37", Outcome.TO_GRADE: "#9a6700",
-              Outcome.UNCHECKED: "#9a6700"}
+def _table(
+    caption: str, results: tuple[InstanceResult, ...], notes: tuple[str, ...], *, for_student: bool = False
+) -> str:
+    colour = {
+        Outcome.PASSED: "#1a7f37",
+        Outcome.GRADED: "#1a7f37",
+        Outcome.TO_GRADE: "#9a6700",
+        Outcome.UNCHECKED: "#9a6700",
+    }
     rows = "".join(
         f"<tr><td>{html.escape(r.label if for_student or r.kind == 'part' else r.instance)}</td>"
-        f"<td style=\"color:{colour.get(r.outcome, '#cf222e')}\">{r.outcome.value}</td>"
+        f'<td style="color:{colour.get(r.outcome, "#cf222e")}">{r.outcome.value}</td>'
         f"<td>{format_points(r.points)}/{format_points(r.max_points)}</td>"
         f"<td>{html.escape(r.student_message if for_student else r.message)}</td></tr>"
-        for r in results)
+        for r in results
+    )
     items = "".join(f"<li>{html.escape(note)}</li>" for note in notes)
-    return (f"<table><caption>{html.escape(caption)}</caption>"
-            f"<tr><th>instance</th><th>outcome</th><th>points</th><th>why</th></tr>{rows}</table>"
-            + (f"<ul>{items}</ul>" if items else ""))
+    return (
+        f"<table><caption>{html.escape(caption)}</caption>"
+        f"<tr><th>instance</th><th>outcome</th><th>points</th><th>why</th></tr>{rows}</table>"
+        + (f"<ul>{items}</ul>" if items else "")
+    )
 
 
 def format_points(value: float) -> str:

@@ -37,11 +37,22 @@ def read_scores(path: str | Path, questions: tuple[Question, ...]) -> dict[str, 
     return scores
 
 
-def with_questions(result: SubmissionResult, questions: tuple[Question, ...],
-                   scores: dict[str, dict[str, float]]) -> SubmissionResult:
+def with_questions(
+    result: SubmissionResult, questions: tuple[Question, ...], scores: dict[str, dict[str, float]]
+) -> SubmissionResult:
     """`result` with one item per written question: the teacher's points, or "to grade"."""
     marks = scores.get(result.student, {})
-    items = tuple(InstanceResult(q.name, False, q.name, Outcome.GRADED if q.name in marks else Outcome.TO_GRADE,
-                                 marks.get(q.name, 0.0), q.points, "" if q.name in marks else "marked by hand",
-                                 kind="question") for q in questions)
+    items = tuple(
+        InstanceResult(
+            q.name,
+            False,
+            q.name,
+            Outcome.GRADED if q.name in marks else Outcome.TO_GRADE,
+            marks.get(q.name, 0.0),
+            q.points,
+            "" if q.name in marks else "marked by hand",
+            kind="question",
+        )
+        for q in questions
+    )
     return SubmissionResult(result.student, result.results + items, result.notes)

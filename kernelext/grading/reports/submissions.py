@@ -28,5 +28,6 @@ def find_submissions(folder: str | Path, assignment: str) -> list[tuple[str, Pat
     if not found:
         raise FileNotFoundError(
             f"No submissions found in {folder}: expected {folder}/<student>.ipynb files, or nbgrader's "
-            f"submitted/<student>/{assignment}/{assignment}.ipynb (use --assignment if the assignment has another name).")
+            f"submitted/<student>/{assignment}/{assignment}.ipynb (use --assignment if the assignment has another name)."
+        )
     return found

@@ -60,8 +60,12 @@ def _solved(session, deadline: float) -> dict:
         if result.status.value != "UNSAT":
             return {"status": result.status.value, "bound": result.bound}
         found = conflict(session, timeout=max(1.0, deadline - time.monotonic()), given_step=given, backend="auto")
-    return {"status": "UNSAT", "bound": None, "broken": [{"text": c.text, "scope": list(c.scope)}
-                                                         for c in found.constraints], "minimal": found.minimal}
+    return {
+        "status": "UNSAT",
+        "bound": None,
+        "broken": [{"text": c.text, "scope": list(c.scope)} for c in found.constraints],
+        "minimal": found.minimal,
+    }
 
 
 def _outside(vid: str, value) -> str:
@@ -73,6 +77,9 @@ def _outside(vid: str, value) -> str:
         return f"{vid} is {value!r}, not a whole number"
     if value in values:
         return ""
-    shown = (f"{values[0]}..{values[-1]}" if list(values) == list(range(values[0], values[-1] + 1))
-             else ", ".join(map(str, values[:MAX_DOMAIN_TEXT])) + (", ..." if len(values) > MAX_DOMAIN_TEXT else ""))
+    shown = (
+        f"{values[0]}..{values[-1]}"
+        if list(values) == list(range(values[0], values[-1] + 1))
+        else ", ".join(map(str, values[:MAX_DOMAIN_TEXT])) + (", ..." if len(values) > MAX_DOMAIN_TEXT else "")
+    )
     return f"{vid} is {value}, which the puzzle does not allow there (it allows {shown})"

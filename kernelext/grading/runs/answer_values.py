@@ -7,8 +7,11 @@ def add_fixing_step(session, fixes: list[tuple[str, tuple[int, ...], int]], *, k
     """Add a step posting `array[index] == value` for each (array, index, value) of `fixes`."""
     session.namespace["_kernelext_at"] = at
     session.namespace["_kernelext_fix"] = fixes
-    session.add_step("satisfy(_kernelext_at(globals()[name], index) == value "
-                     "for name, index, value in _kernelext_fix)", key=key, solve=False)
+    session.add_step(
+        "satisfy(_kernelext_at(globals()[name], index) == value for name, index, value in _kernelext_fix)",
+        key=key,
+        solve=False,
+    )
 
 
 def shape_of(values) -> tuple[int, ...]:

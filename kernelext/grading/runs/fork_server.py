@@ -36,8 +36,15 @@ from kernelext.grading.runs.run_cleanup import (
 )
 
 CONTROL = 0  # the file descriptor of the socket to the grader
-PRELOADED = ("pycsp3", "kernelext.steps.session", "kernelext.steps.cell_code", "kernelext.grading.format.exercise",
-             "kernelext.grading.runs.instance_run", "kernelext.solver.cpsat_backend", "ortools.sat.python.cp_model")
+PRELOADED = (
+    "pycsp3",
+    "kernelext.steps.session",
+    "kernelext.steps.cell_code",
+    "kernelext.grading.format.exercise",
+    "kernelext.grading.runs.instance_run",
+    "kernelext.solver.cpsat_backend",
+    "ortools.sat.python.cp_model",
+)
 _PR_SET_PDEATHSIG, _PR_SET_DUMPABLE, _PR_SET_CHILD_SUBREAPER = 1, 4, 36
 CPU_FACTOR = 2  # CPU seconds a run may use per second of its wall-clock limit: ends a run keeping many cores busy
 

@@ -58,7 +58,7 @@ def limit_memory(megabytes: int, archive: str = "") -> None:
     """Cap the address space of this process (and of the JVM, which inherits it); set JVM options that fit."""
     import resource  # not in a browser's Python, where runs share the kernel's process (see `run_here`)
 
-    limit = megabytes * 2 ** 20
+    limit = megabytes * 2**20
     resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
     os.environ["MALLOC_ARENA_MAX"] = "2"
     os.environ["JAVA_TOOL_OPTIONS"] = jvm_options(megabytes, archive)
@@ -79,11 +79,18 @@ def run(job: dict, *, deadline: float, solver: Solver | None = None) -> dict:
     if not session.anything_to_solve():
         return {"free": f"{job['answer']}{''.join(f'[{i}]' for i in info.cells[0][0])}"}
     result = session.solve(sols=job["sols"], timeout=max(1.0, deadline - time.monotonic() - JVM_START))
-    solutions = [_with_singles(solution, info) for solution in
-                 (result.solutions[-1:] if job["sols"] == 1 else result.solutions)]
+    solutions = [
+        _with_singles(solution, info) for solution in (result.solutions[-1:] if job["sols"] == 1 else result.solutions)
+    ]
     unset = any(solution.get(name) is None for solution in solutions for _, name in info.cells)  # holes left out
-    return {"status": result.status.value, "stopped": result.stopped, "unset": unset, "bound": result.bound,
-            "objective": objective_sense(), "answers": [nested_values(info, solution) for solution in solutions]}
+    return {
+        "status": result.status.value,
+        "stopped": result.stopped,
+        "unset": unset,
+        "bound": result.bound,
+        "objective": objective_sense(),
+        "answers": [nested_values(info, solution) for solution in solutions],
+    }
 
 
 def build(job: dict, solver: Solver) -> PuzzleSession | dict:
@@ -117,7 +124,7 @@ class AutoWithColdAce(Solver):
 
 
 def objective_sense() -> str:
-    """"minimize" or "maximize" when the model has an objective, else ""."""
+    """ "minimize" or "maximize" when the model has an objective, else ""."""
     from pycsp3.classes.entities import ObjEntities
 
     return str(ObjEntities.items[-1].constraint).split("(", 1)[0] if ObjEntities.items else ""
@@ -150,12 +157,14 @@ def run_probes(session, probes: list[dict], *, deadline: float) -> list[str]:
     for number, probe in enumerate(probes):
         infos = {info.name: info for info in model_state.arrays()}
         problem = next((f"missing {name}" for name in probe["fix"] if name not in infos), "") or next(
-            (f"shape {name}" for name, values in probe["fix"].items() if shape_of(values) != infos[name].shape), "")
+            (f"shape {name}" for name, values in probe["fix"].items() if shape_of(values) != infos[name].shape), ""
+        )
         if problem:
             statuses.append(problem)
             continue
-        fixes = [(name, index, at(values, index)) for name, values in probe["fix"].items()
-                 for index, _ in infos[name].cells]
+        fixes = [
+            (name, index, at(values, index)) for name, values in probe["fix"].items() for index, _ in infos[name].cells
+        ]
         try:
             add_fixing_step(session, fixes, key=f"probe-{number}")
         except KernelextError:

@@ -46,11 +46,22 @@ class Job:
 
     def payload(self) -> dict:
         """The run's `job.json`: what the model needs, never the instance's `expected` facts."""
-        return {"data": self.instance.data, "steps": self.steps, "helpers": self.helpers, "answer": self.answer,
-                "sols": self.sols, "time_limit": self.time_limit, "memory_mb": self.memory_mb,
-                "jvm_archive": self.jvm_archive, "probes": [{"fix": p["fix"]} for p in self.probes],
-                "strict_indexing": self.strict_indexing, "kind": self.kind, "answers": list(self.answers),
-                "warm_ace": self.warm_ace, "data_style": self.data_style}
+        return {
+            "data": self.instance.data,
+            "steps": self.steps,
+            "helpers": self.helpers,
+            "answer": self.answer,
+            "sols": self.sols,
+            "time_limit": self.time_limit,
+            "memory_mb": self.memory_mb,
+            "jvm_archive": self.jvm_archive,
+            "probes": [{"fix": p["fix"]} for p in self.probes],
+            "strict_indexing": self.strict_indexing,
+            "kind": self.kind,
+            "answers": list(self.answers),
+            "warm_ace": self.warm_ace,
+            "data_style": self.data_style,
+        }
 
 
 @dataclass(frozen=True)
@@ -60,4 +71,3 @@ class Run:
     code: int | None
     output: str
     reply: dict | None
-

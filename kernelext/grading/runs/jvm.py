@@ -13,8 +13,10 @@ from kernelext.solver.java import find_java
 
 JVM_START = 1.5  # seconds kept back from a run's time limit for the solver's JVM to start and print its answer
 # The JVM reserves far more address space than it uses; these keep it within a graded run's limit.
-JVM_FLAGS = ("-XX:+UseSerialGC -XX:TieredStopAtLevel=1 -XX:ReservedCodeCacheSize=32m "
-             "-XX:CompressedClassSpaceSize=32m -XX:MaxMetaspaceSize=96m -XX:-UsePerfData")
+JVM_FLAGS = (
+    "-XX:+UseSerialGC -XX:TieredStopAtLevel=1 -XX:ReservedCodeCacheSize=32m "
+    "-XX:CompressedClassSpaceSize=32m -XX:MaxMetaspaceSize=96m -XX:-UsePerfData"
+)
 _TINY_MODEL = """<instance format="XCSP3" type="CSP">
   <variables><array id="x" size="[3]"> 0..2 </array></variables>
   <constraints>
@@ -52,8 +54,12 @@ def ace_archive(memory_mb: int) -> str:
         model, scratch = Path(work, "tiny.xml"), Path(work, "ace.jsa")
         model.write_text(_TINY_MODEL)
         try:
-            subprocess.run([java, *options.split(), f"-XX:ArchiveClassesAtExit={scratch}", "-jar", jar,
-                            str(model)], cwd=work, capture_output=True, timeout=60)
+            subprocess.run(
+                [java, *options.split(), f"-XX:ArchiveClassesAtExit={scratch}", "-jar", jar, str(model)],
+                cwd=work,
+                capture_output=True,
+                timeout=60,
+            )
         except (OSError, subprocess.SubprocessError):
             return ""
         if not scratch.is_file():

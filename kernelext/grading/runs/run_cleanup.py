@@ -49,8 +49,14 @@ def remove_ipc_objects() -> bool:
     """Remove every System V shared memory segment, semaphore set and message queue (all the run's: the sandbox
     has an IPC namespace of its own); whether none is left."""
     try:
-        subprocess.run(["ipcrm", "--all"], stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                       stderr=subprocess.DEVNULL, check=False, timeout=IPCRM_TIMEOUT)
+        subprocess.run(
+            ["ipcrm", "--all"],
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            check=False,
+            timeout=IPCRM_TIMEOUT,
+        )
     except subprocess.TimeoutExpired:
         return False  # ipcrm is stuck: the warm process is not used again
     return all(len(Path("/proc/sysvipc", kind).read_text().splitlines()) <= 1 for kind in ("shm", "sem", "msg"))
@@ -62,8 +68,12 @@ def own_settings() -> tuple:
     import resource  # not in a browser's Python, which imports this module but runs no process
 
     limits = sorted(name for name in dir(resource) if name.startswith("RLIMIT_"))
-    return (os.getpriority(os.PRIO_PROCESS, 0), os.sched_getaffinity(0), os.sched_getscheduler(0),
-            tuple(resource.getrlimit(getattr(resource, name)) for name in limits))
+    return (
+        os.getpriority(os.PRIO_PROCESS, 0),
+        os.sched_getaffinity(0),
+        os.sched_getscheduler(0),
+        tuple(resource.getrlimit(getattr(resource, name)) for name in limits),
+    )
 
 
 def empty_folder(folder: Path, keep: tuple[str, ...] = ()) -> bool:

@@ -37,7 +37,7 @@ class Launch:
 
 
 def resolve_mode(mode: str = "auto") -> str:
-    """"bwrap" or "process": `auto` takes bwrap when it works here; asking for bwrap without it is an error."""
+    """ "bwrap" or "process": `auto` takes bwrap when it works here; asking for bwrap without it is an error."""
     if mode not in MODES:
         raise ValueError(f"Unknown sandbox {mode!r}: use one of {', '.join(MODES)}.")
     if mode == "process":
@@ -45,8 +45,10 @@ def resolve_mode(mode: str = "auto") -> str:
     if bwrap_works():
         return "bwrap"
     if mode == "bwrap":
-        raise ValueError("The bwrap sandbox does not work on this machine: install bubblewrap "
-                         "(`apt-get install bubblewrap`) and allow user namespaces, or pass --sandbox process.")
+        raise ValueError(
+            "The bwrap sandbox does not work on this machine: install bubblewrap "
+            "(`apt-get install bubblewrap`) and allow user namespaces, or pass --sandbox process."
+        )
     return "process"
 
 
@@ -57,8 +59,11 @@ def bwrap_works() -> bool:
     if bwrap is None:
         return False
     try:
-        done = subprocess.run([bwrap, "--ro-bind", "/", "/", "--unshare-all", "--die-with-parent", "true"],
-                              capture_output=True, timeout=20)
+        done = subprocess.run(
+            [bwrap, "--ro-bind", "/", "/", "--unshare-all", "--die-with-parent", "true"],
+            capture_output=True,
+            timeout=20,
+        )
     except (OSError, subprocess.SubprocessError):
         return False
     return done.returncode == 0
@@ -71,20 +76,52 @@ def launch(mode: str, work: Path, module: str, *args: str, reads: tuple[str, ...
     if mode == "process":
         return Launch((sys.executable, "-m", module, mode, *args), child_env(home=str(temporary)), str(run))
     env = {**child_env(home="/tmp"), "PYTHONPATH": LIBRARY}
-    argv = [shutil.which("bwrap") or "bwrap", "--unshare-all", "--as-pid-1", "--die-with-parent", "--new-session",
-            "--clearenv", "--cap-drop", "ALL"]
+    argv = [
+        shutil.which("bwrap") or "bwrap",
+        "--unshare-all",
+        "--as-pid-1",
+        "--die-with-parent",
+        "--new-session",
+        "--clearenv",
+        "--cap-drop",
+        "ALL",
+    ]
     for name, value in env.items():
         argv += ["--setenv", name, value]
     argv += _system_binds()
-    argv += ["--proc", "/proc", "--dev", "/dev", "--bind", str(shared), "/dev/shm", "--remount-ro", "/dev",
-             "--bind", str(temporary), "/tmp"]  # first: what is bound below may lie in /tmp (see `mount_points`)
+    argv += [
+        "--proc",
+        "/proc",
+        "--dev",
+        "/dev",
+        "--bind",
+        str(shared),
+        "/dev/shm",
+        "--remount-ro",
+        "/dev",
+        "--bind",
+        str(temporary),
+        "/tmp",
+    ]  # first: what is bound below may lie in /tmp (see `mount_points`)
     for path in _runtime_paths():
         argv += ["--ro-bind", path, path]
     argv += ["--ro-bind", str(_library() / "kernelext"), f"{LIBRARY}/kernelext"]
     for path in reads:
         argv += ["--ro-bind", path, path]
-    argv += ["--bind", str(run), INSIDE, "--remount-ro", "/", "--chdir", INSIDE, sys.executable, "-m", module, mode,
-             *args]
+    argv += [
+        "--bind",
+        str(run),
+        INSIDE,
+        "--remount-ro",
+        "/",
+        "--chdir",
+        INSIDE,
+        sys.executable,
+        "-m",
+        module,
+        mode,
+        *args,
+    ]
     return Launch(tuple(argv), {}, str(run))
 
 
@@ -100,8 +137,9 @@ def folders(work: Path) -> tuple[Path, Path, Path]:
 def mount_points(reads: tuple[str, ...] = ()) -> tuple[str, ...]:
     """The paths, relative to /tmp, that bwrap binds inside the sandbox's /tmp: their folders are mount points
     that emptying the temporary folder must keep."""
-    return tuple(str(Path(path).relative_to("/tmp")) for path in (*_runtime_paths(), *reads)
-                 if Path(path).is_relative_to("/tmp"))
+    return tuple(
+        str(Path(path).relative_to("/tmp")) for path in (*_runtime_paths(), *reads) if Path(path).is_relative_to("/tmp")
+    )
 
 
 def child_env(*, home: str) -> dict:

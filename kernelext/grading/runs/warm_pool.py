@@ -48,15 +48,25 @@ class WarmProcess:
         self._scratch = scratch_folder("grade")
         work = Path(self._scratch.name)
         self.run_folder, temporary, shared = folders(work)
-        self._writable = ((self.run_folder, ()), (temporary, mount_points(reads) if mode == "bwrap" else ()),
-                          (shared, ()))
+        self._writable = (
+            (self.run_folder, ()),
+            (temporary, mount_points(reads) if mode == "bwrap" else ()),
+            (shared, ()),
+        )
         self._log = work / "warm.log"
         options = ("--preload",) if preload else ()
         start = launch(mode, work, "kernelext.grading.runs.fork_server", *options, reads=reads)
         self._control, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
         with theirs, open(self._log, "wb") as log:
-            self.process = subprocess.Popen(list(start.argv), cwd=start.cwd, env=start.env, stdin=theirs,
-                                            stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
+            self.process = subprocess.Popen(
+                list(start.argv),
+                cwd=start.cwd,
+                env=start.env,
+                stdin=theirs,
+                stdout=log,
+                stderr=subprocess.STDOUT,
+                start_new_session=True,
+            )
         self.healthy = True
         if self._receive(time.monotonic() + START_TIMEOUT) != b"ready":
             raise self._died("")
@@ -111,7 +121,7 @@ class WarmProcess:
                         deadline = min(deadline, time.monotonic() + DRAIN_WAIT)
                         selector.unregister(self._control)
                     elif chunk := os.read(output, 65536):
-                        kept.extend(chunk[:max(0, OUTPUT_CAP - len(kept))])
+                        kept.extend(chunk[: max(0, OUTPUT_CAP - len(kept))])
                     else:
                         selector.unregister(output)
         os.close(output)
@@ -172,7 +182,7 @@ class WarmPool:
         """Run `job` on a warm process of its sandbox; once more on a new one if that process dies before
         answering (then, if the new one dies too, what is known of the run: a crash)."""
         sandbox = (job.sandbox, (job.jvm_archive,) if job.jvm_archive else ())
-        for attempt in range(2):
+        for _attempt in range(2):
             warm = None
             try:
                 warm = self._take(sandbox)

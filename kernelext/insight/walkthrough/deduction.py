@@ -99,8 +99,12 @@ class Deducer:
         active = [i for i, rule in enumerate(self.reasoner.rules) if any(len(domains[v]) > 1 for v in rule.scope)]
         self._skipped = self._unsure = False
         cuts = self._single_cuts(active, domains)
-        found = (self._placement(cuts, domains) or self._singles(cuts, domains) or self._subsets(active, domains)
-                 or self._alone(active, domains))
+        found = (
+            self._placement(cuts, domains)
+            or self._singles(cuts, domains)
+            or self._subsets(active, domains)
+            or self._alone(active, domains)
+        )
         if found is not None:
             return found
         pattern = self._minimal(self.named_pattern(domains), domains)
@@ -214,8 +218,9 @@ class Deducer:
                 return best[1]
         return None
 
-    def _set_consequences(self, ids: tuple[int, ...], domains: Candidates, most_open: int | None = None
-                          ) -> Candidates | None:
+    def _set_consequences(
+        self, ids: tuple[int, ...], domains: Candidates, most_open: int | None = None
+    ) -> Candidates | None:
         """The candidates the rules `ids` remove together (changed variables only), cached per candidates;
         None when they need a search and, focused, have more than `most_open` open variables."""
         scope = self.reasoner.scope(ids)
@@ -224,12 +229,18 @@ class Deducer:
         if cached is not None and cached[0] == key and (cached[1] is not None or most_open is not None):
             return cached[1]
         focused, focused_ids = self.reasoner.focused(ids, domains)
-        if most_open is not None and not focused.acyclic(focused_ids) and \
-                sum(len(domains[v]) > 1 for v in focused.scope(focused_ids)) > most_open:
+        if (
+            most_open is not None
+            and not focused.acyclic(focused_ids)
+            and sum(len(domains[v]) > 1 for v in focused.scope(focused_ids)) > most_open
+        ):
             changed = None
         else:
-            solve = None if self.outside is None else \
-                lambda some, within, wanted: self._solve(some, within, wanted, focused, ids)
+            solve = (
+                None
+                if self.outside is None
+                else lambda some, within, wanted: self._solve(some, within, wanted, focused, ids)
+            )
             after = focused.consequences(focused_ids, domains, solve) or {}
             changed = {v: d for v, d in after.items() if d != domains[v]}
         self._sets[ids] = key, changed
@@ -291,8 +302,9 @@ class Deducer:
         solution = self._solution_within(active, domains)
         literals = list(self._candidates(active, domains, solution))
         try:
-            smaller = smallest_refutation(self.reasoner, active, domains, literals,
-                                          self._proven_up_to(), len(found.ids), self._witnesses)
+            smaller = smallest_refutation(
+                self.reasoner, active, domains, literals, self._proven_up_to(), len(found.ids), self._witnesses
+            )
         except TimeUp:
             return found
         if smaller is None:
@@ -309,8 +321,12 @@ class Deducer:
     def _candidates(self, active, domains: Candidates, solution: Candidates) -> Iterator[tuple[str, int]]:
         """Candidates in none of the solutions found, those with a refuting set already known first."""
         scope = self.reasoner.scope(active)
-        literals = [(v, value) for v in scope for value in sorted(domains[v]) if len(domains[v]) > 1
-                    and value not in solution.get(v, ()) and (v, value) not in self._supported]
+        literals = [
+            (v, value)
+            for v in scope
+            for value in sorted(domains[v])
+            if len(domains[v]) > 1 and value not in solution.get(v, ()) and (v, value) not in self._supported
+        ]
         known = [lit for lit in literals if lit in self._cores]
         yield from known + [lit for lit in literals if lit not in self._cores]
 
@@ -327,13 +343,15 @@ class Deducer:
         refuted = lambda ids: self.reasoner.propagate(ids, assumed) is None  # noqa: E731
         fired = list(dict.fromkeys(fired))
         nearest = sorted(fired, key=self._distances(variable).__getitem__)
-        core = min(([i for (i,) in quickxplain(refuted, (), [(i,) for i in order])] for order in (nearest, fired)),
-                   key=len)
+        core = min(
+            ([i for (i,) in quickxplain(refuted, (), [(i,) for i in order])] for order in (nearest, fired)), key=len
+        )
         self._cores[(variable, value)] = self._shrunk(tuple(core), assumed)
         return self._cores[(variable, value)]
 
-    def _searched_core(self, active: list[int], domains: Candidates, variable: str, value: int
-                       ) -> tuple[int, ...] | None:
+    def _searched_core(
+        self, active: list[int], domains: Candidates, variable: str, value: int
+    ) -> tuple[int, ...] | None:
         """A small minimal set of rules with no solution where `variable` = `value`: QuickXplain with search,
         over the rules nearest the variable first; None when some solution has that value (its values are then
         known to be in a solution). A set found at an earlier step still refutes the value (candidates only
@@ -360,8 +378,14 @@ class Deducer:
                 kept = trial
         return tuple(kept)
 
-    def _solve(self, ids: Sequence[int], domains: Candidates, wanted: dict | None = None,
-               reasoner: Reasoner | None = None, rules: Sequence[int] | None = None) -> Candidates | None:
+    def _solve(
+        self,
+        ids: Sequence[int],
+        domains: Candidates,
+        wanted: dict | None = None,
+        reasoner: Reasoner | None = None,
+        rules: Sequence[int] | None = None,
+    ) -> Candidates | None:
         """A solution of the rules `ids` of `reasoner` (this one's by default) within `domains`, the values
         in `wanted` first; None when there is none. Searched in the kernel, or when that search grows long,
         by the outside solver over the same `rules` of this reasoner (the values of the variables it knows).

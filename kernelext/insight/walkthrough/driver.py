@@ -35,8 +35,9 @@ from kernelext.solver.result import Status
 OUTSIDE_SECONDS = 1.0  # a walkthrough's search handed to a solver gets this long; past it, the answer is unsure
 
 
-def walkthrough(session, *, timeout: float = DEFAULT_TIMEOUT, limit: int | None = None,
-                prove: bool = False) -> Walkthrough:
+def walkthrough(
+    session, *, timeout: float = DEFAULT_TIMEOUT, limit: int | None = None, prove: bool = False
+) -> Walkthrough:
     """The solve of the current model from its givens, as deductions one after the other (up to `limit`);
     with `prove`, each step not proven smallest is proven so, or replaced by a smaller one (much slower)."""
     with SubsetSolves(session, timeout, backend="auto") as context:  # CP-SAT for the searches it hands out
@@ -74,8 +75,11 @@ class _Walk:
         self.variable_at = {p: v for v, p in self.positions.items()}
         self.house_of = houses(rules, self.positions)
         self.reasoner = Reasoner(rules, context.deadline)
-        self.deducer = Deducer(self.reasoner, lambda ids, before, after: shape_name(
-            self.house_of, self.positions, ids, before, after), outside=self._solve_outside)
+        self.deducer = Deducer(
+            self.reasoner,
+            lambda ids, before, after: shape_name(self.house_of, self.positions, ids, before, after),
+            outside=self._solve_outside,
+        )
         if self.house_of:
             self.deducer.named_pattern = lambda domains: pattern_step(self.house_of, self.positions, domains)
 
@@ -84,11 +88,15 @@ class _Walk:
         prints), or None when there is none; TooLong when it cannot tell in `OUTSIDE_SECONDS` (until the
         deadline when `patient`), TimeUp when the deadline passed."""
         scope = self.reasoner.scope(ids)
-        within = [f"<extension><list> {v} </list><supports> {' '.join(map(str, sorted(domains[v])))} </supports>"
-                  "</extension>" for v in scope if domains[v] != self.declared[v]]
+        within = [
+            f"<extension><list> {v} </list><supports> {' '.join(map(str, sorted(domains[v])))} </supports></extension>"
+            for v in scope
+            if domains[v] != self.declared[v]
+        ]
         try:
-            result = self.context.solve(tuple(self.constraint_of[i] for i in ids), within,
-                                        None if patient else OUTSIDE_SECONDS)
+            result = self.context.solve(
+                tuple(self.constraint_of[i] for i in ids), within, None if patient else OUTSIDE_SECONDS
+            )
         except BackendUnsupported:  # no solver to hand out to (a browser that cannot wait for one)
             self.deducer.outside = None
             found = self.reasoner.solution(ids, domains)
@@ -131,8 +139,15 @@ class _Walk:
             stopped += f"; {len(self.left_out)} constraint(s) the walkthrough cannot read were left out"
         steps = [(d.technique, d.size, houses_only) for d, houses_only in zip(deductions, over_houses)]
         rated = rating(steps) if self._solved() else ""
-        return Walkthrough(self.context.session.name, tuple(deductions), self._solved(), rated,
-                           "" if self._solved() else stopped, start, self._marks(self.domains, None))
+        return Walkthrough(
+            self.context.session.name,
+            tuple(deductions),
+            self._solved(),
+            rated,
+            "" if self._solved() else stopped,
+            start,
+            self._marks(self.domains, None),
+        )
 
     def _solved(self) -> bool:
         return all(len(self.domains.get(v, ())) == 1 for _, v in self.context.info.cells)
@@ -145,15 +160,17 @@ class _Walk:
         removed = tuple((v, tuple(sorted(before[v] - after[v]))) for v in order if before[v] - after[v])
         culprits = tuple(self.context.culprit(self.constraint_of[i]) for i in found.ids)
         scope = sorted({v for i in found.ids for v in self.reasoner.rules[i].scope}, key=self._order)
-        known = () if len(found.ids) > 1 and found.technique == "singles" else \
-            tuple((v, next(iter(before[v]))) for v in scope if len(before[v]) == 1)
+        known = (
+            ()
+            if len(found.ids) > 1 and found.technique == "singles"
+            else tuple((v, next(iter(before[v]))) for v in scope if len(before[v]) == 1)
+        )
         self.domains = after
         marks = self._marks(after, before, {cell for c in culprits for cell in c.cells})
         if marks is not None and found.links:
             marks = replace(marks, links=tuple((k.a, k.b, k.digit, k.strong) for k in found.links))
         links = tuple((self.variable_at[k.a], self.variable_at[k.b], k.digit, k.strong) for k in found.links)
-        return Deduction(placed, removed, culprits, known, found.technique, found.smallest, marks, links,
-                         found.minimal)
+        return Deduction(placed, removed, culprits, known, found.technique, found.smallest, marks, links, found.minimal)
 
     def _marks(self, domains: Candidates, before: Candidates | None, highlighted=frozenset()):
         info = self.context.info

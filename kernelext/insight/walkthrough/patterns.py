@@ -16,9 +16,22 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 
 Position = tuple[int, int]
-ORDER = ("locked candidates (pointing)", "locked candidates (claiming)", "X-wing", "swordfish", "jellyfish",
-         "skyscraper", "2-string kite", "turbot fish", "W-wing", "XY-wing", "XYZ-wing",
-         "simple colouring (trap)", "simple colouring (wrap)", "X-chain")  # HoDoKu's order, easiest first
+ORDER = (
+    "locked candidates (pointing)",
+    "locked candidates (claiming)",
+    "X-wing",
+    "swordfish",
+    "jellyfish",
+    "skyscraper",
+    "2-string kite",
+    "turbot fish",
+    "W-wing",
+    "XY-wing",
+    "XYZ-wing",
+    "simple colouring (trap)",
+    "simple colouring (wrap)",
+    "X-chain",
+)  # HoDoKu's order, easiest first
 FISH = {2: "X-wing", 3: "swordfish", 4: "jellyfish"}
 LONGEST_CHAIN = 8  # strong links in an X-chain, at most
 
@@ -46,8 +59,9 @@ class Pattern:
 class Board:
     """The candidates of a grid's cells, and its houses."""
 
-    def __init__(self, house_of: Mapping[int, tuple[str, frozenset[Position]]],
-                 candidates: Mapping[Position, frozenset[int]]):
+    def __init__(
+        self, house_of: Mapping[int, tuple[str, frozenset[Position]]], candidates: Mapping[Position, frozenset[int]]
+    ):
         self.candidates = dict(candidates)
         self.kind = {h: kind for h, (kind, _) in house_of.items()}
         self.cells = {h: cells for h, (_, cells) in house_of.items()}
@@ -71,8 +85,11 @@ class Board:
         """True when the house must hold `digit` and has not placed it yet (it has as many cells as values)."""
         cells = self.cells[house]
         values = frozenset().union(*(self.candidates[p] for p in cells))
-        return len(values) == len(cells) and any(digit in self.candidates[p] for p in cells) and \
-            not any(self.candidates[p] == frozenset((digit,)) for p in cells)
+        return (
+            len(values) == len(cells)
+            and any(digit in self.candidates[p] for p in cells)
+            and not any(self.candidates[p] == frozenset((digit,)) for p in cells)
+        )
 
     def places(self, house: int, digit: int) -> frozenset[Position]:
         """The open cells of the house with `digit` among their candidates."""
@@ -84,8 +101,11 @@ class Board:
 
     def strong_links(self, digit: int) -> list[tuple[int, Position, Position]]:
         """(house, a, b) for each house whose only two places for `digit` are a and b."""
-        return [(h, *sorted(self.places(h, digit))) for h in sorted(self.cells)
-                if len(self.places(h, digit)) == 2 and self.must_hold(h, digit)]
+        return [
+            (h, *sorted(self.places(h, digit)))
+            for h in sorted(self.cells)
+            if len(self.places(h, digit)) == 2 and self.must_hold(h, digit)
+        ]
 
     def cover(self, pairs: list[tuple[Position, Position]], fixed: frozenset[int] = frozenset()) -> frozenset[int]:
         """The fewest houses, with `fixed`, holding each pair of cells (each pair sees each other)."""
@@ -109,8 +129,13 @@ def find(board: Board) -> list[Pattern]:
     links = {digit: board.strong_links(digit) for digit in digits}
     found = [*_xy_wings(board), *_xyz_wings(board), *_w_wings(board, links)]
     for digit in digits:
-        found += [*_locked(board, digit), *_fish(board, digit), *_short_chains(board, digit, links[digit]),
-                  *_x_chains(board, digit, links[digit]), *_colourings(board, digit, links[digit])]
+        found += [
+            *_locked(board, digit),
+            *_fish(board, digit),
+            *_short_chains(board, digit, links[digit]),
+            *_x_chains(board, digit, links[digit]),
+            *_colourings(board, digit, links[digit]),
+        ]
     return found
 
 
@@ -120,6 +145,7 @@ def rank(pattern: Pattern) -> tuple:
 
 
 # -- intersections and fish -------------------------------------------------------------------------------------
+
 
 def _locked(board: Board, digit: int) -> Iterator[Pattern]:
     """A digit of a block only in one line goes from the rest of the line (pointing); a digit of a line only
@@ -136,16 +162,22 @@ def _locked(board: Board, digit: int) -> Iterator[Pattern]:
                 if places and places <= common and board.must_hold(inner, digit):
                     removed = board.places(outer, digit) - common
                     if removed:
-                        yield Pattern(f"locked candidates ({name})", frozenset((block, line)),
-                                      {p: frozenset((digit,)) for p in removed})
+                        yield Pattern(
+                            f"locked candidates ({name})",
+                            frozenset((block, line)),
+                            {p: frozenset((digit,)) for p in removed},
+                        )
 
 
 def _fish(board: Board, digit: int) -> Iterator[Pattern]:
     """k rows whose places for a digit lie in k columns: it goes from those columns' other cells (and the same
     with rows and columns swapped): X-wing, swordfish, jellyfish."""
     for base_kind, cover_kind, index in (("row", "column", 1), ("column", "row", 0)):
-        bases = [h for h, kind in sorted(board.kind.items()) if kind == base_kind and board.must_hold(h, digit)
-                 and 2 <= len(board.places(h, digit)) <= max(FISH)]
+        bases = [
+            h
+            for h, kind in sorted(board.kind.items())
+            if kind == base_kind and board.must_hold(h, digit) and 2 <= len(board.places(h, digit)) <= max(FISH)
+        ]
         covers = {h: cells for h, cells in board.cells.items() if board.kind[h] == cover_kind}
         for k, name in FISH.items():
             for chosen in itertools.combinations(bases, k):
@@ -162,6 +194,7 @@ def _fish(board: Board, digit: int) -> Iterator[Pattern]:
 
 # -- wings ---------------------------------------------------------------------------------------------------
 
+
 def _xy_wings(board: Board) -> Iterator[Pattern]:
     """A pivot {x,y} sees pincers {x,z} and {y,z}: z goes from cells seeing both pincers."""
     cand = board.candidates
@@ -169,7 +202,7 @@ def _xy_wings(board: Board) -> Iterator[Pattern]:
     for pivot in bivalue:
         pincers = [q for q in bivalue if q != pivot and board.sees(pivot, q) and len(cand[q] & cand[pivot]) == 1]
         for a, b in itertools.combinations(pincers, 2):
-            z = (cand[a] - cand[pivot])
+            z = cand[a] - cand[pivot]
             if z != cand[b] - cand[pivot] or cand[a] & cand[b] != z:
                 continue
             (digit,) = z
@@ -221,6 +254,7 @@ def _w_wings(board: Board, links: Mapping[int, list]) -> Iterator[Pattern]:
 
 # -- single-digit chains ---------------------------------------------------------------------------------------
 
+
 def _short_chains(board: Board, digit: int, links: list) -> Iterator[Pattern]:
     """Two strong links joined by a weak one: one of the outer ends holds the digit, so it goes from cells
     seeing both ends (skyscraper, 2-string kite, turbot fish)."""
@@ -230,8 +264,11 @@ def _short_chains(board: Board, digit: int, links: list) -> Iterator[Pattern]:
                 if len({start, inner1, inner2, end}) < 4 or not board.sees(inner1, inner2):
                     continue
                 name = _short_chain_name(board, h1, h2, (start, inner1, inner2, end))
-                chain = (Link(start, inner1, digit, True), Link(inner1, inner2, digit, False),
-                         Link(inner2, end, digit, True))
+                chain = (
+                    Link(start, inner1, digit, True),
+                    Link(inner1, inner2, digit, False),
+                    Link(inner2, end, digit, True),
+                )
                 for target in board.seeing_all(digit, [start, end]):
                     if target in (inner1, inner2):
                         continue
@@ -265,16 +302,18 @@ def _x_chains(board: Board, digit: int, links: list) -> Iterator[Pattern]:
                 continue
             targets = [t for t in board.seeing_all(digit, [start, end]) if t not in dict.fromkeys(path)]
             chain = tuple(Link(path[i], path[i + 1], digit, i % 2 == 0) for i in range(len(path) - 1))
-            fixed = frozenset(next(h for other, h in strong[path[i]] if other == path[i + 1])
-                              for i in range(0, len(path) - 1, 2))
+            fixed = frozenset(
+                next(h for other, h in strong[path[i]] if other == path[i + 1]) for i in range(0, len(path) - 1, 2)
+            )
             weak = [(path[i], path[i + 1]) for i in range(1, len(path) - 1, 2)]
             for target in targets:
                 houses = board.cover(weak + [(target, start), (target, end)], fixed)
                 yield Pattern("X-chain", houses, {target: frozenset((digit,))}, chain)
 
 
-def _alternating_paths(board: Board, start: Position, strong, holding: list[Position]
-                       ) -> dict[Position, list[Position]]:
+def _alternating_paths(
+    board: Board, start: Position, strong, holding: list[Position]
+) -> dict[Position, list[Position]]:
     """The shortest strong-weak-...-strong path from `start` to each cell (breadth first, cells not repeated)."""
     paths = {}
     reached = {start: None}  # cells a strong link leaves from, each reached once
@@ -289,8 +328,12 @@ def _alternating_paths(board: Board, start: Position, strong, holding: list[Posi
                 if after_strong not in paths and after_strong != start:
                     paths[after_strong] = ended
                 for nxt in holding:
-                    if nxt not in reached and nxt not in dict.fromkeys(ended) and nxt in strong and \
-                            board.sees(after_strong, nxt):
+                    if (
+                        nxt not in reached
+                        and nxt not in dict.fromkeys(ended)
+                        and nxt in strong
+                        and board.sees(after_strong, nxt)
+                    ):
                         reached[nxt] = None
                         grown.append(ended + [nxt])
         frontier = grown
@@ -298,6 +341,7 @@ def _alternating_paths(board: Board, start: Position, strong, holding: list[Posi
 
 
 # -- simple colouring ---------------------------------------------------------------------------------------------
+
 
 def _colourings(board: Board, digit: int, links: list) -> Iterator[Pattern]:
     """Each cluster of strong links on the digit, two-coloured: a cell seeing both colours loses it (trap);

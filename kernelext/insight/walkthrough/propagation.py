@@ -48,7 +48,7 @@ class Reasoner:
         focused = []
         for index, rule in enumerate(rules):
             if hasattr(rule, "focus"):
-                touched = frozenset(v for other in rules[:index] + rules[index + 1:] for v in other.scope)
+                touched = frozenset(v for other in rules[:index] + rules[index + 1 :] for v in other.scope)
                 rule = rule.focus(domains, touched)
             focused.append(rule)
         return Reasoner(focused, self.deadline), range(len(rules))
@@ -98,15 +98,17 @@ class Reasoner:
             self.filtered[key] = self.rules[index].filter(before)
         return self.filtered[key]
 
-    def solution(self, ids: Sequence[int], domains: Candidates, wanted: dict | None = None,
-                 most_nodes: int | None = None) -> Candidates | None:
+    def solution(
+        self, ids: Sequence[int], domains: Candidates, wanted: dict | None = None, most_nodes: int | None = None
+    ) -> Candidates | None:
         """Domains of one solution of the rules `ids` (every variable of theirs fixed), or None when none exists.
         Values in `wanted` (variable -> values) are tried first, so that one solution covers many of them.
         Raises TooLong when the search would visit more than `most_nodes` nodes."""
         return self._search(ids, domains, wanted, itertools.count(), most_nodes)
 
-    def _search(self, ids: Sequence[int], domains: Candidates, wanted: dict | None, nodes: Iterator[int],
-                most_nodes: int | None) -> Candidates | None:
+    def _search(
+        self, ids: Sequence[int], domains: Candidates, wanted: dict | None, nodes: Iterator[int], most_nodes: int | None
+    ) -> Candidates | None:
         if most_nodes is not None and next(nodes) >= most_nodes:
             raise TooLong
         narrowed = self.propagate(ids, domains)
@@ -125,9 +127,12 @@ class Reasoner:
                 return found
         return None
 
-    def consequences(self, ids: Sequence[int], domains: Candidates,
-                     solve: Callable[[Sequence[int], Candidates, dict], Candidates | None] | None = None
-                     ) -> Candidates | None:
+    def consequences(
+        self,
+        ids: Sequence[int],
+        domains: Candidates,
+        solve: Callable[[Sequence[int], Candidates, dict], Candidates | None] | None = None,
+    ) -> Candidates | None:
         """The candidates of the rules' variables that some solution of the rules `ids` uses (exact); None
         when they have no solution together. `solve` finds the solutions (as `solution` does, by default)."""
         solve = solve or self.solution
@@ -178,13 +183,15 @@ class Reasoner:
         return reasoner.solution(ids, domains, most_nodes=most_nodes) is None
 
 
-def quickxplain(unsat: Callable[[tuple[int, ...]], bool], background: tuple[int, ...],
-                items: Sequence[tuple[int, ...]]) -> list[tuple[int, ...]]:
+def quickxplain(
+    unsat: Callable[[tuple[int, ...]], bool], background: tuple[int, ...], items: Sequence[tuple[int, ...]]
+) -> list[tuple[int, ...]]:
     """QuickXplain (Junker, 2004): a minimal list of `items` that, with `background`, is `unsat`.
 
     `items` (tuples of constraint indices) together with `background` must be unsat; earlier items are
     preferred. An `unsat` that answers False when unsure keeps items, so the result stays a conflict.
     """
+
     def flat(parts) -> tuple[int, ...]:
         return tuple(i for part in parts for i in part)
 

@@ -36,8 +36,16 @@ def rule_of(constraint: XmlConstraint) -> Rule | None:
     """The rule for one constraint, or None when its kind is not read here."""
     try:
         return _rule(constraint.element, constraint.scope)
-    except (Untranslatable, ValueError, KeyError, ZeroDivisionError, SyntaxError, TypeError, AttributeError,
-            IndexError):  # a form not read here: the constraint is left out
+    except (
+        Untranslatable,
+        ValueError,
+        KeyError,
+        ZeroDivisionError,
+        SyntaxError,
+        TypeError,
+        AttributeError,
+        IndexError,
+    ):  # a form not read here: the constraint is left out
         return None
 
 
@@ -68,8 +76,9 @@ def _all_different_of(terms: list[str], scope) -> Rule:
     parsed = [parse_expression(term) for term in terms]
     owners = [_variables(node) for node in parsed]
     if all(len(owned) == 1 for owned in owners) and len({o[0] for o in owners}) == len(owners):
-        functions = tuple(eval(f"lambda v: {_python(node, {owned[0]: 'v'})}", _BUILTINS)  # noqa: S307
-                          for node, owned in zip(parsed, owners))
+        functions = tuple(
+            eval(f"lambda v: {_python(node, {owned[0]: 'v'})}", _BUILTINS) for node, owned in zip(parsed, owners)
+        )
         return AllDifferentOf(tuple(o[0] for o in owners), functions)
     names = {v: f"v[{i}]" for i, v in enumerate(scope)}
     values = ", ".join(_python(node, names) for node in parsed)
@@ -108,8 +117,14 @@ def _element(element, scope) -> Rule | None:
     start = int(listed.get("startIndex", "0")) if listed is not None else 0
     index = (element.findtext("index") or "").strip()
     value = (element.findtext("value") or "").strip()
-    if not items or any(_is_number(v) for v in items) or len(set(items)) < len(items) or not index \
-            or _is_number(index) or index in items:
+    if (
+        not items
+        or any(_is_number(v) for v in items)
+        or len(set(items)) < len(items)
+        or not index
+        or _is_number(index)
+        or index in items
+    ):
         return None
     if value and not _is_number(value) and value not in items and value != index:
         return Element((*items, index, value), len(items), start)
@@ -134,8 +149,12 @@ def _channel(element, scope) -> Rule | None:
 def _ordered(element, scope) -> Rule | None:
     items = (element.findtext("list") or "").split()
     operator = (element.findtext("operator") or "").strip()
-    if element.find("lengths") is not None or operator not in ("lt", "le", "ge", "gt") \
-            or any(_is_number(v) for v in items) or len(set(items)) < len(items):
+    if (
+        element.find("lengths") is not None
+        or operator not in ("lt", "le", "ge", "gt")
+        or any(_is_number(v) for v in items)
+        or len(set(items)) < len(items)
+    ):
         return None
     return Ordered(tuple(items), operator)
 
@@ -212,8 +231,11 @@ def _no_overlap(element, scope) -> Rule | None:
     pairs = []
     for a in range(len(boxes)):
         for b in range(a + 1, len(boxes)):
-            apart = [f"{term(boxes[a][d])} + {term(sizes[a][d])} <= {term(boxes[b][d])} or "
-                     f"{term(boxes[b][d])} + {term(sizes[b][d])} <= {term(boxes[a][d])}" for d in range(len(boxes[a]))]
+            apart = [
+                f"{term(boxes[a][d])} + {term(sizes[a][d])} <= {term(boxes[b][d])} or "
+                f"{term(boxes[b][d])} + {term(sizes[b][d])} <= {term(boxes[a][d])}"
+                for d in range(len(boxes[a]))
+            ]
             if zero_ignored:
                 apart += [f"{term(s)} == 0" for s in (*sizes[a], *sizes[b])]
             pairs.append("(" + " or ".join(apart) + ")")
@@ -221,8 +243,10 @@ def _no_overlap(element, scope) -> Rule | None:
 
 
 def _mdd(element, scope) -> Rule | None:
-    moves = tuple((a, int(v), b) for a, v, b in re.findall(r"\(\s*(\w+)\s*,\s*(-?\d+)\s*,\s*(\w+)\s*\)",
-                                                             element.findtext("transitions") or ""))
+    moves = tuple(
+        (a, int(v), b)
+        for a, v, b in re.findall(r"\(\s*(\w+)\s*,\s*(-?\d+)\s*,\s*(\w+)\s*\)", element.findtext("transitions") or "")
+    )
     sources, targets = {a for a, _, _ in moves}, {b for _, _, b in moves}
     roots, terminals = sources - targets, targets - sources
     if len(roots) != 1 or not terminals:
@@ -236,8 +260,14 @@ def _slide(element, scope) -> Rule | None:
     in_scope = frozenset(scope)  # a frozenset: pycsp3 slows `in` on tuples while a model is built
     parts = []
     for member in members:
-        ids = tuple(dict.fromkeys(token for part in member.iter() for token in re.findall(r"[\w\[\]]+", part.text or "")
-                                  if token in in_scope))
+        ids = tuple(
+            dict.fromkeys(
+                token
+                for part in member.iter()
+                for token in re.findall(r"[\w\[\]]+", part.text or "")
+                if token in in_scope
+            )
+        )
         rule = _rule(member, ids)
         if rule is None:
             return None
@@ -312,25 +342,58 @@ def _count(element, scope) -> Rule | None:
 def _intension(element, scope) -> Rule | None:
     text = element.findtext("function") if element.find("function") is not None else element.text
     source = _python(parse_expression(text or ""), {v: f"v[{i}]" for i, v in enumerate(scope)})
-    function = eval(f"lambda v: bool({source})", _BUILTINS)  # noqa: S307 (our own text)
+    function = eval(f"lambda v: bool({source})", _BUILTINS)
     return Table(tuple(scope), function, "intension")
 
 
 def _regular(element, scope) -> Rule | None:
-    moves = tuple((a, int(v), b) for a, v, b in re.findall(r"\(\s*(\w+)\s*,\s*(-?\d+)\s*,\s*(\w+)\s*\)",
-                                                             element.findtext("transitions")))
-    return Regular(tuple(element.findtext("list").split()), element.findtext("start").strip(),
-                   frozenset(element.findtext("final").split()), moves)
+    moves = tuple(
+        (a, int(v), b)
+        for a, v, b in re.findall(r"\(\s*(\w+)\s*,\s*(-?\d+)\s*,\s*(\w+)\s*\)", element.findtext("transitions"))
+    )
+    return Regular(
+        tuple(element.findtext("list").split()),
+        element.findtext("start").strip(),
+        frozenset(element.findtext("final").split()),
+        moves,
+    )
 
 
-_READERS = {"allDifferent": _all_different, "sum": _sum, "count": _count, "extension": _extension,
-            "intension": _intension, "regular": _regular, "nValues": _n_values, "element": _element,
-            "channel": _channel, "ordered": _ordered, "lex": _lex, "cardinality": _cardinality, "circuit": _circuit,
-            "noOverlap": _no_overlap, "mdd": _mdd, "slide": _slide}
+_READERS = {
+    "allDifferent": _all_different,
+    "sum": _sum,
+    "count": _count,
+    "extension": _extension,
+    "intension": _intension,
+    "regular": _regular,
+    "nValues": _n_values,
+    "element": _element,
+    "channel": _channel,
+    "ordered": _ordered,
+    "lex": _lex,
+    "cardinality": _cardinality,
+    "circuit": _circuit,
+    "noOverlap": _no_overlap,
+    "mdd": _mdd,
+    "slide": _slide,
+}
 _BUILTINS = {"abs": abs, "min": min, "max": max, "int": int, "bool": bool, "len": len}
 
-_OPERATORS = {"eq": "==", "ne": "!=", "lt": "<", "le": "<=", "gt": ">", "ge": ">=", "add": "+", "sub": "-",
-              "mul": "*", "mod": "%", "and": " and ", "or": " or ", "xor": " ^ "}
+_OPERATORS = {
+    "eq": "==",
+    "ne": "!=",
+    "lt": "<",
+    "le": "<=",
+    "gt": ">",
+    "ge": ">=",
+    "add": "+",
+    "sub": "-",
+    "mul": "*",
+    "mod": "%",
+    "and": " and ",
+    "or": " or ",
+    "xor": " ^ ",
+}
 
 
 def _python(node, names: dict[str, str]) -> str:
@@ -356,8 +419,15 @@ def _python(node, names: dict[str, str]) -> str:
         return "(" + " ^ ".join(f"bool({p})" for p in parts) + ")"
     if op == "div" and len(parts) == 2:
         return f"int({parts[0]} / {parts[1]})"
-    simple = {"neg": "(-{0})", "abs": "abs({0})", "not": "(not {0})", "dist": "abs({0} - {1})",
-              "imp": "((not {0}) or {1})", "iff": "(bool({0}) == bool({1}))", "if": "({1} if {0} else {2})"}
+    simple = {
+        "neg": "(-{0})",
+        "abs": "abs({0})",
+        "not": "(not {0})",
+        "dist": "abs({0} - {1})",
+        "imp": "((not {0}) or {1})",
+        "iff": "(bool({0}) == bool({1}))",
+        "if": "({1} if {0} else {2})",
+    }
     if op in simple:
         return simple[op].format(*parts)
     if op in ("min", "max"):

@@ -37,8 +37,12 @@ class AllDifferent:
             allowed = set()
             for value in domain:
                 holder = match.get(value)
-                if holder is None or holder == position or holder in movable or \
-                        component[holder] == component[position]:
+                if (
+                    holder is None
+                    or holder == position
+                    or holder in movable
+                    or component[holder] == component[position]
+                ):
                     allowed.add(value)
             kept.append(frozenset(allowed))
         return tuple(kept)
@@ -134,8 +138,9 @@ class Sum:
             (low, bits), (other_low, other_bits) = prefix[i], suffix[i + 1]
             low, bits = low + other_low, _sumset(bits, other_bits)  # the sums of all the other terms
             if self.equal is not None:
-                kept.append(frozenset(v for v in domain if self.equal - c * v >= low and
-                                      bits >> (self.equal - c * v - low) & 1))
+                kept.append(
+                    frozenset(v for v in domain if self.equal - c * v >= low and bits >> (self.equal - c * v - low) & 1)
+                )
                 continue
             others = _members(low, bits)
             kept.append(frozenset(v for v in domain if any(self.test(r + c * v) for r in others)))
@@ -271,7 +276,6 @@ class Regular:
         return tuple(map(frozenset, kept))
 
 
-
 @dataclass(frozen=True)
 class AllDifferentOf:
     """The values of expressions, each of its own variable (`q[r] - r`), all differ: an allDifferent on the
@@ -286,8 +290,10 @@ class AllDifferentOf:
         kept = AllDifferent(self.scope).filter(images)
         if kept is None:
             return None
-        return tuple(frozenset(v for v, image in _defined(f, d).items() if image in k)
-                     for f, d, k in zip(self.functions, domains, kept))
+        return tuple(
+            frozenset(v for v, image in _defined(f, d).items() if image in k)
+            for f, d, k in zip(self.functions, domains, kept)
+        )
 
 
 def _defined(function: Callable[[int], int], domain: frozenset[int]) -> dict[int, int]:
@@ -312,7 +318,7 @@ class AllDifferentList:
 
     def filter(self, domains: Domains) -> Domains | None:
         width = self.width
-        lists = [domains[k:k + width] for k in range(0, len(domains), width)]
+        lists = [domains[k : k + width] for k in range(0, len(domains), width)]
         values = [tuple(min(d) if len(d) == 1 else None for d in cells) for cells in lists]
         placed = [v for v in values if None not in v]
         if len(set(placed)) < len(placed):
@@ -324,12 +330,17 @@ class AllDifferentList:
             if known.count(None) != 1:
                 continue
             apart = known.index(None)
-            rest = known[:apart] + known[apart + 1:]
-            taken = frozenset(v[apart] for v in placed if v[:apart] + v[apart + 1:] == rest)
+            rest = known[:apart] + known[apart + 1 :]
+            taken = frozenset(v[apart] for v in placed if v[:apart] + v[apart + 1 :] == rest)
             if taken & cells[apart]:
                 out[k * width + apart] = cells[apart] - taken
-        after = [v for v in (tuple(min(d) if len(d) == 1 else None for d in out[k:k + width])
-                             for k in range(0, len(out), width)) if None not in v]
+        after = [
+            v
+            for v in (
+                tuple(min(d) if len(d) == 1 else None for d in out[k : k + width]) for k in range(0, len(out), width)
+            )
+            if None not in v
+        ]
         if len(set(after)) < len(after):
             return None  # two lists placed alike
         return tuple(out)
@@ -339,13 +350,16 @@ class AllDifferentList:
         more ways to be filled (any one cell placed) than lists they can still equal. A list left out can
         always be filled apart from all others, with any of its candidates, so leaving it out changes nothing
         that the rules force together."""
-        lists = [self.scope[k:k + self.width] for k in range(0, len(self.scope), self.width)]
+        lists = [self.scope[k : k + self.width] for k in range(0, len(self.scope), self.width)]
         kept = []
         for cells in lists:
             sizes = [len(candidates[v]) for v in cells]
             ways = math.prod(sizes) // max(sizes)
-            rivals = sum(all(candidates[a] & candidates[b] for a, b in zip(cells, other))
-                         for other in lists if other is not cells)
+            rivals = sum(
+                all(candidates[a] & candidates[b] for a, b in zip(cells, other))
+                for other in lists
+                if other is not cells
+            )
             if ways <= rivals or any(v in touched for v in cells):
                 kept.extend(cells)
         return AllDifferentList(tuple(kept), self.width)
@@ -363,14 +377,15 @@ class Element:
     kind = "element"
 
     def filter(self, domains: Domains) -> Domains | None:
-        cells, index = list(domains[:self.size]), domains[self.size]
+        cells, index = list(domains[: self.size]), domains[self.size]
         value = domains[self.size + 1] if self.test is None else None
 
         def allowed(v: int) -> bool:
             return v in value if value is not None else self.test(v)
 
-        index = frozenset(i for i in index if 0 <= i - self.start < self.size
-                          and any(allowed(v) for v in cells[i - self.start]))
+        index = frozenset(
+            i for i in index if 0 <= i - self.start < self.size and any(allowed(v) for v in cells[i - self.start])
+        )
         if not index:
             return None
         reachable = frozenset(v for i in index for v in cells[i - self.start] if allowed(v))
@@ -419,8 +434,8 @@ class Channel:
     kind = "channel"
 
     def filter(self, domains: Domains) -> Domains | None:
-        xs = list(domains[:self.size])
-        ys = list(domains[self.size:]) if len(domains) > self.size else xs  # one list: its own inverse
+        xs = list(domains[: self.size])
+        ys = list(domains[self.size :]) if len(domains) > self.size else xs  # one list: its own inverse
         (sx, sy), changed = self.start, True
         while changed:
             changed = False
@@ -460,5 +475,17 @@ class Conjunction:
         return tuple(current[v] for v in self.scope)
 
 
-Rule = AllDifferent | Sum | Count | Table | Supports | Regular | AllDifferentOf | AllDifferentList | Element | Ordered | \
-    Channel | Conjunction
+Rule = (
+    AllDifferent
+    | Sum
+    | Count
+    | Table
+    | Supports
+    | Regular
+    | AllDifferentOf
+    | AllDifferentList
+    | Element
+    | Ordered
+    | Channel
+    | Conjunction
+)

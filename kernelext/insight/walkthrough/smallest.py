@@ -16,15 +16,20 @@ from collections.abc import Callable, Sequence
 
 from kernelext.insight.walkthrough.propagation import Candidates, Reasoner, TimeUp
 
-
 Witness = tuple[frozenset[int], dict[str, int]]  # rules an assignment satisfies, and the assignment
 MOST_WITNESSES = 2000  # kept for later proofs, at most
 
 
-def smallest_refutation(reasoner: Reasoner, active: Sequence[int], domains: Candidates,
-                        literals: Sequence[tuple[str, int]], at_least: int, below: int,
-                        witnesses: list[Witness] | None = None, on_bound: Callable[[int], None] = lambda bound: None
-                        ) -> tuple[tuple[int, ...], tuple[str, int]] | None:
+def smallest_refutation(
+    reasoner: Reasoner,
+    active: Sequence[int],
+    domains: Candidates,
+    literals: Sequence[tuple[str, int]],
+    at_least: int,
+    below: int,
+    witnesses: list[Witness] | None = None,
+    on_bound: Callable[[int], None] = lambda bound: None,
+) -> tuple[tuple[int, ...], tuple[str, int]] | None:
     """The fewest rules among `active` (at least `at_least`: fewer are known to force nothing) that rule out
     one of `literals` (variable, value), with that literal, when fewer than `below`; None when no set of fewer
     than `below` rules rules any of them out. Raises TimeUp past the reasoner's deadline.

@@ -19,12 +19,29 @@ from kernelext.insight.walkthrough.rules import AllDifferent
 Position = tuple[int, int]
 LEVELS = ("easy", "medium", "hard", "unfair", "extreme")
 TECHNIQUE_LEVEL = {
-    "singles": 0, "naked single": 0, "hidden single": 0,
-    "locked candidates (pointing)": 1, "locked candidates (claiming)": 1,
-    "naked pair": 1, "hidden pair": 1, "naked triple": 1, "hidden triple": 1,
-    "naked quad": 2, "hidden quad": 2, "X-wing": 2, "swordfish": 2, "jellyfish": 2,
-    "skyscraper": 2, "2-string kite": 2, "turbot fish": 2, "W-wing": 2, "XY-wing": 2, "XYZ-wing": 2,
-    "simple colouring (trap)": 2, "simple colouring (wrap)": 2, "X-chain": 3,
+    "singles": 0,
+    "naked single": 0,
+    "hidden single": 0,
+    "locked candidates (pointing)": 1,
+    "locked candidates (claiming)": 1,
+    "naked pair": 1,
+    "hidden pair": 1,
+    "naked triple": 1,
+    "hidden triple": 1,
+    "naked quad": 2,
+    "hidden quad": 2,
+    "X-wing": 2,
+    "swordfish": 2,
+    "jellyfish": 2,
+    "skyscraper": 2,
+    "2-string kite": 2,
+    "turbot fish": 2,
+    "W-wing": 2,
+    "XY-wing": 2,
+    "XYZ-wing": 2,
+    "simple colouring (trap)": 2,
+    "simple colouring (wrap)": 2,
+    "X-chain": 3,
 }
 
 
@@ -42,14 +59,24 @@ def houses(rules: Sequence, positions: Mapping[str, Position]) -> dict[int, tupl
             found[index] = "row", cells
         elif len(c_set) == 1 and r_set == rows:
             found[index] = "column", cells
-        elif len(r_set) > 1 and len(c_set) > 1 and len(cells) == len(r_set) * len(c_set) and \
-                max(r_set) - min(r_set) == len(r_set) - 1 and max(c_set) - min(c_set) == len(c_set) - 1:
+        elif (
+            len(r_set) > 1
+            and len(c_set) > 1
+            and len(cells) == len(r_set) * len(c_set)
+            and max(r_set) - min(r_set) == len(r_set) - 1
+            and max(c_set) - min(c_set) == len(c_set) - 1
+        ):
             found[index] = "block", cells
     return found
 
 
-def shape_name(house_of: Mapping[int, tuple[str, frozenset[Position]]], positions: Mapping[str, Position],
-               ids: Sequence[int], before: Mapping[str, frozenset[int]], after: Mapping[str, frozenset[int]]) -> str:
+def shape_name(
+    house_of: Mapping[int, tuple[str, frozenset[Position]]],
+    positions: Mapping[str, Position],
+    ids: Sequence[int],
+    before: Mapping[str, frozenset[int]],
+    after: Mapping[str, frozenset[int]],
+) -> str:
     """The technique a step of several houses shows, or "" (several values, or another shape). The cells
     the step places are left aside: a placement that follows from the named removal does not change it."""
     if not ids or not all(i in house_of for i in ids):
@@ -81,8 +108,9 @@ def shape_name(house_of: Mapping[int, tuple[str, frozenset[Position]]], position
     return ""
 
 
-def pattern_step(house_of: Mapping[int, tuple[str, frozenset[Position]]], positions: Mapping[str, Position],
-                 domains: Candidates) -> Found | None:
+def pattern_step(
+    house_of: Mapping[int, tuple[str, frozenset[Position]]], positions: Mapping[str, Position], domains: Candidates
+) -> Found | None:
     """The best named pattern on the houses as a step (fewest houses, then HoDoKu's order), with the other
     removals of patterns of the same name and links that its houses force; None when there is none."""
     variable_at = {p: v for v, p in positions.items() if v in domains}

@@ -25,8 +25,13 @@ def main(argv: list[str] | None = None) -> int:
     commands = parser.add_subparsers(dest="command", required=True)
     build = commands.add_parser("build", help="build the site into OUT (serve it with `python -m http.server -d OUT`)")
     build.add_argument("out", type=Path, metavar="OUT")
-    build.add_argument("sources", type=Path, nargs="*", metavar="NOTEBOOK_OR_FOLDER",
-                       help="notebooks and folders to put in (default: the classroom notebooks)")
+    build.add_argument(
+        "sources",
+        type=Path,
+        nargs="*",
+        metavar="NOTEBOOK_OR_FOLDER",
+        help="notebooks and folders to put in (default: the classroom notebooks)",
+    )
     build.add_argument("--offline", action="store_true", help="use fetched parts only, download nothing")
     build.add_argument("--cache", type=Path, default=None, help="where fetched parts are kept")
     get = commands.add_parser("fetch", help="download the site's parts (Pyodide, MiniZinc, wheels) into the cache")
@@ -47,5 +52,5 @@ def main(argv: list[str] | None = None) -> int:
         print(f"kernelext-lite: {error}", file=sys.stderr)
         return 1
     size = sum(path.stat().st_size for path in out.rglob("*") if path.is_file())
-    print(f"Built {out} ({size / 2 ** 20:.0f} MB): serve it with `python -m http.server -d {out}`")
+    print(f"Built {out} ({size / 2**20:.0f} MB): serve it with `python -m http.server -d {out}`")
     return 0

@@ -18,9 +18,16 @@ def write_lock(pyodide: Path, wheels: list[Path]) -> list[str]:
     for wheel in wheels:
         name = _normalized(wheel.name.split("-")[0])
         lock["packages"][name] = {
-            "name": name, "version": wheel.name.split("-")[1], "file_name": wheel.name, "install_dir": "site",
-            "sha256": hashlib.sha256(wheel.read_bytes()).hexdigest(), "package_type": "package",
-            "imports": _top_level(wheel), "depends": [], "unvendored_tests": False}
+            "name": name,
+            "version": wheel.name.split("-")[1],
+            "file_name": wheel.name,
+            "install_dir": "site",
+            "sha256": hashlib.sha256(wheel.read_bytes()).hexdigest(),
+            "package_type": "package",
+            "imports": _top_level(wheel),
+            "depends": [],
+            "unvendored_tests": False,
+        }
     lock_path.write_text(json.dumps(lock, indent=1, sort_keys=True))
     return sorted(lock["packages"])
 

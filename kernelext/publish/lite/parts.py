@@ -25,8 +25,15 @@ PYODIDE_PYTHON = "3.14"
 # The kit itself is added from this installation. Left out: dependencies that the browser's kernel never imports
 # (checked by listing its modules after a walkthrough): the widgets' front-end packages (the site serves their
 # front end), matplotlib's inline backend (no matplotlib) and ptyprocess (no processes).
-BROWSER_REQUIREMENTS = ("ipython==9.12.0", "comm==0.2.3", "jedi==0.20.1", "ipywidgets==8.1.9", "anywidget==0.11.0",
-                        "micropip==0.11.1", "packaging==26.4")
+BROWSER_REQUIREMENTS = (
+    "ipython==9.12.0",
+    "comm==0.2.3",
+    "jedi==0.20.1",
+    "ipywidgets==8.1.9",
+    "anywidget==0.11.0",
+    "micropip==0.11.1",
+    "packaging==26.4",
+)
 WITHOUT_DEPENDENCIES = ("pycsp3==2.6.1",)
 # JupyterLite's Pyodide kernel: its front-end extension and its own kernel wheels, taken from its wheel (not
 # installed: its extension would also load, and fail, in the desktop's JupyterLab).
@@ -53,10 +60,16 @@ class NpmPackage:
         return f"{registry}/{self.name}/-/{self.file_name}"
 
 
-PYODIDE = NpmPackage("pyodide", "314.0.7", "sha512-0YvXxEhfEdpLfb/XkM2BFAeMROq0iMUX2bzzH9pOttyMcWkwq+HbE5uyuGD82LN7y2q"
-                                           "+SNvi/6V5JEsOlD2R1A==")
-MINIZINC = NpmPackage("minizinc", "4.5.1", "sha512-ExVUoX/Vqo+Ez5Tch3Wr14ktFAFDMBIiRjAmr6uZ7aXnvFO67mfgu3/cvgTZkTupG"
-                                           "xYfVUHeRuU309QayLuhZg==")
+PYODIDE = NpmPackage(
+    "pyodide",
+    "314.0.7",
+    "sha512-0YvXxEhfEdpLfb/XkM2BFAeMROq0iMUX2bzzH9pOttyMcWkwq+HbE5uyuGD82LN7y2q+SNvi/6V5JEsOlD2R1A==",
+)
+MINIZINC = NpmPackage(
+    "minizinc",
+    "4.5.1",
+    "sha512-ExVUoX/Vqo+Ez5Tch3Wr14ktFAFDMBIiRjAmr6uZ7aXnvFO67mfgu3/cvgTZkTupGxYfVUHeRuU309QayLuhZg==",
+)
 
 
 class FetchError(KernelextError):
@@ -80,8 +93,9 @@ class Parts:
 
 def fetch(cache: Path, *, offline: bool = False) -> Parts:
     """The site's parts from `cache`, fetching what is missing unless `offline` (then FetchError names it)."""
-    return Parts(_npm(PYODIDE, cache, offline), _npm(MINIZINC, cache, offline), _wheels(cache, offline),
-                 _kernel(cache, offline))
+    return Parts(
+        _npm(PYODIDE, cache, offline), _npm(MINIZINC, cache, offline), _wheels(cache, offline), _kernel(cache, offline)
+    )
 
 
 def _npm(package: NpmPackage, cache: Path, offline: bool) -> Path:
@@ -112,12 +126,13 @@ def _wheels(cache: Path, offline: bool) -> tuple[Path, ...]:
     done = folder / "complete"
     if not done.exists():
         if offline:
-            raise FetchError(f"The browser's wheels are not in {cache}: run `kernelext-lite fetch` with a network first.")
+            raise FetchError(
+                f"The browser's wheels are not in {cache}: run `kernelext-lite fetch` with a network first."
+            )
         _pip_download(folder, BROWSER_REQUIREMENTS)
         _pip_download(folder, WITHOUT_DEPENDENCIES, "--no-deps")
         done.write_text("\n".join(pinned))
-    return tuple(sorted(path for path in folder.glob("*.whl")
-                        if path.name.split("-")[0].lower() not in LEFT_OUT))
+    return tuple(sorted(path for path in folder.glob("*.whl") if path.name.split("-")[0].lower() not in LEFT_OUT))
 
 
 def _kernel(cache: Path, offline: bool) -> Path:
@@ -134,8 +149,19 @@ def _kernel(cache: Path, offline: bool) -> Path:
 
 def _pip_download(folder: Path, requirements: tuple[str, ...], *options: str, platform: bool = True) -> None:
     pyodide = ["--platform", PYODIDE_PLATFORM, "--platform", "any", "--python-version", PYODIDE_PYTHON]
-    command = [sys.executable, "-m", "pip", "download", "--quiet", "--dest", str(folder), "--only-binary=:all:",
-               *(pyodide if platform else []), *options, *requirements]
+    command = [
+        sys.executable,
+        "-m",
+        "pip",
+        "download",
+        "--quiet",
+        "--dest",
+        str(folder),
+        "--only-binary=:all:",
+        *(pyodide if platform else []),
+        *options,
+        *requirements,
+    ]
     try:
         run = subprocess.run(command, capture_output=True, text=True, timeout=FETCH_TIMEOUT)
     except subprocess.TimeoutExpired:

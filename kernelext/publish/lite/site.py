@@ -25,8 +25,15 @@ from kernelext.publish.lite.wheels import kit_wheel, standins_wheel, without_jar
 KERNEL_SETTINGS = "@jupyterlite/pyodide-kernel-extension:kernel"
 BROWSER_KERNELSPEC = {"display_name": "Python (Pyodide)", "language": "python", "name": "python"}
 MINIZINC_FILES = ("minizinc.mjs", "minizinc-worker.js", "minizinc.wasm", "minizinc.data")
-PYODIDE_FILES = ("pyodide.asm.mjs", "pyodide.asm.wasm", "pyodide.mjs", "pyodide.js", "python_stdlib.zip",
-                 "pyodide-lock.json", "package.json")
+PYODIDE_FILES = (
+    "pyodide.asm.mjs",
+    "pyodide.asm.wasm",
+    "pyodide.mjs",
+    "pyodide.js",
+    "python_stdlib.zip",
+    "pyodide-lock.json",
+    "package.json",
+)
 BUILD_TIMEOUT = 900  # seconds for `jupyter lite build`
 PYODIDE_PATH = Path("static/pyodide/pyodide.mjs")  # where the site serves Pyodide, and the kernel finds it
 APPS = ("lab", "notebooks", "tree")  # JupyterLab, and Notebook 7's pages
@@ -64,8 +71,11 @@ def _unpack(tarball: Path, folder: Path, names: tuple[str, ...]) -> None:
     """The files `names` of an npm tarball's `package/` folder (or its `package/dist/`) into `folder`."""
     folder.mkdir(parents=True, exist_ok=True)
     with tarfile.open(tarball) as archive:
-        members = {Path(member.name).name: member for member in archive.getmembers()
-                   if member.isfile() and Path(member.name).parent.name in ("package", "dist")}
+        members = {
+            Path(member.name).name: member
+            for member in archive.getmembers()
+            if member.isfile() and Path(member.name).parent.name in ("package", "dist")
+        }
         for name in names:
             (folder / name).write_bytes(archive.extractfile(members[name]).read())
 
@@ -100,10 +110,16 @@ def _wheels(folder: Path, parts: Parts, kernel_wheels: Path) -> list[Path]:
 
 
 def _write_settings(path: Path, packages: list[str]) -> None:
-    settings = {"pyodideUrl": f"./{PYODIDE_PATH}", "disablePyPIFallback": True, "pipliteUrls": [],
-                "loadPyodideOptions": {"packages": packages}}
-    config = {"jupyter-lite-schema-version": 0,
-              "jupyter-config-data": {"litePluginSettings": {KERNEL_SETTINGS: settings}}}
+    settings = {
+        "pyodideUrl": f"./{PYODIDE_PATH}",
+        "disablePyPIFallback": True,
+        "pipliteUrls": [],
+        "loadPyodideOptions": {"packages": packages},
+    }
+    config = {
+        "jupyter-lite-schema-version": 0,
+        "jupyter-config-data": {"litePluginSettings": {KERNEL_SETTINGS: settings}},
+    }
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(json.dumps(config, indent=2))
 
@@ -113,8 +129,11 @@ def _copy_notebooks(sources: list[Path], contents: Path) -> None:
     contents.mkdir(parents=True)
     for source in sources:
         if source.is_dir():
-            shutil.copytree(source, contents / source.name, ignore=shutil.ignore_patterns(
-                "__pycache__", ".ipynb_checkpoints", "*.pyc"))
+            shutil.copytree(
+                source,
+                contents / source.name,
+                ignore=shutil.ignore_patterns("__pycache__", ".ipynb_checkpoints", "*.pyc"),
+            )
         else:
             shutil.copy(source, contents / source.name)
     for notebook in contents.rglob("*.ipynb"):
@@ -128,10 +147,24 @@ def _jupyter_lite_build(lite: Path, contents: Path, out: Path, kernel: Path) -> 
     missing = [str(path) for path in extensions if not (path / "package.json").exists()]
     if missing:
         raise BuildError(f"Front-end extensions missing: {', '.join(missing)}: pip install ipywidgets anywidget.")
-    command = [sys.executable, "-m", "jupyter", "lite", "build", "--lite-dir", str(lite), "--contents", str(contents),
-               "--output-dir", str(out), "--no-sourcemaps", "--ignore-sys-prefix", "--no-unused-shared-packages",
-               *(f"--apps={app}" for app in APPS),
-               f"--LiteBuildConfig.federated_extensions={json.dumps([str(path) for path in extensions])}"]
+    command = [
+        sys.executable,
+        "-m",
+        "jupyter",
+        "lite",
+        "build",
+        "--lite-dir",
+        str(lite),
+        "--contents",
+        str(contents),
+        "--output-dir",
+        str(out),
+        "--no-sourcemaps",
+        "--ignore-sys-prefix",
+        "--no-unused-shared-packages",
+        *(f"--apps={app}" for app in APPS),
+        f"--LiteBuildConfig.federated_extensions={json.dumps([str(path) for path in extensions])}",
+    ]
     try:
         run = subprocess.run(command, cwd=lite, capture_output=True, text=True, timeout=BUILD_TIMEOUT)
     except subprocess.TimeoutExpired:

@@ -17,25 +17,35 @@ STANDINS_VERSION = "1.0"
 def kit_wheel(folder: Path) -> Path:
     """The installed kit as a wheel in `folder`: its Python files and the widgets' scripts and styles, without
     the site builder (kernelext.publish.lite), which runs on the desktop."""
-    files = {f"kernelext/{path.relative_to(PACKAGE).as_posix()}": path.read_bytes()
-             for path in sorted(PACKAGE.rglob("*"))
-             if path.is_file() and "__pycache__" not in path.parts and path.suffix in (".py", ".js", ".css")
-             and path.relative_to(PACKAGE).parts[:2] != ("publish", "lite")}
+    files = {
+        f"kernelext/{path.relative_to(PACKAGE).as_posix()}": path.read_bytes()
+        for path in sorted(PACKAGE.rglob("*"))
+        if path.is_file()
+        and "__pycache__" not in path.parts
+        and path.suffix in (".py", ".js", ".css")
+        and path.relative_to(PACKAGE).parts[:2] != ("publish", "lite")
+    }
     return write_wheel(folder, "kernelext", metadata.version("kernelext"), files)
 
 
 def standins_wheel(folder: Path) -> Path:
     """The stand-in modules `lxml` and `readline` as one wheel in `folder`."""
-    files = {path.relative_to(STANDINS).as_posix(): path.read_bytes()
-             for path in sorted(STANDINS.rglob("*.py")) if path.parent != STANDINS or path.name != "__init__.py"}
+    files = {
+        path.relative_to(STANDINS).as_posix(): path.read_bytes()
+        for path in sorted(STANDINS.rglob("*.py"))
+        if path.parent != STANDINS or path.name != "__init__.py"
+    }
     return write_wheel(folder, "kernelext_browser_standins", STANDINS_VERSION, files)
 
 
 def without_jars(wheel: Path, folder: Path) -> Path:
     """`wheel` written again into `folder` without its .jar files (and their lines in RECORD)."""
     with zipfile.ZipFile(wheel) as source:
-        files = {name: source.read(name) for name in source.namelist()
-                 if not name.endswith(".jar") and not name.endswith(".dist-info/RECORD")}
+        files = {
+            name: source.read(name)
+            for name in source.namelist()
+            if not name.endswith(".jar") and not name.endswith(".dist-info/RECORD")
+        }
     name, version = wheel.name.split("-")[:2]
     return write_wheel(folder, name, version, files, wheel.name)
 
@@ -45,15 +55,19 @@ def write_wheel(folder: Path, name: str, version: str, files: dict[str, bytes], 
     info = f"{name}-{version}.dist-info"
     files = dict(files)
     files.setdefault(f"{info}/METADATA", f"Metadata-Version: 2.1\nName: {name}\nVersion: {version}\n".encode())
-    files.setdefault(f"{info}/WHEEL", b"Wheel-Version: 1.0\nGenerator: kernelext-lite\nRoot-Is-Purelib: true\n"
-                                      b"Tag: py3-none-any\n")
+    files.setdefault(
+        f"{info}/WHEEL", b"Wheel-Version: 1.0\nGenerator: kernelext-lite\nRoot-Is-Purelib: true\nTag: py3-none-any\n"
+    )
     record = [f"{path},sha256={_digest(data)},{len(data)}" for path, data in files.items()]
     files[f"{info}/RECORD"] = ("\n".join([*record, f"{info}/RECORD,,"]) + "\n").encode()
     path = folder / (file_name or f"{name}-{version}-py3-none-any.whl")
     with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as wheel:
         for name_in_wheel, data in files.items():
-            wheel.writestr(zipfile.ZipInfo(name_in_wheel, date_time=(2020, 1, 1, 0, 0, 0)), data,
-                           compress_type=zipfile.ZIP_DEFLATED)
+            wheel.writestr(
+                zipfile.ZipInfo(name_in_wheel, date_time=(2020, 1, 1, 0, 0, 0)),
+                data,
+                compress_type=zipfile.ZIP_DEFLATED,
+            )
     return path
 
 

@@ -24,11 +24,21 @@ from kernelext.insight.walkthrough.techniques import houses, pattern_step
 from kernelext.widgets.pencil_forms import pencil_html
 
 REFERENCE = json.loads((Path(__file__).parent / "hodoku_steps.json").read_text())
-HODOKU_NAMES = {"XY-Wing": "XY-wing", "XYZ-Wing": "XYZ-wing", "W-Wing": "W-wing", "Skyscraper": "skyscraper",
-                "2-String Kite": "2-string kite", "Turbot Fish": "turbot fish", "X-Chain": "X-chain",
-                "Simple Colors Trap": "simple colouring (trap)", "Simple Colors Wrap": "simple colouring (wrap)",
-                "X-Wing": "X-wing", "Swordfish": "swordfish", "Locked Candidates Type 1 (Pointing)":
-                "locked candidates (pointing)", "Locked Candidates Type 2 (Claiming)": "locked candidates (claiming)"}
+HODOKU_NAMES = {
+    "XY-Wing": "XY-wing",
+    "XYZ-Wing": "XYZ-wing",
+    "W-Wing": "W-wing",
+    "Skyscraper": "skyscraper",
+    "2-String Kite": "2-string kite",
+    "Turbot Fish": "turbot fish",
+    "X-Chain": "X-chain",
+    "Simple Colors Trap": "simple colouring (trap)",
+    "Simple Colors Wrap": "simple colouring (wrap)",
+    "X-Wing": "X-wing",
+    "Swordfish": "swordfish",
+    "Locked Candidates Type 1 (Pointing)": "locked candidates (pointing)",
+    "Locked Candidates Type 2 (Claiming)": "locked candidates (claiming)",
+}
 
 
 RULES, POSITIONS = sudoku_rules()
@@ -52,8 +62,12 @@ def states() -> list[dict[str, frozenset[int]]]:
             domains = domains_of(step["candidates_before"])
             found.append(domains)
             solution = reasoner.solution(range(len(RULES)), domains)
-            thinned = {v: d if len(d) == 1 or rng.random() < 0.7 else
-                       solution[v] | frozenset(rng.sample(sorted(d), len(d) // 2)) for v, d in domains.items()}
+            thinned = {
+                v: d
+                if len(d) == 1 or rng.random() < 0.7
+                else solution[v] | frozenset(rng.sample(sorted(d), len(d) // 2))
+                for v, d in domains.items()
+            }
             found.append(thinned)
     return found
 

@@ -14,7 +14,7 @@ from kernelext.insight.walkthrough.reading import rule_of
 from kernelext.insight.walkthrough.rules import AllDifferent, AllDifferentList, Regular, Sum
 from kernelext.xcsp.subsets import constraint_of
 
-FAR = 10 ** 9  # a deadline nobody reaches
+FAR = 10**9  # a deadline nobody reaches
 domains_strategy = st.lists(st.frozensets(st.integers(1, 6), min_size=1, max_size=4), min_size=1, max_size=5)
 
 
@@ -30,6 +30,7 @@ def projection(domains, allows):
 
 # -- the rules, each against brute force -------------------------------------------------------------------
 
+
 @settings(max_examples=300, deadline=None)
 @given(domains_strategy)
 def test_all_different_keeps_exactly_the_values_of_some_solution(domains):
@@ -38,23 +39,35 @@ def test_all_different_keeps_exactly_the_values_of_some_solution(domains):
 
 
 @settings(max_examples=300, deadline=None)
-@given(domains_strategy, st.lists(st.sampled_from([1, 2, -1, 3]), min_size=5, max_size=5),
-       st.sampled_from(["eq", "le", "ge", "ne", "lt", "gt"]), st.integers(-5, 20))
+@given(
+    domains_strategy,
+    st.lists(st.sampled_from([1, 2, -1, 3]), min_size=5, max_size=5),
+    st.sampled_from(["eq", "le", "ge", "ne", "lt", "gt"]),
+    st.integers(-5, 20),
+)
 def test_sum_keeps_exactly_the_values_of_some_solution(domains, coeffs, op, limit):
     scope = tuple(f"v{i}" for i in range(len(domains)))
-    weights = " ".join(map(str, coeffs[:len(domains)]))
+    weights = " ".join(map(str, coeffs[: len(domains)]))
     xml = f"<sum><list> {' '.join(scope)} </list><coeffs> {weights} </coeffs><condition> ({op},{limit}) </condition></sum>"
     rule = rule_of(constraint_of(xml, "sum", scope))
     assert isinstance(rule, Sum)
-    test = {"eq": limit.__eq__, "le": limit.__ge__, "ge": limit.__le__, "ne": limit.__ne__, "lt": limit.__gt__,
-            "gt": limit.__lt__}[op]
+    test = {
+        "eq": limit.__eq__,
+        "le": limit.__ge__,
+        "ge": limit.__le__,
+        "ne": limit.__ne__,
+        "lt": limit.__gt__,
+        "gt": limit.__lt__,
+    }[op]
     expected = projection(domains, lambda t: test(sum(c * v for c, v in zip(coeffs, t))))
     assert rule.filter(tuple(domains)) == expected
 
 
 @settings(max_examples=200, deadline=None)
-@given(domains_strategy, st.lists(st.tuples(st.sampled_from("abc"), st.integers(1, 6), st.sampled_from("abc")),
-                                  min_size=1, max_size=12))
+@given(
+    domains_strategy,
+    st.lists(st.tuples(st.sampled_from("abc"), st.integers(1, 6), st.sampled_from("abc")), min_size=1, max_size=12),
+)
 def test_regular_keeps_exactly_the_values_of_some_accepted_word(domains, moves):
     rule = Regular(tuple(f"v{i}" for i in range(len(domains))), "a", frozenset("c"), tuple(moves))
 
@@ -67,17 +80,33 @@ def test_regular_keeps_exactly_the_values_of_some_accepted_word(domains, moves):
     assert rule.filter(tuple(domains)) == projection(domains, accepted)
 
 
-@pytest.mark.parametrize("xml, scope, allows", [
-    ("<intension> lt(add(x,4),y) </intension>", ("x", "y"), lambda t: t[0] + 4 < t[1]),
-    ("<intension> or(eq(x,y),iff(ne(x,2),gt(y,3))) </intension>", ("x", "y"),
-     lambda t: t[0] == t[1] or ((t[0] != 2) == (t[1] > 3))),
-    ("<intension> in(dist(x,y),set(1,3)) </intension>", ("x", "y"), lambda t: abs(t[0] - t[1]) in (1, 3)),
-    ("<intension> eq(div(x,sub(y,2)),1) </intension>", ("x", "y"), lambda t: t[1] != 2 and int(t[0] / (t[1] - 2)) == 1),
-    ("<extension><list> x y z </list><conflicts> (1,1,1)(2,2,2) </conflicts></extension>", ("x", "y", "z"),
-     lambda t: t not in ((1, 1, 1), (2, 2, 2))),
-    ("<sum><list> and(le(x,2),ge(y,2)) z </list><condition> (eq,w) </condition></sum>", ("x", "y", "z", "w"),
-     lambda t: (t[0] <= 2 and t[1] >= 2) + t[2] == t[3]),
-])
+@pytest.mark.parametrize(
+    "xml, scope, allows",
+    [
+        ("<intension> lt(add(x,4),y) </intension>", ("x", "y"), lambda t: t[0] + 4 < t[1]),
+        (
+            "<intension> or(eq(x,y),iff(ne(x,2),gt(y,3))) </intension>",
+            ("x", "y"),
+            lambda t: t[0] == t[1] or ((t[0] != 2) == (t[1] > 3)),
+        ),
+        ("<intension> in(dist(x,y),set(1,3)) </intension>", ("x", "y"), lambda t: abs(t[0] - t[1]) in (1, 3)),
+        (
+            "<intension> eq(div(x,sub(y,2)),1) </intension>",
+            ("x", "y"),
+            lambda t: t[1] != 2 and int(t[0] / (t[1] - 2)) == 1,
+        ),
+        (
+            "<extension><list> x y z </list><conflicts> (1,1,1)(2,2,2) </conflicts></extension>",
+            ("x", "y", "z"),
+            lambda t: t not in ((1, 1, 1), (2, 2, 2)),
+        ),
+        (
+            "<sum><list> and(le(x,2),ge(y,2)) z </list><condition> (eq,w) </condition></sum>",
+            ("x", "y", "z", "w"),
+            lambda t: (t[0] <= 2 and t[1] >= 2) + t[2] == t[3],
+        ),
+    ],
+)
 def test_intension_extension_and_sums_of_expressions_filter_exactly(xml, scope, allows):
     rule = rule_of(constraint_of(xml, xml, scope))
     domains = tuple(frozenset(range(1, 5)) for _ in scope)
@@ -85,12 +114,18 @@ def test_intension_extension_and_sums_of_expressions_filter_exactly(xml, scope, 
 
 
 @settings(max_examples=200, deadline=None)
-@given(domains_strategy, st.frozensets(st.integers(1, 6), min_size=1, max_size=3), st.integers(0, 4),
-       st.sampled_from(["eq", "le", "ge", "ne"]))
+@given(
+    domains_strategy,
+    st.frozensets(st.integers(1, 6), min_size=1, max_size=3),
+    st.integers(0, 4),
+    st.sampled_from(["eq", "le", "ge", "ne"]),
+)
 def test_count_keeps_exactly_the_values_of_some_solution(domains, values, limit, op):
     scope = tuple(f"v{i}" for i in range(len(domains)))
-    xml = (f"<count><list> {' '.join(scope)} </list><values> {' '.join(map(str, sorted(values)))} </values>"
-           f"<condition> ({op},{limit}) </condition></count>")
+    xml = (
+        f"<count><list> {' '.join(scope)} </list><values> {' '.join(map(str, sorted(values)))} </values>"
+        f"<condition> ({op},{limit}) </condition></count>"
+    )
     test = {"eq": limit.__eq__, "le": limit.__ge__, "ge": limit.__le__, "ne": limit.__ne__}[op]
     expected = projection(domains, lambda t: test(sum(v in values for v in t)))
     assert rule_of(constraint_of(xml, "count", scope)).filter(tuple(domains)) == expected
@@ -109,10 +144,14 @@ def test_tables_with_stars_match_any_value(table):
 
 
 def test_a_constraint_it_cannot_read_is_none():
-    assert rule_of(constraint_of("<binPacking><list> x y </list><sizes> 2 3 </sizes></binPacking>", "", ("x", "y"))) \
+    assert (
+        rule_of(constraint_of("<binPacking><list> x y </list><sizes> 2 3 </sizes></binPacking>", "", ("x", "y")))
         is None
-    assert rule_of(constraint_of("<allDifferent><list> x y </list><except> 0 </except></allDifferent>", "", ("x", "y"))) \
+    )
+    assert (
+        rule_of(constraint_of("<allDifferent><list> x y </list><except> 0 </except></allDifferent>", "", ("x", "y")))
         is None
+    )
     assert rule_of(constraint_of("<extension><supports> (1,2) </supports></extension>", "", ("x", "y"))) is None
 
 
@@ -160,8 +199,10 @@ def test_element_filters_exactly(domains):
 
 
 @settings(max_examples=150, deadline=None)
-@given(st.lists(st.frozensets(st.integers(0, 5), min_size=1, max_size=4), min_size=4, max_size=4),
-       st.sampled_from(["lt", "le", "ge", "gt"]))
+@given(
+    st.lists(st.frozensets(st.integers(0, 5), min_size=1, max_size=4), min_size=4, max_size=4),
+    st.sampled_from(["lt", "le", "ge", "gt"]),
+)
 def test_ordered_filters_exactly(domains, operator):
     xml = f"<ordered><list> a b c d </list><operator> {operator} </operator></ordered>"
     compare = {"lt": int.__lt__, "le": int.__le__, "ge": int.__ge__, "gt": int.__gt__}[operator]
@@ -172,23 +213,43 @@ def test_ordered_filters_exactly(domains, operator):
 @given(st.lists(st.frozensets(st.integers(0, 2), min_size=1, max_size=3), min_size=6, max_size=6))
 def test_channel_keeps_every_solution_s_values_and_refuses_what_it_forbids(domains):
     xml = "<channel><list> x0 x1 x2 </list><list> y0 y1 y2 </list></channel>"
-    sound(xml, ("x0", "x1", "x2", "y0", "y1", "y2"), lambda t: all(t[3 + t[i]] == i for i in range(3))
-          and all(t[t[3 + j]] == j for j in range(3)), domains)
+    sound(
+        xml,
+        ("x0", "x1", "x2", "y0", "y1", "y2"),
+        lambda t: all(t[3 + t[i]] == i for i in range(3)) and all(t[t[3 + j]] == j for j in range(3)),
+        domains,
+    )
 
 
 @settings(max_examples=100, deadline=None)
 @given(st.lists(st.frozensets(st.integers(0, 3), min_size=1, max_size=4), min_size=5, max_size=5))
 def test_global_constraints_read_as_tables_filter_exactly(domains):
-    exact("<nValues><list> a b c d </list><condition> (eq,e) </condition></nValues>", ("a", "b", "c", "d", "e"),
-          lambda t: len(set(t[:4])) == t[4], domains)
-    exact("<lex><list> a b </list><list> c d </list><operator> lt </operator></lex>", ("a", "b", "c", "d"),
-          lambda t: t[:2] < t[2:], domains[:4])
+    exact(
+        "<nValues><list> a b c d </list><condition> (eq,e) </condition></nValues>",
+        ("a", "b", "c", "d", "e"),
+        lambda t: len(set(t[:4])) == t[4],
+        domains,
+    )
+    exact(
+        "<lex><list> a b </list><list> c d </list><operator> lt </operator></lex>",
+        ("a", "b", "c", "d"),
+        lambda t: t[:2] < t[2:],
+        domains[:4],
+    )
     exact("<circuit> a b c d </circuit>", ("a", "b", "c", "d"), lambda t: one_circuit(t), domains[:4])
-    exact("<noOverlap><origins> a b </origins><lengths> 2 c </lengths></noOverlap>", ("a", "b", "c"),
-          lambda t: t[0] + 2 <= t[1] or t[1] + t[2] <= t[0] or t[2] == 0, domains[:3])
-    exact('<cardinality><list> a b c d </list><values closed="true"> 1 2 </values><occurs> 1 1..3 </occurs>'
-          "</cardinality>", ("a", "b", "c", "d"), lambda t: t.count(1) == 1 and 1 <= t.count(2) <= 3
-          and set(t) <= {1, 2}, domains[:4])
+    exact(
+        "<noOverlap><origins> a b </origins><lengths> 2 c </lengths></noOverlap>",
+        ("a", "b", "c"),
+        lambda t: t[0] + 2 <= t[1] or t[1] + t[2] <= t[0] or t[2] == 0,
+        domains[:3],
+    )
+    exact(
+        '<cardinality><list> a b c d </list><values closed="true"> 1 2 </values><occurs> 1 1..3 </occurs>'
+        "</cardinality>",
+        ("a", "b", "c", "d"),
+        lambda t: t.count(1) == 1 and 1 <= t.count(2) <= 3 and set(t) <= {1, 2},
+        domains[:4],
+    )
 
 
 def one_circuit(successors: tuple[int, ...]) -> bool:
@@ -213,12 +274,14 @@ def test_mdds_and_slides_filter_exactly(domains):
 
 
 @settings(max_examples=100, deadline=None)
-@given(st.lists(st.frozensets(st.integers(1, 4), min_size=1, max_size=4), min_size=5, max_size=5),
-       st.integers(4, 12))
+@given(st.lists(st.frozensets(st.integers(1, 4), min_size=1, max_size=4), min_size=5, max_size=5), st.integers(4, 12))
 def test_consequences_of_rules_together_are_exact(domains, total):
     names = [f"v{i}" for i in range(5)]
-    rules = [AllDifferent(tuple(names[:3])), AllDifferent(tuple(names[2:])),
-             Sum((names[0], names[4]), (1, 1), total.__eq__, total)]
+    rules = [
+        AllDifferent(tuple(names[:3])),
+        AllDifferent(tuple(names[2:])),
+        Sum((names[0], names[4]), (1, 1), total.__eq__, total),
+    ]
     reasoner = Reasoner(rules, FAR)
     found = reasoner.consequences([0, 1, 2], dict(zip(names, domains)))
     expected = projection(domains, lambda t: len(set(t[:3])) == 3 and len(set(t[2:])) == 3 and t[0] + t[4] == total)
@@ -226,15 +289,14 @@ def test_consequences_of_rules_together_are_exact(domains, total):
 
 
 @settings(max_examples=100, deadline=None)
-@given(st.lists(st.frozensets(st.integers(0, 1), min_size=1, max_size=2), min_size=12, max_size=12),
-       st.integers(0, 3))
+@given(st.lists(st.frozensets(st.integers(0, 1), min_size=1, max_size=2), min_size=12, max_size=12), st.integers(0, 3))
 def test_lists_left_out_of_a_focused_all_different_list_change_no_consequence(domains, total):
     names = [f"v{i}" for i in range(12)]
     rules = [AllDifferentList(tuple(names), 3), Sum(tuple(names[:3]), (1, 1, 1), total.__eq__, total)]
     candidates = dict(zip(names, domains))
     focused, ids = Reasoner(rules, FAR).focused([0, 1], candidates)
     found = focused.consequences(ids, candidates)
-    lists = lambda t: [t[k:k + 3] for k in range(0, 12, 3)]  # noqa: E731
+    lists = lambda t: [t[k : k + 3] for k in range(0, 12, 3)]  # noqa: E731
     expected = projection(domains, lambda t: len(set(lists(t))) == 4 and sum(t[:3]) == total)
     assert (None if found is None else tuple(found.get(v, candidates[v]) for v in names)) == expected
     assert Reasoner(rules, FAR).unsat([0, 1], candidates) == (expected is None)

@@ -8,6 +8,7 @@ from kernelext.insight.walkthrough.techniques import houses, rating, shape_name
 
 # -- names and rating ------------------------------------------------------------------------------------------
 
+
 def sudoku_houses():
     rules, positions = sudoku_rules()
     return houses(rules, positions), positions

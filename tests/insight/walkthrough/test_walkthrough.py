@@ -17,9 +17,9 @@ from sessions import (
 
 from kernelext.errors import PuzzleUsageError
 from kernelext.insight import subset_solves
+from kernelext.insight.walkthrough import deduction as deduction_module
 from kernelext.insight.walkthrough import driver
 from kernelext.insight.walkthrough.driver import walkthrough
-from kernelext.insight.walkthrough import deduction
 from kernelext.insight.walkthrough.propagation import TooLong
 from kernelext.insight.walkthrough.techniques import rating
 from kernelext.pycsp3_glue.model_state import solution_cells
@@ -29,6 +29,7 @@ from kernelext.widgets.static_forms import walkthrough_html
 from kernelext.xcsp.subsets import read_model
 
 # -- walkthroughs of sessions ---------------------------------------------------------------------------------
+
 
 def candidates_before(deduction) -> dict[str, tuple[int, ...]]:
     """Each drawn cell's candidates before the step: what is left and what the step removed."""
@@ -46,20 +47,23 @@ def assert_every_fact_is_forced(session, found, tmp_path, check_minimal: bool):
     by_text = {(c.text, c.scope): c.xml for c in model.constraints}
     for deduction in found.deductions:
         before = candidates_before(deduction)
-        domains = [f"<extension><list> {v} </list><supports> {' '.join(map(str, values))} </supports></extension>"
-                   for v, values in before.items()]
+        domains = [
+            f"<extension><list> {v} </list><supports> {' '.join(map(str, values))} </supports></extension>"
+            for v, values in before.items()
+        ]
         own = [by_text[(c.text, c.scope)] for c in deduction.constraints]
 
-        def possible(constraints, cell, value):
-            path = model.write(tmp_path / "fact.xml", constraints + domains + [f"<intension> eq({cell},{value}) "
-                                                                                "</intension>"])
+        def possible(constraints, cell, value, domains=domains):
+            path = model.write(
+                tmp_path / "fact.xml", constraints + domains + [f"<intension> eq({cell},{value}) </intension>"]
+            )
             return session.solver.solve(path, solution_cells(), timeout=20, backend="ace").status is Status.SAT
 
         facts = [(cell, value) for cell, values in deduction.removed for value in values]
         assert not any(possible(own, cell, value) for cell, value in facts), deduction.line()
         if check_minimal and deduction.technique != "singles":
             for k in range(len(own)):
-                fewer = own[:k] + own[k + 1:]
+                fewer = own[:k] + own[k + 1 :]
                 assert any(possible(fewer, cell, value) for cell, value in facts), (deduction.line(), k)
 
 
@@ -87,7 +91,7 @@ def test_easy_sudoku_is_solved_by_singles_placed_one_by_one(solver):
     for deduction in found.deductions:  # each single is named for what it is, on the candidates before it
         if deduction.technique in ("hidden single", "naked single"):
             before = candidates_before(deduction)
-            (cell, value), = deduction.placed
+            ((cell, value),) = deduction.placed
             others = [v for v in deduction.constraints[0].scope if v != cell]
             elsewhere = [v for v in others if value in before[v]]
             assert (deduction.technique == "hidden single") == (not elsewhere), deduction.line()
@@ -98,7 +102,9 @@ def test_easy_sudoku_is_solved_by_singles_placed_one_by_one(solver):
     final = found.end.values
     assert [[solution[f"x[{i}][{j}]"] for j in range(9)] for i in range(9)] == [[v[0] for v in row] for row in final]
     line = hidden[0].line()
-    assert re.fullmatch(r"x\[\d\]\[\d\] = \d by allDifferent\(x\[[\d.]+\]\[[\d.]+\]\) known: .* \[hidden single\]", line)
+    assert re.fullmatch(
+        r"x\[\d\]\[\d\] = \d by allDifferent\(x\[[\d.]+\]\[[\d.]+\]\) known: .* \[hidden single\]", line
+    )
     assert hidden[0].marks.highlighted  # the constraint's cells
     assert hidden[0].known and all(value == solution[cell] for cell, value in hidden[0].known)
 
@@ -113,9 +119,13 @@ def test_a_limited_walkthrough_is_the_hint_and_its_next_steps(solver):
 
 
 def test_a_puzzle_with_several_solutions_stops_without_guessing(solver):
-    session = session_with(solver, "latin", "x = VarArray(size=[3, 3], dom=range(1, 4))",
-                           "satisfy([AllDifferent(r) for r in x], [AllDifferent(c) for c in columns(x)])",
-                           "satisfy(x[0][0] == 1)")
+    session = session_with(
+        solver,
+        "latin",
+        "x = VarArray(size=[3, 3], dom=range(1, 4))",
+        "satisfy([AllDifferent(r) for r in x], [AllDifferent(c) for c in columns(x)])",
+        "satisfy(x[0][0] == 1)",
+    )
     found = walkthrough(session)
     assert not found.solved and "several solutions" in found.stopped
     assert found.rating == ""
@@ -124,25 +134,35 @@ def test_a_puzzle_with_several_solutions_stops_without_guessing(solver):
 
 
 def test_constraints_it_cannot_read_are_left_out_and_said(solver):
-    session = session_with(solver, "zeros", "q = VarArray(size=4, dom=range(3))",
-                           "satisfy(AllDifferent(q, excepting=0), q[0] == 1)")
+    session = session_with(
+        solver, "zeros", "q = VarArray(size=4, dom=range(3))", "satisfy(AllDifferent(q, excepting=0), q[0] == 1)"
+    )
     found = walkthrough(session)
     assert not found.solved
     assert "1 constraint(s) the walkthrough cannot read were left out" in found.stopped
 
 
 def test_queens_are_read_whole_and_deduced_to_where_their_solutions_branch(solver):
-    session = session_with(solver, "queens", "q = VarArray(size=5, dom=range(5))",
-                           "satisfy(AllDifferent(q), AllDifferent(q[i] + i for i in range(5)), "
-                           "AllDifferent(q[i] - i for i in range(5)))", "satisfy(q[0] == 0)")
+    session = session_with(
+        solver,
+        "queens",
+        "q = VarArray(size=5, dom=range(5))",
+        "satisfy(AllDifferent(q), AllDifferent(q[i] + i for i in range(5)), AllDifferent(q[i] - i for i in range(5)))",
+        "satisfy(q[0] == 0)",
+    )
     found = walkthrough(session)
     assert found.stopped == "the constraints allow several solutions from here" and "left out" not in found.header()
     assert [d.line() for d in found.deductions][:1] and not found.solved  # q[0] = 0 leaves two solutions
 
 
 def test_an_optimisation_is_walked_through_with_its_optimum_posted(solver):
-    session = session_with(solver, "cheap", "x = VarArray(size=[1, 4], dom=range(1, 5))",
-                           "satisfy(AllDifferent(x[0]))", "minimize(x[0][0] + 2 * x[0][1])")
+    session = session_with(
+        solver,
+        "cheap",
+        "x = VarArray(size=[1, 4], dom=range(1, 5))",
+        "satisfy(AllDifferent(x[0]))",
+        "minimize(x[0][0] + 2 * x[0][1])",
+    )
     found = walkthrough(session)
     assert found.header().endswith("; its optimum posted as the constraint eq(add(x[0][0],mul(2,x[0][1])),4).")
     assert [d.placed for d in found.deductions[:2]] == [(("x[0][0]", 2),), (("x[0][1]", 1),)]
@@ -165,6 +185,7 @@ def test_a_walkthrough_needs_a_drawn_array(solver):
 
 # -- the commands ------------------------------------------------------------------------------------------------
 
+
 def test_walkthrough_hint_and_hints_commands(shell):
     shell.ok("%%puzzle futoshiki\n" + FUTOSHIKI_PUZZLE)
     for rules in FUTOSHIKI_RULES:
@@ -185,10 +206,15 @@ def test_walkthrough_hint_and_hints_commands(shell):
 
 
 def test_a_model_with_no_solution_says_so(solver):
-    latin = ("x = VarArray(size=[3, 3], dom=range(1, 4))",
-             "satisfy([AllDifferent(r) for r in x], [AllDifferent(c) for c in columns(x)])")
-    for wrong in ("satisfy(x[0][0] == 1, x[1][0] == 1)", "satisfy(x[0][0] == 1, x[0][1] == 1)",
-                  "satisfy(x[0][0] < x[0][1], x[0][1] < x[0][2], x[0][2] < x[0][0])"):
+    latin = (
+        "x = VarArray(size=[3, 3], dom=range(1, 4))",
+        "satisfy([AllDifferent(r) for r in x], [AllDifferent(c) for c in columns(x)])",
+    )
+    for wrong in (
+        "satisfy(x[0][0] == 1, x[1][0] == 1)",
+        "satisfy(x[0][0] == 1, x[0][1] == 1)",
+        "satisfy(x[0][0] < x[0][1], x[0][1] < x[0][2], x[0][2] < x[0][0])",
+    ):
         found = walkthrough(session_with(solver, "latin", *latin, wrong))
         assert not found.solved and found.stopped == "the constraints have no solution: use %puzzle explain", wrong
 
@@ -196,17 +222,29 @@ def test_a_model_with_no_solution_says_so(solver):
 def test_a_wing_is_named_drawn_forced_by_its_constraints_and_minimal(solver, tmp_path):
     """HoDoKu's example of a W-wing: the walkthrough names it, writes and draws its chain, and its houses
     force its facts and are all needed (checked with ACE)."""
-    rows = ["500900067", "001000050", "074500000", "000020000", "000600008", "080019300", "000000000",
-            "210060000", "930000705"]
-    board = SUDOKU_BOARD.replace(SUDOKU_BOARD[SUDOKU_BOARD.index("["):SUDOKU_BOARD.index("]]") + 2],
-                                 f"[[int(d) for d in row] for row in {rows!r}]")
+    rows = [
+        "500900067",
+        "001000050",
+        "074500000",
+        "000020000",
+        "000600008",
+        "080019300",
+        "000000000",
+        "210060000",
+        "930000705",
+    ]
+    board = SUDOKU_BOARD.replace(
+        SUDOKU_BOARD[SUDOKU_BOARD.index("[") : SUDOKU_BOARD.index("]]") + 2],
+        f"[[int(d) for d in row] for row in {rows!r}]",
+    )
     session = session_with(solver, "sudoku", board, *SUDOKU_STEPS)
     found = walkthrough(session)
     assert found.solved and found.rating == "hard (W-wing)"
     wing = next(d for d in found.deductions if d.technique == "W-wing")
     assert len(wing.constraints) == 4 and len(wing.links) == 3 and not wing.smallest
-    assert re.search(r"\[W-wing: (x\[\d\]\[\d\]) -(\d)- x\[\d\]\[\d\] =\2= x\[\d\]\[\d\] -\2- (x\[\d\]\[\d\]); minimal",
-                     wing.line()), wing.line()
+    assert re.search(
+        r"\[W-wing: (x\[\d\]\[\d\]) -(\d)- x\[\d\]\[\d\] =\2= x\[\d\]\[\d\] -\2- (x\[\d\]\[\d\]); minimal", wing.line()
+    ), wing.line()
     assert wing.marks.links and "position:absolute" in walkthrough_html(found, 3)
     named = [d for d in found.deductions if d.technique not in ("", "singles", "hidden single", "naked single")]
     assert {d.technique for d in named} >= {"locked candidates (pointing)", "naked triple", "W-wing"}
@@ -215,13 +253,14 @@ def test_a_wing_is_named_drawn_forced_by_its_constraints_and_minimal(solver, tmp
 
 def magic_square(n: int) -> tuple[str, ...]:
     """The steps of an n x n magic square, its symmetry broken (as in the classroom notebook)."""
-    return (f"n = {n}\nS = n * (n * n + 1) // 2\nx = VarArray(size=[n, n], dom=range(1, n * n + 1))",
-            "satisfy(AllDifferent(x))",
-            "satisfy(Sum(x[i]) == S for i in range(n))",
-            "satisfy(Sum(x[:, j]) == S for j in range(n))",
-            "satisfy(Sum(diagonal_down(x)) == S, Sum(diagonal_up(x)) == S)",
-            "satisfy(x[0][0] < x[0][n - 1], x[0][0] < x[n - 1][0], x[0][0] < x[n - 1][n - 1], "
-            "x[0][n - 1] < x[n - 1][0])")
+    return (
+        f"n = {n}\nS = n * (n * n + 1) // 2\nx = VarArray(size=[n, n], dom=range(1, n * n + 1))",
+        "satisfy(AllDifferent(x))",
+        "satisfy(Sum(x[i]) == S for i in range(n))",
+        "satisfy(Sum(x[:, j]) == S for j in range(n))",
+        "satisfy(Sum(diagonal_down(x)) == S, Sum(diagonal_up(x)) == S)",
+        "satisfy(x[0][0] < x[0][n - 1], x[0][0] < x[n - 1][0], x[0][0] < x[n - 1][n - 1], x[0][n - 1] < x[n - 1][0])",
+    )
 
 
 def test_searches_handed_to_the_solver_keep_every_step_forced_and_minimal(solver, tmp_path, monkeypatch):
@@ -230,7 +269,7 @@ def test_searches_handed_to_the_solver_keep_every_step_forced_and_minimal(solver
     handed = []
     real = driver._Walk._solve_outside
     monkeypatch.setattr(driver._Walk, "_solve_outside", lambda walk, *args: handed.append(args) or real(walk, *args))
-    monkeypatch.setattr(deduction, "KERNEL_NODES", 0)  # every search goes to the solver: hundreds of solves
+    monkeypatch.setattr(deduction_module, "KERNEL_NODES", 0)  # every search goes to the solver: hundreds of solves
     found = walkthrough(session, timeout=300)
     assert handed and found.solved and in_kernel.solved
     assert [d.size for d in found.deductions] == [d.size for d in in_kernel.deductions]
@@ -271,7 +310,7 @@ def test_with_no_solver_to_hand_out_to_the_kernel_searches_on(solver, monkeypatc
         raise BackendUnsupported("This browser cannot wait for MiniZinc inside a cell.")
 
     monkeypatch.setattr(subset_solves.SubsetSolves, "solve", cannot_wait)
-    monkeypatch.setattr(deduction, "KERNEL_NODES", 0)
+    monkeypatch.setattr(deduction_module, "KERNEL_NODES", 0)
     found = walkthrough(session)
     assert len(refused) == 1 and found.solved
     assert [d.line() for d in found.deductions] == [d.line() for d in in_kernel.deductions]
