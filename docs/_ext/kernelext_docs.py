@@ -55,8 +55,10 @@ class PuzzleConfig(PuzzleCommands):
     def run(self):
         from kernelext.magic.magics import PuzzleMagics
 
-        rows = [(f"`%config PuzzleMagics.{name} = {trait.default_value!r}`", trait.help)
-                for name, trait in sorted(PuzzleMagics.class_traits(config=True).items())]
+        rows = [
+            (f"`%config PuzzleMagics.{name} = {trait.default_value!r}`", trait.help)
+            for name, trait in sorted(PuzzleMagics.class_traits(config=True).items())
+        ]
         return self._table(["setting (its default)", "what it sets"], rows)
 
 
@@ -91,8 +93,13 @@ def _lite_link(app: Sphinx, doctree: nodes.document) -> None:
     up = "../" * docname.count("/")
     href = f"{up}{LITE}?path={LITE_FOLDER}/{name}.ipynb"
     link = nodes.reference("", "Open this notebook in the browser", refuri=href, internal=False)
-    para = nodes.paragraph("", "", link, nodes.Text(" (the kernelext-lite site beside these pages: run its cells "
-                                                    "with nothing installed)."), classes=["lite-link"])
+    para = nodes.paragraph(
+        "",
+        "",
+        link,
+        nodes.Text(" (the kernelext-lite site beside these pages: run its cells with nothing installed)."),
+        classes=["lite-link"],
+    )
     section = next(iter(doctree.findall(nodes.section)), None)
     title = next(iter(section.findall(nodes.title)), None) if section is not None else None
     if title is not None:
