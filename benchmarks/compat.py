@@ -178,7 +178,7 @@ def build_in_kit(kernel: Kernel, model: Model, out: Path) -> Path | None:
 
 def solve_stock(model: Model, seconds: float) -> tuple[str, str | None] | None:
     """ACE on the stock file: (status, optimum) when it finishes within `seconds`, else None."""
-    from kernelext.solver.jars import ace_jar
+    from kernelext.solver.jvm.jars import ace_jar
 
     try:
         run = subprocess.run(

@@ -52,7 +52,7 @@ def main() -> None:
     from pycsp3.parser.xparser import ParserXCSP3
 
     from kernelext.pycsp3_glue.operators import plain_operators
-    from kernelext.solver.cpsat_reader import read
+    from kernelext.solver.cpsat.reader import read
 
     with tempfile.TemporaryDirectory() as folder, plain_operators():
         files = step_files(Path(folder))

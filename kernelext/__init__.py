@@ -15,7 +15,8 @@ def load_ipython_extension(ipython):
     from kernelext.magic.magics import PuzzleMagics
     from kernelext.pycsp3_glue import in_operator
     from kernelext.scratch import reap_stale_folders
-    from kernelext.solver import choice, minizinc_browser
+    from kernelext.solver import choice
+    from kernelext.solver.minizinc import browser as minizinc_browser
 
     reap_stale_folders()
     magics = PuzzleMagics(shell=ipython)

@@ -13,7 +13,6 @@ ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = ROOT / "kernelext"
 MOST_TOP_LEVEL_MODULES = 6
 MOST_MODULES_PER_FOLDER = 15
-TOO_FULL_TODAY = {"solver": "20 modules: to be split by job, as grading/ was"}
 
 
 def module_name(path: Path) -> str:
@@ -86,14 +85,11 @@ def test_no_part_imports_a_part_that_imports_it_back(package):
 
 
 def folders() -> list:
-    """Each folder of the package that holds modules, named by its path in the package; a folder of
-    TOO_FULL_TODAY is expected to fail until it is split."""
-    found = []
-    for folder in sorted({path.parent for path in PACKAGE.rglob("*.py")}):
-        name = str(folder.relative_to(PACKAGE))
-        marks = [pytest.mark.xfail(strict=True, reason=TOO_FULL_TODAY[name])] if name in TOO_FULL_TODAY else []
-        found.append(pytest.param(folder, id=name, marks=marks))
-    return found
+    """Each folder of the package that holds modules, named by its path in the package."""
+    return [
+        pytest.param(folder, id=str(folder.relative_to(PACKAGE)))
+        for folder in sorted({path.parent for path in PACKAGE.rglob("*.py")})
+    ]
 
 
 @pytest.mark.parametrize("folder", folders())

@@ -20,7 +20,9 @@ import pytest
 from conftest import ROOT
 
 from kernelext.solver.errors import JavaNotFound
-from kernelext.solver.java import find_java
+from kernelext.solver.jvm.java import find_java
+
+pytestmark = pytest.mark.notebook
 
 NOTEBOOKS = sorted((ROOT / "notebooks").glob("*.ipynb"))
 INSTRUCTOR_NOTEBOOKS = sorted((ROOT / "exercises").glob("*/instructor.ipynb"))
@@ -35,9 +37,7 @@ except FileNotFoundError:
 else:
     raise SystemExit(f"java -version answered (exit code {done.returncode}): {done.stderr[:300]!r}")
 from kernelext.solver.errors import JavaNotFound
-from kernelext.solver.java import find_java
-
-pytestmark = pytest.mark.notebook
+from kernelext.solver.jvm.java import find_java
 try:
     runtime = find_java()
 except JavaNotFound:

@@ -20,16 +20,16 @@ from typing import ClassVar, Protocol
 from kernelext.errors import ModelRejected
 from kernelext.solver import ace_output
 from kernelext.solver.choice import auto_order, in_browser, known_wrong
-from kernelext.solver.cold import run_java
 from kernelext.solver.compiled import CompiledModel
 from kernelext.solver.cpmpy_backend import solve_ortools
-from kernelext.solver.cpsat_backend import solve_cpsat
+from kernelext.solver.cpsat.backend import solve_cpsat
 from kernelext.solver.errors import BackendUnsupported, SolverError, WorkerCrashed
-from kernelext.solver.jars import ace_jar, choco_jar
-from kernelext.solver.minizinc_browser import solve_in_browser
-from kernelext.solver.minizinc_program import solve_minizinc
+from kernelext.solver.jvm.cold import run_java
+from kernelext.solver.jvm.jars import ace_jar, choco_jar
+from kernelext.solver.jvm.warm import WarmAce
+from kernelext.solver.minizinc.browser import solve_in_browser
+from kernelext.solver.minizinc.program import solve_minizinc
 from kernelext.solver.result import SolveResult
-from kernelext.solver.warm import WarmAce
 
 ALL = "all"
 MINIZINC_SOLVERS = ("gecode", "chuffed", "highs", "coin-bc")  # those of MiniZinc's WebAssembly

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol
 
-from kernelext.solver.cpsat_reader import LARGE, Translated, read
+from kernelext.solver.cpsat.reader import LARGE, Translated, read
 from kernelext.xcsp.check import Checker
 
 
@@ -26,7 +26,7 @@ class CompiledModel(Protocol):
         Raises BackendUnsupported when it holds something the reading does not translate."""
 
     def large(self) -> bool:
-        """Whether the model's XCSP3 text takes more than cpsat_reader.LARGE bytes."""
+        """Whether the model's XCSP3 text takes more than cpsat.reader.LARGE bytes."""
 
     def checker(self, holes: frozenset[str]):
         """The model's Checker (kernelext.xcsp.check), which evaluates its constraints on a solution.

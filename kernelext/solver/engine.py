@@ -11,7 +11,7 @@ from kernelext.solver.checking import checked
 from kernelext.solver.choice import in_browser, runs_here
 from kernelext.solver.compiled import CompiledModel, compiled, holes_of
 from kernelext.solver.errors import BackendUnsupported, JavaNotFound, SolverError
-from kernelext.solver.java import find_java
+from kernelext.solver.jvm.java import find_java
 from kernelext.solver.result import SolveResult, Status
 
 

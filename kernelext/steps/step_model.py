@@ -12,7 +12,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from kernelext.pycsp3_glue import model_state
-from kernelext.solver.cpsat_reader import LARGE, Reading, Translated, read
+from kernelext.solver.cpsat.reader import LARGE, Reading, Translated, read
 from kernelext.xcsp.check import Checker
 from kernelext.xcsp.document import Element, indentation, parse_text
 

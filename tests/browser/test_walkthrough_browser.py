@@ -24,11 +24,11 @@ from kernelext.widgets.static_forms import (
     walkthrough_text,
 )
 
+pytestmark = pytest.mark.browser
+
 SHOW = """\
 import pickle
 from kernelext.widgets.stepper_widget import StepperWidget
-
-pytestmark = pytest.mark.browser
 
 with open("walkthrough.pickle", "rb") as file:
     walkthrough = pickle.load(file)

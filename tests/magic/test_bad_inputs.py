@@ -275,7 +275,7 @@ def test_ctrl_c_during_the_search_stops_it_and_keeps_the_step(amaze, backend):
 
 
 def test_ctrl_c_while_the_java_vm_starts(shell, monkeypatch):
-    from kernelext.solver import warm
+    from kernelext.solver.jvm import warm
 
     shell.ok(AMAZE_BOARD)
     shell.ok("%%puzzle+ --no-solve\n" + AMAZE_CLUES.split("\n", 1)[1])

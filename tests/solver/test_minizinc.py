@@ -16,7 +16,7 @@ from conftest import ROOT
 
 from kernelext.errors import Untranslatable
 from kernelext.solver.errors import BackendUnsupported
-from kernelext.solver.minizinc_program import MISSING
+from kernelext.solver.minizinc.program import MISSING
 from kernelext.steps.session import PuzzleSession
 from kernelext.xcsp.to_minizinc import identifier, translate
 

@@ -15,8 +15,8 @@ from pathlib import Path
 import pytest
 
 from kernelext.solver.errors import JavaNotFound, WorkerCrashed
-from kernelext.solver.java import find_java
-from kernelext.solver.warm import WarmAce
+from kernelext.solver.jvm.java import find_java
+from kernelext.solver.jvm.warm import WarmAce
 
 ALL_DIFFERENT = """<instance format="XCSP3" type="CSP">
   <variables> <array id="x" size="[3]"> 0..2 </array> </variables>
@@ -157,7 +157,7 @@ def test_time_limit_stops_a_hard_search_and_the_worker_carries_on(ace, models):
 
 INTERRUPTED_SOLVE = """
 import json, os, signal, sys, threading, time
-from kernelext.solver.warm import WarmAce
+from kernelext.solver.jvm.warm import WarmAce
 csp, hard = sys.argv[1:3]
 with WarmAce() as ace:
     ace.run([csp], timeout=30)

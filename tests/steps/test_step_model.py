@@ -9,7 +9,7 @@ from conftest import ROOT
 
 from kernelext.pycsp3_glue import model_state
 from kernelext.pycsp3_glue.operators import plain_operators
-from kernelext.solver.cpsat_reader import LARGE, read
+from kernelext.solver.cpsat.reader import LARGE, read
 from kernelext.solver.errors import BackendUnsupported
 from kernelext.steps.session import PuzzleSession
 from kernelext.steps.step_model import StepModel

@@ -14,7 +14,7 @@ from kernelext.insight.kit_search import read_rules
 from kernelext.insight.walkthrough.reading import rule_of
 from kernelext.pycsp3_glue import model_state
 from kernelext.solver.compiled import holes_of
-from kernelext.solver.cpsat_reader import read
+from kernelext.solver.cpsat.reader import read
 from kernelext.xcsp.check import Checker
 from kernelext.xcsp.declarations import Declarations
 from kernelext.xcsp.document import parse_file

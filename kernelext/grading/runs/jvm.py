@@ -8,8 +8,8 @@ import subprocess
 import tempfile
 from pathlib import Path
 
-from kernelext.solver.jars import ace_jar
-from kernelext.solver.java import find_java
+from kernelext.solver.jvm.jars import ace_jar
+from kernelext.solver.jvm.java import find_java
 
 JVM_START = 1.5  # seconds kept back from a run's time limit for the solver's JVM to start and print its answer
 # The JVM reserves far more address space than it uses; these keep it within a graded run's limit.

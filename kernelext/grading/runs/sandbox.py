@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
-from kernelext.solver.java import find_java
+from kernelext.solver.jvm.java import find_java
 
 MODES = ("auto", "bwrap", "process")
 INSIDE = "/sandbox"  # the run's folder, as the student's code sees it under bwrap

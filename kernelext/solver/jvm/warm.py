@@ -21,8 +21,8 @@ from pathlib import Path
 
 from kernelext.scratch import make_scratch_folder
 from kernelext.solver.errors import JavaNotFound, SolverError, WorkerCrashed
-from kernelext.solver.jars import ace_jar
-from kernelext.solver.java import JavaRuntime, find_java
+from kernelext.solver.jvm.jars import ace_jar
+from kernelext.solver.jvm.java import JavaRuntime, find_java
 
 GRACE = 0.7  # seconds a worker gets after a stop request sent on Ctrl-C, before it is killed
 STOP_WAIT = 0.2  # seconds a worker gets to answer the stop request sent at its wall-clock deadline
@@ -198,7 +198,7 @@ class _Worker:
         )
         with open(self.stderr_path, "ab") as stderr:  # appending, so that truncating it works
             self.process = subprocess.Popen(
-                [sys.executable, "-m", "kernelext.solver._warm_worker", json.dumps(config)],
+                [sys.executable, "-m", "kernelext.solver.jvm._warm_worker", json.dumps(config)],
                 stdin=subprocess.PIPE,
                 stdout=subprocess.PIPE,
                 stderr=stderr,
@@ -307,4 +307,4 @@ def _end_process(process: subprocess.Popen, directory: Path) -> None:
 
 def _package_root() -> Path:
     """The directory holding the `kernelext` package, so the worker can import it."""
-    return Path(__file__).resolve().parents[2]
+    return Path(__file__).resolve().parents[3]  # kernelext/solver/jvm/warm.py

@@ -2,7 +2,7 @@
 
 Every constraint pycsp3 posts is translated exactly: variables with integer domains; `intension` (every
 operator but set operators; `div` and `mod` truncate, and no tuple divides by zero, as in ACE); `extension`
-(supports or conflicts, `*` included); the global constraints (kernelext.solver.cpsat_globals); `group`,
+(supports or conflicts, `*` included); the global constraints (kernelext.solver.cpsat.global_constraints); `group`,
 `block` and `slide`; objectives that are an expression, a sum, a minimum, a maximum or an nValues. Anything else
 raises BackendUnsupported naming it.
 
@@ -17,8 +17,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from kernelext.errors import ModelRejected, Untranslatable
-from kernelext.solver import cpsat_module
-from kernelext.solver.cpsat_globals import GlobalConstraints
+from kernelext.solver.cpsat import module as cpsat_module
+from kernelext.solver.cpsat.global_constraints import GlobalConstraints
 from kernelext.solver.errors import BackendUnsupported
 from kernelext.xcsp.declarations import Declarations, list_text
 from kernelext.xcsp.document import parse_file

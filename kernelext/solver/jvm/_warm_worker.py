@@ -1,6 +1,6 @@
 """The worker process behind WarmAce: one JVM with ACE loaded, solving one request at a time.
 
-Started as `python -m kernelext.solver._warm_worker CONFIG_JSON`. Requests come as JSON lines on
+Started as `python -m kernelext.solver.jvm._warm_worker CONFIG_JSON`. Requests come as JSON lines on
 stdin, replies go as JSON lines on stdout; the JVM's own stdout and stderr (ACE's text) go to the
 files named in the config, which the parent reads. When stdin closes (the parent closed it or
 died), the worker removes those files and exits.

@@ -1,4 +1,4 @@
-"""OR-Tools CP-SAT in the kernel's own process, on the compiled model read directly (see cpsat_reader).
+"""OR-Tools CP-SAT in the kernel's own process, on the compiled model read directly (see kernelext.solver.cpsat.reader).
 
 One search worker and CP-SAT's fixed seed, so that the same model gives the same solutions in every run.
 The search runs on a thread of its own: the kernel's Stop (KeyboardInterrupt) and the wall-clock limit
@@ -15,7 +15,7 @@ from types import MappingProxyType
 from kernelext.pycsp3_glue.operators import plain_operators
 from kernelext.solver import ace_output
 from kernelext.solver.compiled import CompiledModel, compiled, holes_of
-from kernelext.solver.cpsat_module import cp_model, required_cp_model
+from kernelext.solver.cpsat.module import cp_model, required_cp_model
 from kernelext.solver.result import SolveResult, Status
 
 STOP_WAIT = 0.2  # seconds CP-SAT gets to end after being told to stop

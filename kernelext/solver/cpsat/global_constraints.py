@@ -1,4 +1,4 @@
-"""XCSP3's global constraints posted into a CP-SAT model (the part of kernelext.solver.cpsat_reader that
+"""XCSP3's global constraints posted into a CP-SAT model (the part of kernelext.solver.cpsat.reader that
 reads them).
 
 Each is posted exactly as XCSP3 defines it, with the meaning `kernelext/xcsp/to_minizinc.py` gives it (both
@@ -22,7 +22,7 @@ _SWAPPED = {"lt": "gt", "le": "ge", "gt": "lt", "ge": "le"}
 class GlobalConstraints:
     """The handlers `_<tag>` of XCSP3's global constraints, for a reader that offers `model`, `cp`, `term`,
     `literal`, `equals`, `is_true`, `as_var`, `nodes`, `terms`, `bounds`, `post_condition`, `tokens`,
-    `domains` and `expand` (see cpsat_reader._Reader)."""
+    `domains` and `expand` (see kernelext.solver.cpsat.reader._Reader)."""
 
     # lists
 

@@ -22,7 +22,7 @@ from kernelext.errors import Untranslatable
 from kernelext.solver import ace_output
 from kernelext.solver.compiled import CompiledModel
 from kernelext.solver.errors import BackendUnsupported
-from kernelext.solver.minizinc_answers import read_answers
+from kernelext.solver.minizinc.answers import read_answers
 from kernelext.solver.result import SolveResult
 from kernelext.xcsp.to_minizinc import MiniZincModel, translate
 

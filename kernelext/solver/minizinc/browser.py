@@ -2,7 +2,7 @@
 
 The kernel calls the `minizinc` JavaScript package that the site serves (`minizinc/` at the site's root) and
 waits for its answer with Pyodide's `run_sync`, so a step solves as on the desktop. Its answers are read as the
-desktop program's are (kernelext.solver.minizinc_answers).
+desktop program's are (kernelext.solver.minizinc.answers).
 """
 
 from __future__ import annotations
@@ -13,8 +13,8 @@ import time
 from kernelext.solver import ace_output
 from kernelext.solver.compiled import CompiledModel
 from kernelext.solver.errors import BackendUnsupported
-from kernelext.solver.minizinc_answers import read_answers
-from kernelext.solver.minizinc_program import how_many, translated_model
+from kernelext.solver.minizinc.answers import read_answers
+from kernelext.solver.minizinc.program import how_many, translated_model
 from kernelext.solver.result import SolveResult
 
 GRACE = 5.0  # seconds past MiniZinc's own time limit before its worker is stopped
