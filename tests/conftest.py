@@ -125,6 +125,7 @@ SLOW_FILES = {
     "insight/walkthrough/test_smallest.py",
     "insight/walkthrough/test_patterns.py",
     "magic/test_bad_inputs.py",
+    "steps/test_session_properties.py",
 }
 
 
