@@ -3,7 +3,7 @@ Run: python benchmarks/time_limits.py [--rounds N] [--busy]
 With --busy, every core this process may use is kept busy by a spinning process meanwhile, as on a shared
 JupyterHub node. Medians of N rounds of:
 - warm ACE while it reads a table of 800,000 tuples (it reads for seconds before any search): past limits of
-  1 s and 2 s, and after Stop 1 s in (the README's promise: a limit S returns within S + 0.5 s, Stop within 1 s);
+  1 s and 2 s, and after Stop 1 s in (docs/reference/solvers.md's promise: a limit S returns within S + 0.5 s, Stop within 1 s);
 - warm ACE with a limit shorter than its JVM's start (0.05 s), a fresh worker each round;
 - warm ACE (`WarmAce`) on a pigeonhole search of more than 20 s: past a 1 s limit, past a 0.5 s wall-clock
   deadline while ACE's own `-t` says 60 s, and after Stop 1 s in;

@@ -26,7 +26,7 @@ DECLARE = (
 )
 
 # Each model's solutions are counted by MiniZinc and by a reference: warm ACE, or CP-SAT through CPMpy
-# ("ortools") where ACE 2.6 is wrong or refuses the model (README: "Solver bugs found").
+# ("ortools") where ACE 2.6 is wrong or refuses the model (docs/reference/solvers.md: "Solver bugs the third solver showed").
 COUNTED = {
     "table with *": ("satisfy(Table(scope=x[:3], supports=[(0, ANY, 1), (2, 2, ANY), (1, 0, 0)]))", "ace"),
     "tables of a group (declared once)": (

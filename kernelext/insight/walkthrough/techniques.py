@@ -4,7 +4,7 @@ A house is an allDifferent over a whole row, a whole column or a rectangular blo
 step over houses is named from its shape: one value locked in a block and a line (locked candidates), or
 k rows and k columns that cover one value (X-wing, swordfish, jellyfish). Wings, chains and colouring are
 found as patterns on the candidates (`patterns`), each a step of its own. The rating is the level of the
-hardest step, on HoDoKu's scale (easy, medium, hard, unfair, extreme); see the README.
+hardest step, on HoDoKu's scale (easy, medium, hard, unfair, extreme); see docs/reference/walkthrough.md.
 """
 
 from __future__ import annotations
