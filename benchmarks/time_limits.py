@@ -33,7 +33,7 @@ from kernelext.grading.judging.schedule import usable_cores
 from kernelext.grading.runs.jobs import GRACE, Job
 from kernelext.grading.runs.sandbox import resolve_mode
 from kernelext.grading.runs.warm_pool import WarmPool
-from kernelext.solver.cpsat.backend import solve_cpsat
+from kernelext.solver.cpsat_backend import solve_cpsat
 from kernelext.solver.engine import Solver
 from kernelext.solver.jvm.warm import WarmAce
 

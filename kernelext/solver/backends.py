@@ -22,7 +22,7 @@ from kernelext.solver import ace_output
 from kernelext.solver.choice import auto_order, in_browser, known_wrong
 from kernelext.solver.compiled import CompiledModel
 from kernelext.solver.cpmpy_backend import solve_ortools
-from kernelext.solver.cpsat.backend import solve_cpsat
+from kernelext.solver.cpsat_backend import solve_cpsat
 from kernelext.solver.errors import BackendUnsupported, SolverError, WorkerCrashed
 from kernelext.solver.jvm.cold import run_java
 from kernelext.solver.jvm.jars import ace_jar, choco_jar

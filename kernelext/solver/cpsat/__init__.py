@@ -1,1 +1,1 @@
-"""CP-SAT in the kernel's own process: the compiled model read into a CP-SAT model (globals included), and solved."""
+"""CP-SAT's reading of a compiled model: OR-Tools loaded, the XCSP3 read into a CP-SAT model, globals included."""
