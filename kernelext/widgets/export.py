@@ -1,10 +1,12 @@
-"""Save a grid description as a picture (PNG, SVG or PDF) with matplotlib."""
+"""Save a grid description as a picture: SVG in plain Python (kernelext.widgets.grid_svg), PNG or PDF with
+matplotlib."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
 from kernelext.errors import PuzzleUsageError
+from kernelext.widgets.grid_svg import grid_svg
 from kernelext.widgets.style import (
     CAGE_LINE,
     CHANGED_LINE,
@@ -25,14 +27,18 @@ def save_grid(description: dict, path: str | Path) -> Path:
     """Draw the grid `description` (see kernelext.kinds) into `path`; the suffix picks the format.
 
     Raises:
-        PuzzleUsageError: matplotlib is missing (as in the browser).
+        PuzzleUsageError: a PNG or PDF asked for where matplotlib is missing (as in the browser).
     """
+    path = Path(path)
+    if path.suffix.lower() == ".svg":
+        path.write_text(grid_svg(description), encoding="utf-8")
+        return path
     try:
         import matplotlib
     except ImportError:
         raise PuzzleUsageError(
-            "Saving a picture needs matplotlib, which the browser's kit does not carry (no "
-            "browser build of it): use the desktop kit, or `%puzzle export FILE.json`."
+            f"Saving a {path.suffix or 'picture'} needs matplotlib, which the browser's kit does not carry: "
+            f"save {path.with_suffix('.svg').name} instead (or `%puzzle export FILE.json`)."
         ) from None
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
@@ -77,7 +83,6 @@ def save_grid(description: dict, path: str | Path) -> Path:
             fontsize=points * 0.45,
             linespacing=1.1,
         )
-    path = Path(path)
     with matplotlib.rc_context({"svg.hashsalt": "kernelext", "svg.fonttype": "none"}):
         figure.savefig(path, metadata={"Date": None} if path.suffix in (".svg", ".pdf") else {"Software": None})
     return path

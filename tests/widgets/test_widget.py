@@ -1,6 +1,8 @@
 """The grid widget's Python side: its one state trait, its messages, its static forms and its exports."""
 
 import re
+import sys
+from xml.etree import ElementTree
 
 import comm
 import pytest
@@ -167,6 +169,30 @@ def test_save_grid_writes_png_and_stable_svg(tmp_path):
     assert save_grid(description, tmp_path / "grid.png").read_bytes()[:4] == b"\x89PNG"
     svg = save_grid(description, tmp_path / "a.svg").read_bytes()
     assert svg == save_grid(description, tmp_path / "b.svg").read_bytes()
+
+
+def test_an_svg_is_drawn_without_matplotlib_and_a_png_then_says_to_save_an_svg(tmp_path, monkeypatch):
+    description = {
+        "kind": "futoshiki",
+        "name": "tiny",
+        "legend": "",
+        "cells": [
+            [{"text": "1", "classes": ["given"], "borders": "tl", "corner": "3"}, {"text": "2", "cage": "trb"}],
+            [{"text": "*", "classes": ["free"]}, {"text": "", "classes": ["hole"]}],
+            [{"text": "2", "classes": ["conflict"]}, {"text": "1", "classes": ["solved", "changed"], "fill": "#eee"}],
+        ],
+        "signs": [{"cells": [[0, 0], [0, 1]], "text": "<"}, {"cells": [[1, 0], [2, 0]], "text": "v"}],
+        "row_clues": [[1], [], [1, 1]],
+        "col_clues": [[2], [1]],
+    }
+    monkeypatch.setitem(sys.modules, "matplotlib", None)  # as in the browser's kit
+    path = save_grid(description, tmp_path / "grid.svg")
+    svg = ElementTree.parse(path).getroot()
+    texts = sorted(t.text for t in svg.iter("{http://www.w3.org/2000/svg}text"))
+    assert texts == sorted(["1", "2", "*", "2", "1", "3", "<", "\u2228", "1", "1 1", "2", "1"])
+    assert path.read_text() == save_grid(description, tmp_path / "again.svg").read_text()
+    with pytest.raises(PuzzleUsageError, match=r"save grid\.svg instead"):
+        save_grid(description, tmp_path / "grid.png")
 
 
 def test_explain_button_only_for_unsat_steps_given_a_way_to_explain(live):
