@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -91,6 +92,30 @@ def model_text() -> str:
         path = Path(folder) / "model.xml"
         model_state.compile_to(path)
         return path.read_text()
+
+
+@contextmanager
+def ctrl_c_kept():
+    """Put Ctrl-C's handler back as it was after the block: nbclient, as it shuts its kernel down, sets Python's
+    default handler whatever was there (an ignored SIGINT included)."""
+    import signal
+
+    before = signal.getsignal(signal.SIGINT)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, before)
+
+
+@pytest.fixture
+def ctrl_c_interrupts():
+    """Ctrl-C raises KeyboardInterrupt in this test, as in a kernel, even when the suite was started with SIGINT
+    ignored (as `nohup` or a background job starts it); what was there is put back afterwards."""
+    import signal
+
+    before = signal.signal(signal.SIGINT, signal.default_int_handler)
+    yield
+    signal.signal(signal.SIGINT, before)
 
 
 @pytest.fixture(autouse=True)

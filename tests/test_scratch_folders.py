@@ -8,6 +8,7 @@ import sys
 
 import nbclient
 import nbformat
+from conftest import ctrl_c_kept
 
 from kernelext.scratch import reap_stale_folders, scratch_folder
 
@@ -47,6 +48,7 @@ def test_a_kernel_that_shuts_down_leaves_no_folder_and_reaps_those_of_killed_ker
     client = nbclient.NotebookClient(
         nb, timeout=120, kernel_name="python3", resources={"metadata": {"path": str(tmp_path)}}
     )
-    client.execute(env=dict(os.environ, TMPDIR=str(tmp_path)))  # runs the cells, then shuts the kernel down
+    with ctrl_c_kept():
+        client.execute(env=dict(os.environ, TMPDIR=str(tmp_path)))  # runs the cells, then shuts the kernel down
     assert "status: SAT" in nb.cells[2].outputs[-1]["data"]["text/plain"], nb.cells[2].outputs
     assert not [p.name for p in tmp_path.iterdir() if p.name.startswith("kernelext-")]

@@ -124,7 +124,7 @@ def assert_agree(session, backends):
 
 
 @pytest.mark.parametrize("backend", [name for name in BACKENDS if name != "auto"])
-def test_stop_still_interrupts_the_kernel_after_a_solve(solver, backend):
+def test_stop_still_interrupts_the_kernel_after_a_solve(solver, backend, ctrl_c_interrupts):
     """A solver that takes SIGINT for itself (CP-SAT through CPMpy did) must give it back: else the next Stop
     ends the kernel instead of the cell."""
     session = PuzzleSession("stop", solver=solver)

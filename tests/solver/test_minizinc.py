@@ -180,7 +180,7 @@ def test_a_time_limit_stops_the_search_with_the_solutions_found(solver):
     assert result.time < 30  # the limit held (generous: a busy machine cannot miss it)
 
 
-def test_stop_ends_the_search_and_its_processes(solver):
+def test_stop_ends_the_search_and_its_processes(solver, ctrl_c_interrupts):
     session = PuzzleSession("queens", solver=solver)
     for source in HARD:
         session.add_step(source, solve=False)

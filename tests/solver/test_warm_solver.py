@@ -159,6 +159,7 @@ INTERRUPTED_SOLVE = """
 import json, os, signal, sys, threading, time
 from kernelext.solver.jvm.warm import WarmAce
 csp, hard = sys.argv[1:3]
+signal.signal(signal.SIGINT, signal.default_int_handler)  # as in a kernel, whatever this process inherited
 with WarmAce() as ace:
     ace.run([csp], timeout=30)
     pid = ace.pid

@@ -15,6 +15,7 @@ import sys
 import nbclient
 import nbformat
 import pytest
+from conftest import ctrl_c_kept
 from fetch_wheels import COMMAND, IPYWIDGETS7, missing, wheels_folder
 from sanitized_html import sanitizer_problems
 
@@ -65,9 +66,10 @@ def test_puzzle_steps_show_static_grids_under_ipywidgets_7(tmp_path):
     client = nbclient.NotebookClient(
         nb, timeout=120, kernel_name="python3", resources={"metadata": {"path": str(tmp_path)}}
     )
-    client.execute(
-        env=dict(os.environ, PYTHONPATH=os.pathsep.join([str(ipywidgets7), os.environ.get("PYTHONPATH", "")]))
-    )
+    with ctrl_c_kept():
+        client.execute(
+            env=dict(os.environ, PYTHONPATH=os.pathsep.join([str(ipywidgets7), os.environ.get("PYTHONPATH", "")]))
+        )
     assert nb.cells[0].outputs[0]["text"].strip() == "7.7.1"
     for cell in nb.cells[1:]:
         [output] = cell.outputs
