@@ -11,7 +11,6 @@ import json
 import os
 import secrets
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -20,15 +19,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from local_web import CHROMIUM, free_port
 
-CHROMIUM = Path("/usr/bin/chromium")
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 @dataclass
@@ -136,21 +129,6 @@ def require_browser():
         pytest.fail(f"{CHROMIUM} is missing: install Debian's chromium (apt-get install -y chromium)")
     ARTIFACTS.mkdir(exist_ok=True)
     return sync_playwright
-
-
-def launch(p):
-    return p.chromium.launch(
-        executable_path=str(CHROMIUM),
-        headless=True,
-        args=[
-            "--no-sandbox",
-            "--disable-gpu",
-            "--disable-background-networking",
-            "--disable-component-update",
-            "--disable-sync",
-            "--no-first-run",
-        ],
-    )
 
 
 def open_notebook(page, url: str) -> None:

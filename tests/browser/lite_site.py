@@ -7,22 +7,14 @@ them), with `--offline`: a test never downloads.
 
 from __future__ import annotations
 
-import contextlib
 import json
-import os
-import signal
 import subprocess
 import sys
-import time
-import urllib.request
 from pathlib import Path
-from urllib.parse import urlsplit
 
 import pytest
-from lab_server import CHROMIUM, free_port
 
 BUILD_TIMEOUT = 600
-ONLY_LOCAL = "--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE 127.0.0.1"
 
 
 def build_site(out: Path, sources: list[Path]) -> Path:
@@ -44,55 +36,6 @@ def build_site(out: Path, sources: list[Path]) -> Path:
     config["jupyter-config-data"]["exposeAppInBrowser"] = True
     config_path.write_text(json.dumps(config))
     return out
-
-
-@contextlib.contextmanager
-def served(site: Path):
-    """`python -m http.server` serving `site` on 127.0.0.1; yields its base address."""
-    port = free_port()
-    server = subprocess.Popen(
-        [sys.executable, "-m", "http.server", "-b", "127.0.0.1", "-d", str(site), str(port)],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-        start_new_session=True,
-    )
-    base = f"http://127.0.0.1:{port}/"
-    try:
-        for _ in range(100):
-            with contextlib.suppress(OSError):
-                urllib.request.urlopen(base + "jupyter-lite.json", timeout=5).close()
-                break
-            time.sleep(0.1)
-        yield base
-    finally:
-        os.killpg(server.pid, signal.SIGKILL)
-        server.wait(timeout=10)
-
-
-def launch_local_only(p):
-    """Debian's chromium, headless, that reaches 127.0.0.1 and no other host."""
-    return p.chromium.launch(
-        executable_path=str(CHROMIUM),
-        headless=True,
-        args=[
-            "--no-sandbox",
-            "--disable-gpu",
-            "--disable-background-networking",
-            "--disable-component-update",
-            "--disable-sync",
-            "--no-first-run",
-            ONLY_LOCAL,
-        ],
-    )
-
-
-def outside(addresses: list[str]) -> list[str]:
-    """The addresses of `addresses` on another host than 127.0.0.1 (data: and blob: addresses are local)."""
-    return [
-        a
-        for a in addresses
-        if urlsplit(a).scheme in ("http", "https", "ws", "wss") and urlsplit(a).hostname != "127.0.0.1"
-    ]
 
 
 class LiteNotebook:
@@ -140,6 +83,33 @@ class LiteNotebook:
             timeout=timeout * 1000,
         )
         return self.outputs(index)
+
+    def run_new(self, source: str, timeout: float = 120) -> list[dict]:
+        """Add a code cell holding `source` at the end of the notebook, run it; its outputs."""
+        index = self.page.evaluate(
+            """(source) => {
+            const notebook = window.jupyterapp.shell.currentWidget.content;
+            notebook.model.sharedModel.insertCell(notebook.widgets.length, {cell_type: "code", source});
+            return notebook.widgets.length - 1;
+        }""",
+            source,
+        )
+        return self.run(index, timeout)
+
+    def file_text(self, path: str) -> str | None:
+        """The text of the file at `path` in the site's file browser (its drive), None if there is none."""
+        return self.page.evaluate(
+            """async (path) => {
+            try {
+                const model = await window.jupyterapp.serviceManager.contents.get(path, {content: true});
+                if (model.format === "base64") {  // as the drive keeps a file of a mimetype it does not read as text
+                    return new TextDecoder().decode(Uint8Array.from(atob(model.content), (c) => c.charCodeAt(0)));
+                }
+                return typeof model.content === "string" ? model.content : JSON.stringify(model.content);
+            } catch (error) { return null; }
+        }""",
+            path,
+        )
 
     def outputs(self, index: int) -> list[dict]:
         return self.page.evaluate(

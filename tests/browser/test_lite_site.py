@@ -19,20 +19,18 @@ from lite_site import (
     LiteNotebook,
     build_site,
     errors,
-    launch_local_only,
-    outside,
-    served,
     text,
 )
+from local_web import launch, outside, served
 
 pytestmark = pytest.mark.browser
 
 ROOT = Path(__file__).resolve().parents[2]
 NOTEBOOKS = ROOT / "notebooks"
 STATUS = re.compile(r"^status: .*$", re.M)
-# What needs the desktop kit: pictures (matplotlib), the Java and OR-Tools solvers (pencil marks and search
+# What needs the desktop kit: the Java and OR-Tools solvers (SVG pictures are drawn in plain Python, pencil marks and search
 # trees come from the kit's own reasoning, and run in the browser as on the desktop).
-DESKTOP_ONLY = re.compile(r"%puzzle save\b|--solver (ace|ace-cold|choco|ortools|cp-sat)\b")
+DESKTOP_ONLY = re.compile(r"--solver (ace|ace-cold|choco|ortools|cp-sat)\b")
 # Compiles each model as a step after the declarations, and solves it: all solutions, or the optimum.
 COMPILE_AND_SOLVE = """
 def compile_and_solve(declare, models, backend=None):
@@ -125,7 +123,7 @@ def site(tmp_path_factory):
         )
     )
     built = build_site(tmp / "site", [NOTEBOOKS, released_and_solved(tmp), compile_nb])
-    with served(built) as base:
+    with served(built, ready="jupyter-lite.json") as base:
         yield base
 
 
@@ -133,7 +131,7 @@ def site(tmp_path_factory):
 def browser():
     sync_playwright = require_browser()
     with sync_playwright() as p:
-        chromium = launch_local_only(p)
+        chromium = launch(p, only_local=True)
         yield chromium
         chromium.close()
 
@@ -174,6 +172,43 @@ def test_the_amaze_walkthrough_runs_and_draws_its_grids(page, site):
         assert 'title="x: 7 x 7"' in html
     nb.show(steps[-1])
     page.screenshot(path=ARTIFACTS / "lite-amaze-optimum.png")
+    saved = nb.run_new("%puzzle save amaze-optimum.svg")  # no matplotlib in the browser: drawn in plain Python
+    assert not errors(saved) and "Wrote amaze-optimum.svg" in text(saved), text(saved)
+    svg = nb.file_text("notebooks/amaze-optimum.svg")  # it lands in the file browser, beside the notebook
+    assert svg is not None and svg.startswith("<svg") and svg.count("<rect") > 49 and "<text" in svg, (svg or "")[:200]
+    refused = errors(nb.run_new("%puzzle save amaze-optimum.png"))
+    assert len(refused) == 1 and "save amaze-optimum.svg instead" in refused[0], refused
+
+
+def test_pencil_marks_and_a_search_tree_are_drawn_in_the_browser(page, site):
+    nb = LiteNotebook(page, site, "notebooks/queens.ipynb")  # cells of its own are added to it and run
+    for source in (
+        "%load_ext kernelext\nfrom pycsp3 import *",
+        "%%puzzle sudoku\nx = VarArray(size=[4, 4], dom=range(1, 5))",
+        "%%puzzle+\nsatisfy([AllDifferent(x[i]) for i in range(4)], [AllDifferent(x[:, j]) for j in range(4)])",
+    ):
+        assert not errors(nb.run_new(source)), source
+    marks = nb.run_new("%%puzzle+ --domains\nsatisfy(x[0][0] == 1, x[0][1] == 2, x[1][0] == 3)")
+    assert not errors(marks) and "values left after propagation" in text(marks), text(marks)
+    index = nb.code_cells()[-1]
+    tables = page.evaluate(
+        "(i) => window.jupyterapp.shell.currentWidget.content.widgets[i].node"
+        ".querySelectorAll('table[title=\"x: 4 x 4\"]').length",
+        index,
+    )
+    assert tables >= 2, f"{tables} table(s) drawn: the step's grid and its pencil marks were expected"
+    nb.show(index)
+    page.screenshot(path=ARTIFACTS / "lite-pencil-marks.png")
+    tree = nb.run_new("%puzzle tree")
+    assert not errors(tree), text(tree)
+    index = nb.code_cells()[-1]
+    nodes = page.evaluate(
+        "(i) => window.jupyterapp.shell.currentWidget.content.widgets[i].node.querySelectorAll('svg [data-node]').length",
+        index,
+    )
+    assert nodes >= 3, f"the search tree drew {nodes} node(s)"
+    nb.show(index)
+    page.screenshot(path=ARTIFACTS / "lite-search-tree.png")
 
 
 def test_the_futoshiki_walkthrough_counts_its_solutions(page, site):

@@ -18,7 +18,8 @@ import sys
 from pathlib import Path
 
 import pytest
-from lab_server import ARTIFACTS, jupyter_server, launch, open_notebook, require_browser
+from lab_server import ARTIFACTS, jupyter_server, open_notebook, require_browser
+from local_web import launch
 
 pytestmark = pytest.mark.browser
 

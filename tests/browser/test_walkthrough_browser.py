@@ -12,7 +12,8 @@ import pickle
 from contextlib import contextmanager
 
 import pytest
-from lab_server import ARTIFACTS, jupyter_server, launch, open_notebook, require_browser
+from lab_server import ARTIFACTS, jupyter_server, open_notebook, require_browser
+from local_web import launch
 from sample_walkthrough import walkthrough
 from test_grid_browser import Frames, notebook, run_cell, watched_page
 

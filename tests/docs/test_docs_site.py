@@ -10,26 +10,21 @@ tree is left as it was. A screenshot of the Sudoku page goes to test-artifacts/d
 
 from __future__ import annotations
 
-import contextlib
 import os
-import shutil
-import signal
-import socket
 import subprocess
 import sys
 import time
-import urllib.request
 from html.parser import HTMLParser
 from pathlib import Path
 from urllib.parse import parse_qs, unquote, urlsplit
 
 import pytest
+from local_web import CHROMIUM, launch, outside, served
 
 ROOT = Path(__file__).resolve().parents[2]
 DOCS = ROOT / "docs"
 ARTIFACTS = ROOT / "test-artifacts" / "docs"
 BUILD_TIMEOUT = 600  # seconds, each build
-ONLY_LOCAL = "--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE 127.0.0.1"
 LINKING = {"a": "href", "link": "href", "script": "src", "img": "src", "iframe": "src", "source": "src"}
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(1200)]
@@ -92,30 +87,6 @@ def site(tmp_path_factory) -> Path:
     return html
 
 
-@contextlib.contextmanager
-def served(folder: Path):
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
-    server = subprocess.Popen(
-        [sys.executable, "-m", "http.server", "-b", "127.0.0.1", "-d", str(folder), str(port)],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-        start_new_session=True,
-    )
-    base = f"http://127.0.0.1:{port}/"
-    try:
-        for _ in range(100):
-            with contextlib.suppress(OSError):
-                urllib.request.urlopen(base + "index.html", timeout=5).close()
-                break
-            time.sleep(0.1)
-        yield base
-    finally:
-        os.killpg(server.pid, signal.SIGKILL)
-        server.wait(timeout=10)
-
-
 class Links(HTMLParser):
     """The addresses a page links to or loads, and the ids it defines."""
 
@@ -171,24 +142,11 @@ def test_every_internal_link_of_every_page_exists(site):
 def test_pages_show_the_notebooks_grids_and_the_generated_reference(site):
     from playwright.sync_api import sync_playwright
 
-    chromium = shutil.which("chromium")
-    assert chromium, "Debian's chromium is missing: apt-get install -y chromium"
+    assert CHROMIUM.exists(), "Debian's chromium is missing: apt-get install -y chromium"
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     requested = []
-    with served(site) as base, sync_playwright() as p:
-        browser = p.chromium.launch(
-            executable_path=chromium,
-            headless=True,
-            args=[
-                "--no-sandbox",
-                "--disable-gpu",
-                "--disable-background-networking",
-                "--disable-component-update",
-                "--disable-sync",
-                "--no-first-run",
-                ONLY_LOCAL,
-            ],
-        )
+    with served(site, ready="index.html") as base, sync_playwright() as p:
+        browser = launch(p, only_local=True)
         try:
             page = browser.new_page(viewport={"width": 1280, "height": 900})
             page.set_default_timeout(30_000)
@@ -221,9 +179,4 @@ def test_pages_show_the_notebooks_grids_and_the_generated_reference(site):
             page.screenshot(path=str(ARTIFACTS / "magics-reference.png"), full_page=False)
         finally:
             browser.close()
-    elsewhere = [
-        url
-        for url in requested
-        if urlsplit(url).hostname not in (None, "127.0.0.1") and urlsplit(url).scheme not in ("data", "blob")
-    ]
-    assert not elsewhere, f"pages asked another host: {elsewhere[:5]}"
+    assert requested and not outside(requested), f"pages asked another host: {outside(requested)[:5]}"
