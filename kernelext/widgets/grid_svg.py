@@ -33,6 +33,7 @@ def grid_svg(description: dict) -> str:
     x0, y0 = -left - 0.1, -top - 0.1
     width, height = cols + left + 0.2, rows + top + 0.2
     parts = [
+        '<?xml version="1.0" encoding="utf-8" standalone="no"?>',
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{_n(width * UNIT)}" height="{_n(height * UNIT)}" '
         f'viewBox="{_n(x0)} {_n(y0)} {_n(width)} {_n(height)}" font-family={quoteattr(FONT)}>',
         f"<title>{escape(description.get('name') or description.get('kind') or 'grid')}</title>",

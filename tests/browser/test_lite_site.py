@@ -175,7 +175,9 @@ def test_the_amaze_walkthrough_runs_and_draws_its_grids(page, site):
     saved = nb.run_new("%puzzle save amaze-optimum.svg")  # no matplotlib in the browser: drawn in plain Python
     assert not errors(saved) and "Wrote amaze-optimum.svg" in text(saved), text(saved)
     svg = nb.file_text("notebooks/amaze-optimum.svg")  # it lands in the file browser, beside the notebook
-    assert svg is not None and svg.startswith("<svg") and svg.count("<rect") > 49 and "<text" in svg, (svg or "")[:200]
+    assert (
+        svg is not None and svg.startswith("<?xml") and "<svg" in svg and svg.count("<rect") > 49 and "<text" in svg
+    ), (svg or "")[:200]
     refused = errors(nb.run_new("%puzzle save amaze-optimum.png"))
     assert len(refused) == 1 and "save amaze-optimum.svg instead" in refused[0], refused
 
