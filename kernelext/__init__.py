@@ -7,7 +7,8 @@ def load_ipython_extension(ipython):
     """Register the %puzzle / %%puzzle / %%puzzle+ magics (`%load_ext kernelext`); remove the temporary
     folders of kernels that ended without cleaning up; clean this kernel's own when it shuts down; keep
     pycsp3's `in` on built-in types for the cells' code only, and reached by every `in` of a cell
-    (see kernelext.pycsp3_glue.in_operator); in a browser, start loading MiniZinc."""
+    (see kernelext.pycsp3_glue.in_operator); in a browser, start loading MiniZinc and listen for Stop
+    (kernelext.solver.browser_stop)."""
     # Deferred, here and below: every `import kernelext.grading` (the grader, kernelext-grade) runs this file,
     # and the magics with IPython would add 0.3 s to it.
     import atexit
@@ -15,7 +16,7 @@ def load_ipython_extension(ipython):
     from kernelext.magic.magics import PuzzleMagics
     from kernelext.pycsp3_glue import in_operator
     from kernelext.scratch import reap_stale_folders
-    from kernelext.solver import choice
+    from kernelext.solver import browser_stop, choice
     from kernelext.solver.minizinc import browser as minizinc_browser
 
     reap_stale_folders()
@@ -28,6 +29,7 @@ def load_ipython_extension(ipython):
         ipython.ast_transformers.append(in_operator.InThroughSlots())
     if choice.in_browser():
         minizinc_browser.start_loading()
+        ipython.events.register("pre_run_cell", browser_stop.forget)
     atexit.register(magics.close)
 
 
@@ -52,6 +54,7 @@ def unload_ipython_extension(ipython):
 
     from kernelext.magic.magics import PuzzleMagics
     from kernelext.pycsp3_glue import in_operator
+    from kernelext.solver import browser_stop
 
     magics = ipython.magics_manager.registry.get(PuzzleMagics.__name__)
     if magics is None:
@@ -59,6 +62,8 @@ def unload_ipython_extension(ipython):
     ipython.events.unregister("pre_run_cell", magics.remember_cell_id)
     ipython.events.unregister("pre_execute", in_operator.in_cells)
     ipython.events.unregister("post_execute", in_operator.between_cells)
+    if browser_stop.forget in ipython.events.callbacks["pre_run_cell"]:
+        ipython.events.unregister("pre_run_cell", browser_stop.forget)
     in_operator.write(pycsp3s=True)  # as stock pycsp3 leaves them
     ipython.ast_transformers[:] = [t for t in ipython.ast_transformers if not isinstance(t, in_operator.InThroughSlots)]
     atexit.unregister(magics.close)

@@ -10,7 +10,6 @@ Draws nothing.
 
 from __future__ import annotations
 
-import time
 from collections import deque
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -18,6 +17,7 @@ from dataclasses import dataclass, field
 from kernelext.insight.walkthrough.propagation import MEMORY, TimeUp
 from kernelext.insight.walkthrough.reading import rule_of
 from kernelext.insight.walkthrough.rules import AllDifferentList, Rule
+from kernelext.solver.browser_stop import passed
 from kernelext.xcsp.subsets import XcspModel, XmlConstraint
 
 Candidates = dict[str, frozenset[int]]
@@ -101,7 +101,7 @@ class Propagator:
         pending = deque(dict.fromkeys(queue))
         queued = dict.fromkeys(pending)
         while pending:
-            if time.monotonic() > self.deadline:
+            if passed(self.deadline):
                 raise TimeUp
             index = pending.popleft()
             del queued[index]

@@ -76,7 +76,7 @@ class SubsetSolves:
         self, ids: tuple[int, ...], extra: Sequence[str] = (), most_seconds: float | None = None
     ) -> SolveResult | None:
         """Solve the variables with the constraints `ids` of the pool and the `extra` ones (XCSP3 elements),
-        within `most_seconds` if given; None once the deadline has passed."""
+        within `most_seconds` if given; None once the deadline has passed. KeyboardInterrupt when Stop ended it."""
         if self.remaining() <= 0.05:
             self.expired = True
             return None
@@ -84,7 +84,10 @@ class SubsetSolves:
             return SolveResult(Status.SAT, ({},))
         path = self.model.write(self.folder / "subset.xml", [self.pool[i] for i in ids] + list(extra))
         timeout = self.remaining() if most_seconds is None else min(most_seconds, self.remaining())
-        return self.session.solver.solve(path, self.cells, timeout=timeout, backend=self.backend)
+        result = self.session.solver.solve(path, self.cells, timeout=timeout, backend=self.backend)
+        if result.stopped == "interrupted":  # Stop ends the whole explanation, not this one solve
+            raise KeyboardInterrupt
+        return result
 
     def unsat(self, ids: tuple[int, ...]) -> bool:
         """True when the constraints `ids` have no solution; False when they have one or time ran out."""

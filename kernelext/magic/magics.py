@@ -196,12 +196,14 @@ class PuzzleMagics(Magics):
 
     def _guarded(self, action, *args):
         """Run `action` with Python's plain operators (faster; a step's own code gets pycsp3's back), its
-        errors shown as one-line messages."""
+        errors (and Stop) shown as one-line messages."""
         try:
             with plain_operators():
                 return action(*args)
         except KernelextError as error:
             raise UsageError(str(error)) from None
+        except KeyboardInterrupt:
+            raise UsageError("Stopped before the end: the puzzle is as it was.") from None
 
     def _require_puzzle(self):
         if self._failed is not None:

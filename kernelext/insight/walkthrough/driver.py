@@ -127,6 +127,9 @@ class _Walk:
                 self.context.expired = True
                 stopped = "time ran out: give more time with --timeout"
                 break
+            except KeyboardInterrupt:
+                stopped = "Stop was pressed"
+                break
             except NoSolution:
                 stopped = "the constraints have no solution: use %puzzle explain"
                 break

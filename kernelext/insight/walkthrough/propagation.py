@@ -9,10 +9,10 @@ at every node of a search).
 from __future__ import annotations
 
 import itertools
-import time
 from collections.abc import Callable, Iterator, Sequence
 
 from kernelext.insight.walkthrough.rules import Rule
+from kernelext.solver.browser_stop import passed
 
 Candidates = dict[str, frozenset[int]]
 MEMORY = 300_000  # filter results remembered, at most
@@ -65,7 +65,7 @@ class Reasoner:
         queue = list(dict.fromkeys(ids))
         queued = dict.fromkeys(queue)
         while queue:
-            if time.monotonic() > self.deadline:
+            if passed(self.deadline):
                 raise TimeUp
             index = queue.pop(0)
             del queued[index]

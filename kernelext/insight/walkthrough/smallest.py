@@ -11,10 +11,10 @@ smallest step, so the first pick that rules its candidate out is a smallest step
 from __future__ import annotations
 
 import random
-import time
 from collections.abc import Callable, Sequence
 
 from kernelext.insight.walkthrough.propagation import Candidates, Reasoner, TimeUp
+from kernelext.solver.browser_stop import passed
 
 Witness = tuple[frozenset[int], dict[str, int]]  # rules an assignment satisfies, and the assignment
 MOST_WITNESSES = 2000  # kept for later proofs, at most
@@ -61,7 +61,7 @@ def smallest_refutation(
         if all(x in domains.get(v, ()) for v, x in assignment.items()):
             correct(satisfied, assignment)
     while True:
-        if time.monotonic() > reasoner.deadline:
+        if passed(reasoner.deadline):
             raise TimeUp
         hitting = cp_model.CpSolver()
         hitting.parameters.num_workers = 1

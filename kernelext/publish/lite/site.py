@@ -41,6 +41,8 @@ APPS = ("lab", "notebooks", "tree")  # JupyterLab, and Notebook 7's pages
 LABEXTENSIONS = Path(sys.prefix) / "share" / "jupyter" / "labextensions"
 EXTENSIONS = ("@jupyter-widgets/jupyterlab-manager", "anywidget")
 KERNEL_EXTENSION = "@jupyterlite/pyodide-kernel-extension"  # in the kernel's wheel, with its own kernel wheels
+# The kit's own front-end plugin: an interrupt reaches the kernel's worker (kernelext.solver.browser_stop).
+STOP_EXTENSION = Path(__file__).parent / "stop_extension"
 
 
 class BuildError(KernelextError):
@@ -143,7 +145,7 @@ def _copy_notebooks(sources: list[Path], contents: Path) -> None:
 
 
 def _jupyter_lite_build(lite: Path, contents: Path, out: Path, kernel: Path) -> None:
-    extensions = [kernel, *(LABEXTENSIONS / name for name in EXTENSIONS)]
+    extensions = [kernel, STOP_EXTENSION, *(LABEXTENSIONS / name for name in EXTENSIONS)]
     missing = [str(path) for path in extensions if not (path / "package.json").exists()]
     if missing:
         raise BuildError(f"Front-end extensions missing: {', '.join(missing)}: pip install ipywidgets anywidget.")

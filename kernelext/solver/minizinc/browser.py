@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import time
 
-from kernelext.solver import ace_output
+from kernelext.solver import ace_output, browser_stop
 from kernelext.solver.compiled import CompiledModel
 from kernelext.solver.errors import BackendUnsupported
 from kernelext.solver.minizinc.answers import read_answers
@@ -28,9 +28,10 @@ _START_JS = """
   return MiniZinc;
 })()
 """
-# Runs one solve in MiniZinc's web worker; resolves to the messages, as the desktop program streams them.
+# Runs one solve in MiniZinc's web worker; resolves to the messages, as the desktop program streams them. A stop
+# (kernelext.solver.browser_stop) cancels it, as its time limit does, keeping the solutions found.
 _SOLVE_JS = """
-async (start, root, text, options, limit) => {
+async (start, root, text, options, limit, stop) => {
   const MiniZinc = await start(root);
   const model = new MiniZinc.Model();
   model.addFile("model.mzn", text);
@@ -41,7 +42,11 @@ async (start, root, text, options, limit) => {
   solve.on("statistics", e => messages.push([seconds(), {type: "statistics", statistics: e.statistics}]));
   solve.on("error", e => messages.push([seconds(), {type: "error", message: String(e.message)}]));
   let stopped = "";
-  const timer = setTimeout(() => { stopped = "timeout"; solve.cancel(); }, limit);
+  const end = (why) => { if (!stopped) { stopped = why; solve.cancel(); } };
+  const interrupted = () => end("interrupted");
+  stop.cancels.add(interrupted);
+  if (stop.requested) interrupted();
+  const timer = setTimeout(() => end("timeout"), limit);
   try {
     const answer = await solve;
     messages.push([seconds(), {type: "status", status: answer.status}]);
@@ -49,6 +54,8 @@ async (start, root, text, options, limit) => {
     if (!stopped) messages.push([seconds(), {type: "error", message: String(error && error.message || error)}]);
   }
   clearTimeout(timer);
+  stop.cancels.delete(interrupted);
+  if (stopped === "interrupted") stop.requested = false;
   return JSON.stringify({messages, stopped});
 }
 """
@@ -83,6 +90,7 @@ def solve_in_browser(
                 translated.text,
                 to_js(list(options.items())),
                 int((left + GRACE) * 1000),
+                browser_stop.state(),
             )
         )
     )

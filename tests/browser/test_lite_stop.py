@@ -1,0 +1,151 @@
+"""Stop in the browser: the notebook's Stop button and Kernel > Interrupt Kernel end a running solve in
+JupyterLite's Pyodide kernel (which has no interrupt of its own) through the site's stop extension, keeping the
+best solution found; the kernel lives on with the puzzle as it was. The site is served on 127.0.0.1 to a
+chromium that reaches no other host.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+
+import pytest
+from lab_server import ARTIFACTS, require_browser
+from lite_site import LiteNotebook, build_site, errors, text
+from local_web import launch, outside, served
+
+pytestmark = pytest.mark.browser
+
+LONG = 300  # seconds a stopped search would run for: any wait far shorter than this shows Stop worked
+STOPPED_WITHIN = 30  # seconds a stopped cell is waited for (the issue's goal, 2 s, is measured in benchmarks/)
+SETUP = (
+    "%load_ext kernelext\nfrom pycsp3 import *",
+    # 15 pigeons, 14 holes, pairwise: a search MiniZinc's Gecode does not end in minutes
+    f"%%puzzle pigeons --timeout {LONG}\nx = VarArray(size=15, dom=range(14))",
+)
+# An optimisation whose better solutions keep coming: the best found so far is what a stop keeps.
+SPREAD = (
+    f"%%puzzle spread --timeout {LONG}\ny = VarArray(size=[6, 6], dom=range(36))",
+    "%%puzzle+\nsatisfy(AllDifferent(y))\n"
+    "maximize(Sum(abs(y[i][j] - y[i][j + 1]) for i in range(6) for j in range(5))"
+    " + Sum(abs(y[i][j] - y[i + 1][j]) for i in range(5) for j in range(6)))",
+)
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory):
+    tmp = tmp_path_factory.mktemp("lite-stop")
+    blank = {
+        "cells": [],
+        "metadata": {"kernelspec": {"name": "python3", "display_name": "Python 3", "language": "python"}},
+        "nbformat": 4,
+        "nbformat_minor": 5,
+    }
+    (tmp / "stop.ipynb").write_text(json.dumps(blank))
+    built = build_site(tmp / "site", [tmp / "stop.ipynb"])
+    with served(built, ready="jupyter-lite.json") as base:
+        yield base
+
+
+@pytest.fixture
+def page(site):
+    sync_playwright = require_browser()
+    with sync_playwright() as p:
+        browser = launch(p, only_local=True)
+        context = browser.new_context(viewport={"width": 1400, "height": 1000})
+        requested: list[str] = []
+        context.on("request", lambda request: requested.append(request.url))
+        page = context.new_page()
+        page.set_default_timeout(60_000)
+        yield page
+        browser.close()
+        assert not outside(requested), f"asked other hosts: {outside(requested)[:5]}"
+
+
+def start(nb: LiteNotebook, source: str) -> int:
+    """Add a cell holding `source` and start it without waiting; its index."""
+    index = nb.page.evaluate(
+        """(source) => {
+        const notebook = window.jupyterapp.shell.currentWidget.content;
+        notebook.model.sharedModel.insertCell(notebook.widgets.length, {cell_type: "code", source});
+        notebook.activeCellIndex = notebook.widgets.length - 1;
+        window.jupyterapp.commands.execute("notebook:run-cell");
+        return notebook.widgets.length - 1;
+    }""",
+        source,
+    )
+    nb.page.wait_for_function(
+        "() => window.jupyterapp.shell.currentWidget.sessionContext.kernelDisplayStatus === 'busy'"
+    )
+    return index
+
+
+def stopped(nb: LiteNotebook, index: int, stop) -> list[dict]:
+    """Let cell `index` run a while, `stop()` it; its outputs once it ended."""
+    time.sleep(4)  # into the search
+    stop()
+    nb.page.wait_for_function(
+        """(index) => {
+        const cell = window.jupyterapp.shell.currentWidget.content.widgets[index];
+        return cell.model.executionCount !== null && !cell.node.querySelector(".jp-InputPrompt").textContent.includes("*");
+    }""",
+        arg=index,
+        timeout=STOPPED_WITHIN * 1000,
+    )
+    return nb.outputs(index)
+
+
+def stop_button(page) -> None:
+    page.click(
+        ".jp-NotebookPanel-toolbar [data-command='notebook:interrupt-kernel'], "
+        ".jp-NotebookPanel-toolbar jp-button[title='Interrupt the kernel']"
+    )
+
+
+def kernel_menu_interrupt(page) -> None:
+    page.click("li.lm-MenuBar-item:has-text('Kernel')")
+    page.click(".lm-Menu-itemLabel:text-is('Interrupt Kernel')")
+
+
+def test_stop_ends_a_solve_and_the_kernel_keeps_the_puzzle(page, site):
+    nb = LiteNotebook(page, site, "stop.ipynb")
+    for source in SETUP:
+        assert not errors(nb.run_new(source)), source
+    index = start(nb, "%%puzzle+\nsatisfy(x[i] != x[j] for i in range(15) for j in range(i + 1, 15))")
+    outputs = stopped(nb, index, lambda: stop_button(page))
+    assert "status: UNKNOWN [search stopped: interrupted]" in text(outputs), text(outputs)
+    page.screenshot(path=ARTIFACTS / "lite-stopped.png")
+    steps = nb.run_new("%puzzle steps")  # the stopped step is kept, as on the desktop
+    assert "x[i] != x[j]" in text(steps), text(steps)
+    assert not errors(nb.run_new("%puzzle undo"))
+    after = nb.run_new("%%puzzle+\nsatisfy(x[0] == 3, AllDifferent(x[1:]))")
+    assert "status: SAT" in text(after), text(after)
+
+
+def test_stop_keeps_the_best_solution_found(page, site):
+    nb = LiteNotebook(page, site, "stop.ipynb")
+    assert not errors(nb.run_new(SETUP[0]))
+    assert not errors(nb.run_new(SPREAD[0]))
+    index = start(nb, SPREAD[1])
+    outputs = stopped(nb, index, lambda: kernel_menu_interrupt(page))
+    said = text(outputs)
+    assert "status: SAT (bound " in said and "[search stopped: interrupted]" in said, said
+
+
+@pytest.mark.parametrize(
+    "command, said",
+    [
+        ("%puzzle tree --nodes 100000000", "by an interrupt"),
+        (f"%puzzle walkthrough --timeout {LONG}", "Stop was pressed"),
+    ],
+)
+def test_stop_ends_the_kit_s_own_searches(page, site, command, said):
+    nb = LiteNotebook(page, site, "stop.ipynb")
+    for source in SETUP:
+        assert not errors(nb.run_new(source)), source
+    pigeons = "%%puzzle+ --no-solve\nsatisfy(x[i] != x[j] for i in range(15) for j in range(i + 1, 15))"
+    assert not errors(nb.run_new(pigeons))
+    outputs = stopped(nb, start(nb, command), lambda: stop_button(page))
+    assert said in text(outputs), text(outputs)
+    steps = nb.run_new("%puzzle steps")
+    assert "x[i] != x[j]" in text(steps), text(steps)
