@@ -24,17 +24,31 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
+ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+
+
 def launch(p, *, only_local: bool = False):
     """Debian's chromium through Playwright `p`, headless; with `only_local`, no host but 127.0.0.1 resolves."""
-    args = [
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-sync",
-        "--no-first-run",
-    ]
-    return p.chromium.launch(executable_path=str(CHROMIUM), headless=True, args=args + [ONLY_LOCAL] * only_local)
+    return p.chromium.launch(executable_path=str(CHROMIUM), headless=True, args=ARGS + [ONLY_LOCAL] * only_local)
+
+
+def launch_profile(p, profile: Path, *, only_local: bool = False):
+    """A browser context of Debian's chromium that keeps its storage in the folder `profile`, as a browser
+    keeps it between restarts (same options as `launch`)."""
+    return p.chromium.launch_persistent_context(
+        str(profile),
+        executable_path=str(CHROMIUM),
+        headless=True,
+        args=ARGS + [ONLY_LOCAL] * only_local,
+        viewport={"width": 1400, "height": 1000},
+    )
 
 
 @contextlib.contextmanager

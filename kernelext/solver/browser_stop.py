@@ -1,6 +1,6 @@
 """Stop in the browser's kernel, where JupyterLite's Pyodide kernel has no interrupt of its own.
 
-The site's front-end plugin (kernelext/publish/lite/stop_extension) posts `{kernelextStop}` to the kernel's
+The site's front-end plugin (kernelext/publish/lite/site_extension) posts `{kernelextStop}` to the kernel's
 worker when the kernel is interrupted (the Stop button, Kernel > Interrupt Kernel). The worker's JavaScript runs
 while Python waits for a promise (`run_sync`), so the message gets in:
   - while a MiniZinc solve runs: it is cancelled and keeps the solutions found (kernelext.solver.minizinc.browser);

@@ -19,6 +19,8 @@ from lite_site import (
     LiteNotebook,
     build_site,
     errors,
+    notebook,
+    released_and_solved,
     text,
 )
 from local_web import launch, outside, served
@@ -60,42 +62,6 @@ COMPILED = {
     **{name: (source, False) for name, (source, _) in MODELS.COUNTED.items()},
     **{name: (source, True) for name, source in MODELS.OPTIMISED.items()},
 }
-
-
-def notebook(cells: list[str]) -> dict:
-    return {
-        "cells": [
-            {"cell_type": "code", "metadata": {}, "source": source, "outputs": [], "execution_count": None}
-            for source in cells
-        ],
-        "metadata": {"kernelspec": {"name": "python3", "display_name": "Python 3", "language": "python"}},
-        "nbformat": 4,
-        "nbformat_minor": 5,
-    }
-
-
-def released_and_solved(tmp: Path) -> Path:
-    """The Futoshiki exercise released to students, with a student's notebook that solves it and checks it."""
-    from kernelext.grading.format.notebook import release
-
-    folder = tmp / "futoshiki_exercise"
-    student = release(exercise_dir=ROOT / "exercises" / "futoshiki", out_dir=folder)
-    instructor = json.loads((ROOT / "exercises" / "futoshiki" / "instructor.ipynb").read_text())
-    solutions = [
-        "\n".join(line for line in "".join(cell["source"]).splitlines() if "### " not in line)
-        for cell in instructor["cells"]
-        if cell["cell_type"] == "code"
-    ]
-    nb = json.loads(student.read_text())
-    code = [cell for cell in nb["cells"] if cell["cell_type"] == "code"]
-    for cell, solution in zip(code, solutions):
-        cell["source"] = solution
-    nb["cells"].append(notebook(["%puzzle check"])["cells"][0])
-    (folder / "solved.ipynb").write_text(json.dumps(nb))
-    wrong = json.loads(json.dumps(nb))
-    [cell for cell in wrong["cells"] if cell["cell_type"] == "code"][-2]["source"] = "%%puzzle+\nsatisfy(x[0][0] == 1)"
-    (folder / "wrong.ipynb").write_text(json.dumps(wrong))
-    return folder
 
 
 @pytest.fixture(scope="module")

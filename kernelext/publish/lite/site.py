@@ -18,6 +18,7 @@ from pathlib import Path
 
 from kernelext.errors import KernelextError
 from kernelext.publish.handout import prepare
+from kernelext.publish.lite import offline
 from kernelext.publish.lite.lock import write_lock
 from kernelext.publish.lite.parts import Parts
 from kernelext.publish.lite.wheels import kit_wheel, standins_wheel, without_jars
@@ -41,8 +42,11 @@ APPS = ("lab", "notebooks", "tree")  # JupyterLab, and Notebook 7's pages
 LABEXTENSIONS = Path(sys.prefix) / "share" / "jupyter" / "labextensions"
 EXTENSIONS = ("@jupyter-widgets/jupyterlab-manager", "anywidget")
 KERNEL_EXTENSION = "@jupyterlite/pyodide-kernel-extension"  # in the kernel's wheel, with its own kernel wheels
-# The kit's own front-end plugin: an interrupt reaches the kernel's worker (kernelext.solver.browser_stop).
-STOP_EXTENSION = Path(__file__).parent / "stop_extension"
+# The kit's own front-end plugins: Stop reaches the kernel's worker (kernelext.solver.browser_stop); the site is
+# kept for offline visits (kernelext.publish.lite.offline).
+SITE_EXTENSION = Path(__file__).parent / "site_extension"
+# A student's edits and outputs are saved into the browser's storage every few seconds (JupyterLab: 120 s).
+AUTOSAVE = {"@jupyterlab/docmanager-extension:plugin": {"autosave": True, "autosaveInterval": 5}}
 
 
 class BuildError(KernelextError):
@@ -66,6 +70,7 @@ def build_site(out: Path, sources: list[Path], parts: Parts) -> Path:
         shutil.copytree(pyodide, out / PYODIDE_PATH.parent)
         _unpack(parts.minizinc, out / "minizinc", MINIZINC_FILES)
     shutil.copy(out / "lab" / "favicon.ico", out / "favicon.ico")  # browsers ask the root for it
+    offline.keep_for_offline(out)
     return out
 
 
@@ -120,10 +125,11 @@ def _write_settings(path: Path, packages: list[str]) -> None:
     }
     config = {
         "jupyter-lite-schema-version": 0,
-        "jupyter-config-data": {"litePluginSettings": {KERNEL_SETTINGS: settings}},
+        "jupyter-config-data": {"litePluginSettings": {KERNEL_SETTINGS: settings}, **offline.config_data()},
     }
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(json.dumps(config, indent=2))
+    (path.parent / "overrides.json").write_text(json.dumps(AUTOSAVE, indent=2))
 
 
 def _copy_notebooks(sources: list[Path], contents: Path) -> None:
@@ -145,7 +151,7 @@ def _copy_notebooks(sources: list[Path], contents: Path) -> None:
 
 
 def _jupyter_lite_build(lite: Path, contents: Path, out: Path, kernel: Path) -> None:
-    extensions = [kernel, STOP_EXTENSION, *(LABEXTENSIONS / name for name in EXTENSIONS)]
+    extensions = [kernel, SITE_EXTENSION, *(LABEXTENSIONS / name for name in EXTENSIONS)]
     missing = [str(path) for path in extensions if not (path / "package.json").exists()]
     if missing:
         raise BuildError(f"Front-end extensions missing: {', '.join(missing)}: pip install ipywidgets anywidget.")

@@ -1,0 +1,86 @@
+// The kit's plugins for its browser site, written as the module-federation container the JupyterLite app loads
+// (no build step). Two plugins:
+// - stop: on every kernel interrupt (the Stop button, Kernel > Interrupt Kernel, the I,I shortcut) it posts
+//   {kernelextStop} to that kernel's worker before JupyterLite's own handling. JupyterLite's Pyodide kernel has
+//   no interrupt of its own; the kit's Python listens for this message while it waits for a solver, and
+//   between the steps of its own searches (kernelext/solver/browser_stop.py).
+// - offline: once the site's service worker controls the page, every file the site lists in
+//   kernelext-offline.json that its cache lacks is fetched through it, so the next visit works with no network.
+(() => {
+  const NAME = "@kernelext/site-extension";
+  const ROOT = document.currentScript.src.split("/extensions/")[0] + "/";
+  const CACHE = "precache"; // the cache JupyterLite's service worker keeps
+  const WARM_DELAY = 10000; // ms after the app is restored: the first visit's kernel starts first
+  let shared = null;
+
+  async function sharedModule(name) {
+    const versions = shared && shared[name];
+    const newest = versions && Object.keys(versions).sort().pop();
+    if (!newest) throw new Error(`${NAME}: the site shares no ${name}`);
+    return (await versions[newest].get())();
+  }
+
+  function stopPlugin(IKernelClient) {
+    return {
+      id: `${NAME}:stop`,
+      description: "Posts a stop message to a kernel's worker when the kernel is interrupted.",
+      autoStart: true,
+      requires: [IKernelClient],
+      activate: (app, kernels) => {
+        const interrupt = kernels.interrupt.bind(kernels);
+        kernels.interrupt = async (id) => {
+          const kernel = await kernels.getModel(id);
+          const worker = kernel && kernel._worker;
+          if (worker) worker.postMessage({kernelextStop: Date.now()});
+          return interrupt(id);
+        };
+      },
+    };
+  }
+
+  function controlled() {
+    const workers = navigator.serviceWorker;
+    if (workers.controller) return Promise.resolve();
+    return new Promise((resolve) => workers.addEventListener("controllerchange", resolve, {once: true}));
+  }
+
+  async function keepForOffline() {
+    const listed = await fetch(ROOT + "kernelext-offline.json", {cache: "no-store"});
+    if (!listed.ok) return;
+    const cache = await caches.open(CACHE);
+    for (const path of await listed.json()) {
+      const url = new URL(path, ROOT).href;
+      if (await cache.match(url)) continue;
+      const response = await fetch(url); // through the service worker, which keeps it
+      await response.arrayBuffer();
+    }
+    document.body.dataset.kernelextOffline = "ready";
+  }
+
+  function offlinePlugin() {
+    return {
+      id: `${NAME}:offline`,
+      description: "Keeps every file of the site in the service worker's cache, for offline visits.",
+      autoStart: true,
+      activate: (app) => {
+        if (!("serviceWorker" in navigator) || !("caches" in window)) return;
+        app.restored
+          .then(() => new Promise((resolve) => setTimeout(resolve, WARM_DELAY)))
+          .then(controlled)
+          .then(keepForOffline)
+          .catch((error) => console.warn(`${NAME}: the site is not kept for offline use (${error})`));
+      },
+    };
+  }
+
+  const container = {
+    init: (scope) => { shared = scope; },
+    get: async (module) => {
+      if (module !== "./extension") throw new Error(`${NAME} has no module ${module}`);
+      const { IKernelClient } = await sharedModule("@jupyterlite/services");
+      const plugins = [stopPlugin(IKernelClient), offlinePlugin()];
+      return () => ({ __esModule: true, default: plugins });
+    },
+  };
+  (self._JUPYTERLAB = self._JUPYTERLAB || {})[NAME] = container;
+})();
