@@ -19,3 +19,8 @@ class ModelRejected(KernelextError):
 
 class Untranslatable(KernelextError):
     """A compiled model holds something a reader does not take; the message names it."""
+
+
+class ViewNotApplicable(KernelextError):
+    """A picture (Gantt chart, graph, route, packing) finds nothing of its kind in the model; the message says
+    what it looks for."""

@@ -16,6 +16,7 @@ from kernelext.pycsp3_glue.operators import plain_operators
 from kernelext.solver.backends import BACKENDS, MINIZINC_SOLVERS, backends_help
 from kernelext.solver.engine import Solver
 from kernelext.steps.session import PuzzleSession
+from kernelext.views import view_for, view_names
 
 
 def _with_commands(func):
@@ -113,7 +114,8 @@ class PuzzleMagics(Magics):
     @argument(
         "--view",
         metavar="KIND",
-        help=f"how to draw the grid: {view_choices()} (default: guessed from NAME and the data)",
+        help=f"how to draw the model: a grid ({view_choices()}) or a picture ({', '.join(view_names())}) "
+        "(default: a picture when the posted constraints call for one, else a grid guessed from NAME and the data)",
     )
     @argument("--nodes", metavar="N", type=int, help="with `%%puzzle tree`: how many nodes to record (default 500)")
     @argument("--prove", action="store_true", help="with `%%puzzle walkthrough`: prove every step smallest (slower)")
@@ -151,8 +153,13 @@ class PuzzleMagics(Magics):
         self.current, self._failed = None, " ".join(args.words) or "NAME"
         if len(args.words) != 1:
             raise PuzzleUsageError("Name the puzzle: %%puzzle NAME [options], e.g. %%puzzle amaze.")
-        if args.view:
-            kind_for(args.view)
+        if args.view and view_for(args.view) is None:
+            try:
+                kind_for(args.view)
+            except PuzzleUsageError:
+                raise PuzzleUsageError(
+                    f"--view {args.view}: no such view (grids: {view_choices()}; pictures: {', '.join(view_names())})."
+                ) from None
         session = PuzzleSession(
             args.words[0], self.shell.user_ns, solver=self._shared_solver(), timeout=self.timeout, backend=self.solver
         )

@@ -2,16 +2,21 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from IPython.display import display
 
-from kernelext.errors import PuzzleUsageError
+from kernelext.errors import PuzzleUsageError, ViewNotApplicable
 from kernelext.insight.pencil_marks import pencil_report
 from kernelext.insight.search_tree import record_tree
 from kernelext.kinds import block_size, detect_kind, kind_for, modules, view_data
-from kernelext.magic.render import ReportOutput, in_kernel
+from kernelext.magic.render import MAX_WIDGET_GRIDS, ReportOutput, in_kernel
 from kernelext.steps.posted_facts import posted_facts
+from kernelext.views import detect_view, view_for
+from kernelext.views import modules as picture_modules
+from kernelext.views import view_data as picture_data
+from kernelext.widgets.drawing_svg import drawing_svg
 from kernelext.widgets.export import save_grid
 from kernelext.widgets.pencil_forms import pencil_html, pencil_text
 from kernelext.widgets.static_forms import (
@@ -35,7 +40,8 @@ class NotebookPuzzle:
     Arguments:
         session: the puzzle's session.
         namespace: the notebook's user namespace (where the views find the puzzle's data).
-        view: the kind named by `--view`, or None to guess it from the puzzle's name and data.
+        view: the grid kind or the picture (kernelext.views) named by `--view`, or None to guess: a picture when
+            the posted constraints call for one (and the puzzle's name or data name no grid kind), else a grid.
         timeout: the default time limit of a solve (explanations get EXPLAIN_TIME_FACTOR times it).
     """
 
@@ -43,14 +49,54 @@ class NotebookPuzzle:
         self.session, self.namespace, self.view, self.timeout = session, namespace, view, timeout
         self.domains = None  # the pencil marks shown last, to mark what the next step removes
         self._kinds = None  # the kinds' modules, looked up once (installed packages add kinds)
+        self._pictures = None  # the pictures' modules, looked up once
+        self._drawn = None  # the solution a picture showed last ({} unsolved), to mark what the next step changes
 
     def kind(self, grid: Grid | None = None) -> str:
-        """The view drawing the grid: `--view`, else the kind the puzzle's name or data suggest."""
-        if self.view:
+        """The view drawing the grid: `--view` (when it names a grid kind), else the kind the puzzle's name or
+        data suggest."""
+        if self.view and view_for(self.view) is None:
             return self.view
         if self._kinds is None:
             self._kinds = modules()
         return detect_kind(self.session.name, grid or self.session.last_grid, self.namespace, self._kinds)
+
+    def picture(self, grid: Grid | None = None):
+        """The picture drawing the model, as (its module, the model read as XCSP3), or None for a grid: `--view`,
+        else the first picture the posted constraints and the data call for, when the puzzle's name or data name
+        no grid kind."""
+        forced = view_for(self.view) if self.view else None
+        if self.view and forced is None:
+            return None
+        if forced is None and self.kind(grid) != "generic":
+            return None
+        model = self.session.xcsp_model()
+        if model is None or (forced is not None and not model.constraints):
+            return None  # nothing posted yet: a forced picture waits for its constraints
+        if forced is not None:
+            return forced, model
+        if self._pictures is None:
+            self._pictures = picture_modules()
+        found = detect_view(model, self.namespace, self._pictures)
+        return (self._pictures[found], model) if found else None
+
+    def drawings(self, report: StepReport) -> list[dict] | None:
+        """The pictures of the report's solutions (its grids' place), or None to draw grids."""
+        chosen = self.picture(report.grid)
+        if chosen is None or report.grid is None:
+            return None
+        module, model = chosen
+        result = report.result
+        several = len(report.all_grids) > 1
+        solutions = list(result.solutions[:MAX_WIDGET_GRIDS]) if several else [result.solution if result else None]
+        previous = None if report.replaced else self._drawn
+        data = picture_data(module, self.namespace)
+        try:
+            drawn = [module.describe(model, data, solution, previous) for solution in solutions]
+        except ViewNotApplicable as error:
+            raise PuzzleUsageError(f"--view {self.view}: {error} The step is kept.") from None
+        self._drawn = dict(solutions[-1] or {})
+        return drawn
 
     def data(self, kind: str) -> dict:
         """The plain data the view `kind` reads from the notebook, and what it reads off the posted model
@@ -68,7 +114,11 @@ class NotebookPuzzle:
         kind = self.kind(report.grid)
         steps = tuple(self.session.steps)
         output = ReportOutput(
-            report, kind=kind, data=self.data(kind), on_explain=lambda: self._explain_button(steps, current)
+            report,
+            kind=kind,
+            data=self.data(kind),
+            on_explain=lambda: self._explain_button(steps, current),
+            drawings=self.drawings(report),
         )
         try:
             display(output)
@@ -141,14 +191,34 @@ class NotebookPuzzle:
             )
 
     def save(self, path: str) -> None:
-        """Draw the current grid into a .png, .svg or .pdf file."""
+        """Draw the current grid or picture into a .png, .svg or .pdf file (a picture: .svg only)."""
         if not path.lower().endswith((".png", ".svg", ".pdf")):
             raise PuzzleUsageError(f"Cannot draw into {path}: use a .png, .svg or .pdf file.")
         grid = self.session.last_grid
         if grid is None:
             raise PuzzleUsageError("No grid to save yet: add a step that declares a 1-D or 2-D array.")
+        chosen = self.picture(grid)
+        if chosen is not None:
+            self._save_picture(*chosen, path)
+            return
         kind = self.kind(grid)
         print(f"Wrote {save_grid(kind_for(kind).describe(grid, self.data(kind)), path).name}")
+
+    def _save_picture(self, module, model, path: str) -> None:
+        if not path.lower().endswith(".svg"):
+            raise PuzzleUsageError(f"A picture is saved as SVG: save {Path(path).with_suffix('.svg').name} instead.")
+        result = self.session.last_result
+        try:
+            drawn = module.describe(
+                model, picture_data(module, self.namespace), result.solution if result else None, None
+            )
+        except ViewNotApplicable as error:
+            raise PuzzleUsageError(f"--view {self.view}: {error}") from None
+        try:
+            Path(path).write_text(drawing_svg(drawn), encoding="utf-8")
+        except OSError as error:
+            raise PuzzleUsageError(f"Cannot write {path}: {error.strerror or error}.") from None
+        print(f"Wrote {Path(path).name}")
 
     def close(self) -> None:
         self.session.close()

@@ -71,8 +71,11 @@ def grid_text(grid: Grid, kind: str = "generic", data: Mapping | None = None) ->
     return static_forms.grid_text(kind_for(kind).describe(grid, data or {}))
 
 
-def report_state(report: StepReport, kind: str = "generic", data: Mapping | None = None) -> dict:
-    """The grid widget's state for `report`, its grids drawn by the view `kind` from `data`."""
+def report_state(
+    report: StepReport, kind: str = "generic", data: Mapping | None = None, drawings: list[dict] | None = None
+) -> dict:
+    """The grid widget's state for `report`, its grids drawn by the view `kind` from `data`, or its `drawings`
+    (picture descriptions of its solutions, see kernelext.views) in their place."""
     view = kind_for(kind)
     title = f"{report.puzzle} · step {report.number}" + (" (replaced)" if report.replaced else "")
     lines = [_clip(f"declared: {d}") for d in report.declared]
@@ -87,7 +90,10 @@ def report_state(report: StepReport, kind: str = "generic", data: Mapping | None
     grids = report.all_grids if len(report.all_grids) > 1 else (report.grid,) if report.grid else ()
     result = report.result
     bounds = [bound for _, bound in result.progress] if result else []
-    described = [view.describe(g, data or {}) for g in grids[:MAX_WIDGET_GRIDS]]
+    if drawings is not None:
+        described = drawings[:MAX_WIDGET_GRIDS]
+    else:
+        described = [view.describe(g, data or {}) for g in grids[:MAX_WIDGET_GRIDS]]
     lines += [described[0]["note"]] if described and described[0].get("note") else []
     return {
         "title": title,
@@ -99,14 +105,18 @@ def report_state(report: StepReport, kind: str = "generic", data: Mapping | None
     }
 
 
-def report_text(report: StepReport, kind: str = "generic", data: Mapping | None = None) -> str:
+def report_text(
+    report: StepReport, kind: str = "generic", data: Mapping | None = None, drawings: list[dict] | None = None
+) -> str:
     """The whole report as plain text."""
-    return static_forms.state_text(report_state(report, kind, data))
+    return static_forms.state_text(report_state(report, kind, data, drawings))
 
 
-def report_html(report: StepReport, kind: str = "generic", data: Mapping | None = None) -> str:
-    """The whole report as static HTML (tables that notebook sanitizers keep)."""
-    return static_forms.state_html(report_state(report, kind, data))
+def report_html(
+    report: StepReport, kind: str = "generic", data: Mapping | None = None, drawings: list[dict] | None = None
+) -> str:
+    """The whole report as static HTML (tables and boxes that notebook sanitizers keep)."""
+    return static_forms.state_html(report_state(report, kind, data, drawings))
 
 
 def in_kernel() -> bool:
@@ -125,6 +135,7 @@ class ReportOutput:
         data: the puzzle data the view reads (see `kernelext.kinds.view_data`).
         on_explain: returns the Explanation (see kernelext.insight.explain) of an UNSAT step; the widget of such
             a step then has an "Explain" button.
+        drawings: the pictures (kernelext.views) drawn in place of the grids, one per solution shown, or None.
     """
 
     def __init__(
@@ -134,9 +145,10 @@ class ReportOutput:
         data: Mapping | None = None,
         *,
         on_explain: Callable[[], Explanation] | None = None,
+        drawings: list[dict] | None = None,
     ):
         kind_for(kind)
-        self.report, self.kind, self.data = report, kind, dict(data or {})
+        self.report, self.kind, self.data, self.drawings = report, kind, dict(data or {}), drawings
         unsat = report.result is not None and report.result.status is Status.UNSAT
         self.on_explain = on_explain if unsat else None
         self.widget = None
@@ -165,7 +177,7 @@ class ReportOutput:
         }
 
     def _repr_mimebundle_(self, include=None, exclude=None):
-        state = report_state(self.report, self.kind, self.data)
+        state = report_state(self.report, self.kind, self.data, self.drawings)
         if not in_kernel():
             return {"text/plain": static_forms.state_text(state), "text/html": static_forms.state_html(state)}
         if self.widget is None:
@@ -179,4 +191,4 @@ class ReportOutput:
         return self.widget._repr_mimebundle_()
 
     def __repr__(self) -> str:
-        return report_text(self.report, self.kind, self.data)
+        return report_text(self.report, self.kind, self.data, self.drawings)

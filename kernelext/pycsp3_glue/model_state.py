@@ -214,6 +214,15 @@ def variables_element():
         return xcsp._variables()
 
 
+def objectives_text() -> bytes:
+    """The model's `<objectives>` element as pycsp3 writes it into the XCSP3 file (its XML text)."""
+    from lxml import etree
+    from pycsp3.tools import xcsp
+
+    with contextlib.redirect_stdout(io.StringIO()), plain_operators():
+        return etree.tostring(xcsp._objectives())
+
+
 def compile_items(items) -> list[list]:
     """The XCSP3 constraint elements (lxml) pycsp3 compiles each posted top-level item of `items` into.
 

@@ -21,6 +21,8 @@ from kernelext.solver.result import SolveResult, Status
 from kernelext.steps.cell_code import run_source
 from kernelext.steps.lint import check_source
 from kernelext.steps.step_model import ModelParts, StepModel
+from kernelext.xcsp.document import parse_text
+from kernelext.xcsp.subsets import XcspModel, model_of
 
 DEFAULT_TIMEOUT = 10.0
 
@@ -321,6 +323,17 @@ class PuzzleSession:
         except Exception:
             raise StepError("pycsp3 could not compile the model: check this step's constraints.") from None
         return path
+
+    def xcsp_model(self) -> XcspModel | None:
+        """The model as it stands, read as XCSP3 from the parts its solves compiled (what pictures are drawn
+        from); None when pycsp3 cannot compile it."""
+        self._use_model()
+        try:
+            variables, elements, _, _ = self._parts.current()
+            objectives = parse_text(model_state.objectives_text()) if model_state.has_objective() else None
+            return model_of(variables, elements, objectives)
+        except Exception:  # a model pycsp3 cannot compile (the step says why): drawn as a grid
+            return None
 
     def anything_to_solve(self) -> bool:
         """True when the model has a constraint (an objective alone is nothing to solve)."""

@@ -12,6 +12,7 @@ from dataclasses import replace
 
 from kernelext.insight.pencil_marks import PencilGrid
 from kernelext.kinds import kind_for
+from kernelext.widgets.drawing_forms import drawing_html, drawing_text
 from kernelext.widgets.html_grid import bounds_html, grid_html, legend_html
 from kernelext.widgets.pencil_forms import pencil_html, pencil_text
 from kernelext.widgets.style import FONT
@@ -43,21 +44,31 @@ def grid_text(description: dict) -> str:
 
 
 def state_text(state: dict) -> str:
-    """A widget state as text: title, report lines, then the grid (or the first solutions)."""
+    """A widget state as text: title, report lines, then the grid or picture (or those of the first solutions)."""
     lines = [state["title"], *state["lines"]]
     grids, total = state["grids"], state["total"]
     if total > 1:
         for k, grid in enumerate(grids[:MAX_STATIC_GRIDS], start=1):
-            lines += [f"{grid['name']}, solution {k} of {total}:", grid_text(grid)]
+            caption = f"solution {k} of {total}:" if "shapes" in grid else f"{grid['name']}, solution {k} of {total}:"
+            lines += [caption, description_text(grid)]
         if total > MAX_STATIC_GRIDS:
             lines.append(f"... {total - MAX_STATIC_GRIDS} more solutions")
+    elif grids and "shapes" in grids[0]:
+        lines.append(drawing_text(grids[0]))
     elif grids:
         lines += [f"{grids[0]['name']} ({grids[0]['legend']}):", grid_text(grids[0])]
     return "\n".join(lines)
 
 
+def description_text(description: dict) -> str:
+    """A grid description (kernelext.kinds) or a picture description (kernelext.views) as text."""
+    return drawing_text(description) if "shapes" in description else grid_text(description)
+
+
 def picture_html(description: dict) -> str:
-    """One grid with its legend below."""
+    """One grid with its legend below, or one picture (a Gantt chart, a graph, a route, a packing)."""
+    if "shapes" in description:
+        return drawing_html(description)
     return grid_html(description) + legend_html(description)
 
 

@@ -8,7 +8,9 @@ templates are expanded by `kernelext.xcsp.declarations`, as for every other read
 
 from __future__ import annotations
 
+import copy
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -71,6 +73,17 @@ def read_model(path: Path) -> XcspModel:
     for element in root.find("constraints") if root.find("constraints") is not None else ():
         _collect(element, declarations, found)
     return XcspModel(_clean(written(variables)), tuple(found), declarations, root.find("objectives"))
+
+
+def model_of(variables: Element, elements: Iterable[Element], objectives: Element | None = None) -> XcspModel:
+    """The model whose `<variables>`, constraint elements and `<objectives>` are given (as a step compiled them,
+    without a file); the elements are copied, never changed."""
+    declarations = Declarations()
+    declarations.declare(variables)
+    found: list[XmlConstraint] = []
+    for element in elements:
+        _collect(copy.deepcopy(element), declarations, found)
+    return XcspModel(_clean(written(variables)), tuple(found), declarations, objectives)
 
 
 def objective_constraint(model: XcspModel, bound: int) -> XmlConstraint | None:

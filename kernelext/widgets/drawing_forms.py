@@ -1,0 +1,114 @@
+"""A picture description (see kernelext.views: a Gantt chart, a graph, a route, a packing) as text and as
+static HTML.
+
+The HTML is a relative box holding absolutely placed `div`s and `span`s with inline styles only, so that it
+survives the sanitizer of an untrusted notebook (see kernelext.widgets.html_grid), nbconvert offline, GitHub,
+VS Code and Colab: boxes are `div`s, dots round `div`s, labels `span`s, and a line is a row of small squares
+along it. Every box, dot and label carries its text, so a front end that drops styles still shows what is
+drawn. The same bytes for the same description.
+"""
+
+from __future__ import annotations
+
+import html
+import math
+
+from kernelext.widgets.style import CHANGED_LINE, CONFLICT, FONT, FREE_TEXT, TEXT
+
+LINE_STEP = 6  # pixels between the squares of a drawn line, at least
+MOST_SQUARES = 40  # per line
+FAINT_TEXT = "#888888"
+
+
+def drawing_text(description: dict) -> str:
+    """The picture as text: what it draws, one line per row, node, stop or rectangle."""
+    return "\n".join(description["lines"])
+
+
+def drawing_html(description: dict) -> str:
+    """The picture as a relative `div` holding its shapes, absolutely placed; then its legend and note."""
+    out = [
+        f'<div style="position:relative;width:{description["width"]}px;height:{description["height"]}px;'
+        f'background-color:#ffffff;font-family:{FONT};color:{TEXT};margin:2px 0">'
+    ]
+    for shape in description["shapes"]:
+        out.append(_SHAPES[shape["shape"]](shape))
+    out.append("</div>")
+    legend = " · ".join(f"{mark}: {meaning}" for mark, meaning in description.get("legend", ()))
+    if legend:
+        out.append(f'<div style="font-size:11px;color:{FREE_TEXT};margin:2px 0">{html.escape(legend)}</div>')
+    if description.get("note"):
+        out.append(f'<div style="font-size:11px;color:{TEXT}">{html.escape(description["note"])}</div>')
+    return "".join(out)
+
+
+def _outline(marks: list, width: int = 1) -> str:
+    colour = CONFLICT if "conflict" in marks else CHANGED_LINE if "changed" in marks else "#666666"
+    style = "dashed" if "faint" in marks or "dashed" in marks else "solid"
+    thick = 2 if ("conflict" in marks or "changed" in marks) else width
+    return f"border:{thick}px {style} {colour}"
+
+
+def _box(shape: dict) -> str:
+    marks = shape["marks"]
+    colour = FAINT_TEXT if "faint" in marks else CONFLICT if "conflict" in marks else TEXT
+    size = max(8, min(12, shape["h"] - 6))
+    return (
+        f'<div style="position:absolute;left:{shape["x"]}px;top:{shape["y"]}px;width:{shape["w"]}px;'
+        f"height:{shape['h']}px;box-sizing:border-box;background-color:{shape['fill']};{_outline(marks)};"
+        f"font-size:{size}px;line-height:{max(shape['h'] - 4, 1)}px;text-align:center;white-space:nowrap;"
+        f'color:{colour}">{html.escape(shape["text"])}</div>'
+    )
+
+
+def _dot(shape: dict) -> str:
+    r, marks = shape["r"], shape["marks"]
+    colour = FAINT_TEXT if "faint" in marks else TEXT
+    return (
+        f'<div style="position:absolute;left:{max(shape["x"] - r, 0)}px;top:{max(shape["y"] - r, 0)}px;'
+        f"width:{2 * r}px;height:{2 * r}px;box-sizing:border-box;border-radius:50%;"
+        f"background-color:{shape['fill']};{_outline(marks)};font-size:{max(8, min(12, r))}px;"
+        f'line-height:{max(2 * r - 4, 1)}px;text-align:center;white-space:nowrap;color:{colour}">'
+        f"{html.escape(shape['text'])}</div>"
+    )
+
+
+def _label(shape: dict) -> str:
+    size, text = shape["size"], shape["text"]
+    width = round(len(text) * size * 0.62)
+    left = shape["x"] - {"start": 0, "middle": width // 2, "end": width}[shape["anchor"]]
+    align = {"start": "left", "middle": "center", "end": "right"}[shape["anchor"]]
+    return (
+        f'<span style="position:absolute;left:{max(left, 0)}px;top:{max(shape["y"] - size // 2 - 1, 0)}px;'
+        f'width:{width}px;font-size:{size}px;line-height:{size + 2}px;text-align:{align};white-space:nowrap">'
+        f"{html.escape(text)}</span>"
+    )
+
+
+def _line(shape: dict) -> str:
+    """A line as small squares along it: a horizontal or vertical line is one thin `div`."""
+    x1, y1, x2, y2, marks = shape["x1"], shape["y1"], shape["x2"], shape["y2"], shape["marks"]
+    colour = CONFLICT if "conflict" in marks else CHANGED_LINE if "changed" in marks else shape["colour"]
+    thick = 3 if "conflict" in marks or "changed" in marks else 1 if x1 == x2 or y1 == y2 else 2
+    if (x1 == x2 or y1 == y2) and "dashed" not in marks:
+        left, top = min(x1, x2), min(y1, y2)
+        width, height = max(abs(x2 - x1), thick), max(abs(y2 - y1), thick)
+        return (
+            f'<div style="position:absolute;left:{left}px;top:{top}px;width:{width}px;height:{height}px;'
+            f'background-color:{colour}"></div>'
+        )
+    length = math.hypot(x2 - x1, y2 - y1)
+    step = max(LINE_STEP * (2 if "dashed" in marks else 1), length / MOST_SQUARES)
+    count = max(1, int(length / step))
+    squares = []
+    for k in range(count + 1):
+        x = round(x1 + (x2 - x1) * k / count - thick / 2)
+        y = round(y1 + (y2 - y1) * k / count - thick / 2)
+        squares.append(
+            f'<div style="position:absolute;left:{max(x, 0)}px;top:{max(y, 0)}px;width:{thick}px;'
+            f'height:{thick}px;background-color:{colour}"></div>'
+        )
+    return "".join(squares)
+
+
+_SHAPES = {"box": _box, "dot": _dot, "label": _label, "line": _line}
