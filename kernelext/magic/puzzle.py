@@ -61,15 +61,17 @@ class NotebookPuzzle:
             self._kinds = modules()
         return detect_kind(self.session.name, grid or self.session.last_grid, self.namespace, self._kinds)
 
-    def picture(self, grid: Grid | None = None):
+    def picture(self):
         """The picture drawing the model, as (its module, the model read as XCSP3), or None for a grid: `--view`,
-        else the first picture the posted constraints and the data call for, when the puzzle's name or data name
-        no grid kind."""
+        else the first picture the posted constraints and the data call for, unless the puzzle's name names a grid
+        kind (a grid kind the data suggest gives way to a picture the constraints call for)."""
         forced = view_for(self.view) if self.view else None
         if self.view and forced is None:
             return None
-        if forced is None and self.kind(grid) != "generic":
-            return None
+        if self._kinds is None:
+            self._kinds = modules()
+        if forced is None and detect_kind(self.session.name, None, {}, self._kinds) != "generic":
+            return None  # a puzzle named after a grid kind stays a grid
         model = self.session.xcsp_model()
         if model is None or (forced is not None and not model.constraints):
             return None  # nothing posted yet: a forced picture waits for its constraints
@@ -82,7 +84,7 @@ class NotebookPuzzle:
 
     def drawings(self, report: StepReport) -> list[dict] | None:
         """The pictures of the report's solutions (its grids' place), or None to draw grids."""
-        chosen = self.picture(report.grid)
+        chosen = self.picture()
         if chosen is None or report.grid is None:
             return None
         module, model = chosen
@@ -197,7 +199,7 @@ class NotebookPuzzle:
         grid = self.session.last_grid
         if grid is None:
             raise PuzzleUsageError("No grid to save yet: add a step that declares a 1-D or 2-D array.")
-        chosen = self.picture(grid)
+        chosen = self.picture()
         if chosen is not None:
             self._save_picture(*chosen, path)
             return

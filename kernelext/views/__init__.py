@@ -50,7 +50,7 @@ def modules() -> dict[str, ModuleType]:
 def view_for(name: str, every: Mapping[str, ModuleType] | None = None) -> ModuleType | None:
     """The module of the view `name`, None when no view has that name (it may be a grid kind)."""
     lowered = name.lower()
-    if lowered in ORDER:
+    if lowered in _built_in():
         return importlib.import_module(f"{__name__}.{lowered}")
     return (modules() if every is None else every).get(lowered)
 

@@ -1,0 +1,151 @@
+"""Route: the tour a successor array under `Circuit` makes (a stop that is its own successor is left out, as in
+a subcircuit), or the order a position array under `AllDifferent` gives when the objective reads it (a
+distance to minimise).
+
+Stops sit on the data's coordinates (`coords`, `points`, `positions`, or `x` and `y`), else round a circle.
+The tour's length is shown when the objective is a sum (of distances): its value for the solution. A stop
+whose successor is undecided is drawn faint, with no leg out of it; two legs into one stop are marked.
+"""
+
+from __future__ import annotations
+
+from kernelext.errors import ViewNotApplicable
+from kernelext.views import layout, reading
+from kernelext.views.shapes import FAINT_FILL, INK, NODE_FILL, dot, label, line, picture
+
+SUMMARY = "a tour over stops (Circuit, or positions under AllDifferent with a distance objective)"
+DATA_NAMES = ("coords", "points", "positions", "x", "y", "names", "cities")
+
+
+def tour_array(model) -> tuple[str, list[str], int] | None:
+    """("successors" or "positions", the variables, the first index) of the route, None when there is none."""
+    for constraint in reading.constraints(model, "circuit"):
+        listed = constraint.element.find("list")
+        ids = reading.items(constraint, "list") if listed is not None else reading.items(constraint)
+        if ids and all(reading.is_variable(i) for i in ids):
+            start = int(listed.get("startIndex", "0")) if listed is not None else 0
+            return "successors", ids, start
+    goal = reading.objective_names(model)
+    for constraint in reading.constraints(model, "allDifferent"):
+        ids = (
+            reading.items(constraint, "list")
+            if constraint.element.find("list") is not None
+            else reading.items(constraint)
+        )
+        names = {reading.array_name(i) for i in ids}
+        if len(ids) >= 3 and len(names) == 1 and names <= goal:
+            spans = [reading.bounds(model, i) for i in ids]
+            if all(lo >= spans[0][0] and hi - spans[0][0] < len(ids) for lo, hi in spans):
+                return "positions", ids, spans[0][0]
+    return None
+
+
+def recognise(model, data) -> bool:
+    return tour_array(model) is not None
+
+
+def describe(model, data, solution, previous) -> dict:
+    """The route of `solution` (see kernelext.views)."""
+    found = tour_array(model)
+    if found is None:
+        raise ViewNotApplicable(
+            "the route draws a successor array under Circuit(...), or positions under AllDifferent(...) that the "
+            "objective reads, and the model posts neither."
+        )
+    form, ids, first = found
+    count = len(ids)
+    values = [reading.value(vid, solution) for vid in ids]
+    legs, left_out = _legs(form, values, first, count)
+    names = _names(data, count)
+    points = layout.coordinates(data, ("coords", "points", "positions"), count)
+    where = dict(enumerate(layout.scaled(points, 360))) if points else layout.circle(list(range(count)))
+    into = [b for _, b in legs]
+    crowded = {b for b in into if into.count(b) > 1}
+    shapes = [
+        line(*where[a], *where[b], INK, conflict=b in crowded, changed=_leg_changed(form, ids, a, solution, previous))
+        for a, b in legs
+    ]
+    undecided = (
+        set(range(count)) if form == "positions" and None in values else {k for k, v in enumerate(values) if v is None}
+    )
+    for k in range(count):
+        x, y = where[k]
+        shapes.append(
+            dot(
+                x,
+                y,
+                layout.NODE,
+                FAINT_FILL if k in undecided or k in left_out else NODE_FILL,
+                str(k),
+                faint=k in undecided or k in left_out,
+            )
+        )
+        if names[k] != str(k):
+            shapes.append(label(x + layout.NODE + 3, y - layout.NODE, names[k], "start", 10))
+    goal, score = reading.objective(model), reading.objective_value(model, solution)
+    head = f"Route: {count} stops ({reading.common_name(ids)}), " + (
+        "on the data's coordinates" if points else "on a circle"
+    )
+    if goal and goal[1] == "sum" and score is not None:
+        head += f", tour length {score}"
+    lines = [head, *_tour_lines(form, legs, names, values, count)]
+    for k, vid in enumerate(ids):
+        value = "*" if values[k] is None else str(values[k])
+        where_text = f" at ({_number(points[k][0])}, {_number(points[k][1])})" if points else ""
+        state = " (left out)" if k in left_out else " (two legs in)" if k in crowded else ""
+        lines.append(
+            f"{names[k]}{where_text}: {vid} = {value}{state}"
+            + " (changed)" * reading.changed((vid,), solution, previous)
+        )
+    legend = [["circle", "a stop (faint: undecided or left out)"], ["line", "a leg of the tour"]]
+    legend += [["orange line", "changed by this step"], ["red line", "a second leg into the same stop"]]
+    return picture("route", head, lines, shapes, legend)
+
+
+def _legs(form: str, values: list, first: int, count: int) -> tuple[list[tuple[int, int]], set[int]]:
+    """The legs (from, to) decided so far, and the stops left out (their own successors)."""
+    if form == "successors":
+        legs, left_out = [], set()
+        for k, v in enumerate(values):
+            if v is None or not 0 <= v - first < count:
+                continue
+            if v - first == k:
+                left_out.add(k)
+            else:
+                legs.append((k, v - first))
+        return legs, left_out
+    if None in values:
+        return [], set()
+    order = [v - first for v in values]
+    return [(order[k], order[(k + 1) % count]) for k in range(count)], set()
+
+
+def _leg_changed(form: str, ids: list[str], a: int, solution, previous) -> bool:
+    return form == "successors" and reading.changed((ids[a],), solution, previous)
+
+
+def _tour_lines(form: str, legs: list, names: list[str], values: list, count: int) -> list[str]:
+    """The tour as `a → b → ... → a` when it is decided, else how many legs are."""
+    following = dict(legs)
+    if len(following) == len(legs) and legs:
+        start, seen, stops = legs[0][0], set(), []
+        stop = start
+        while stop in following and stop not in seen:
+            seen.add(stop)
+            stops.append(names[stop])
+            stop = following[stop]
+        if stop == start and len(seen) == len(legs):
+            return ["tour: " + " → ".join([*stops, names[start]])]
+    return [f"{len(legs)} leg{'s' * (len(legs) != 1)} decided"]
+
+
+def _names(data, count: int) -> list[str]:
+    for key in ("names", "cities"):
+        found = data.get(key)
+        if isinstance(found, list) and len(found) == count and all(isinstance(n, (str, int)) for n in found):
+            return [str(n) for n in found]
+    return [str(k) for k in range(count)]
+
+
+def _number(value: float) -> str:
+    return str(int(value)) if value == int(value) else f"{value:g}"
