@@ -71,7 +71,7 @@ def dot(x: float, y: float, r: float, fill: str, text: str = "", **marks: bool) 
 
 def label(x: float, y: float, text: str, anchor: str = "start", size: int = 11) -> dict:
     """A text whose `anchor` (start, middle or end) sits at (x, y), centred on y."""
-    return {"shape": "label", "x": round(x), "y": round(y), "text": text, "anchor": anchor, "size": size}
+    return {"shape": "label", "x": round(x), "y": round(y), "text": text, "anchor": anchor, "size": size, "marks": []}
 
 
 def picture(view: str, name: str, lines: list[str], shapes: list[dict], legend: list, note: str = "") -> dict:

@@ -3,6 +3,8 @@ solves: models typed as users type them."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from IPython.utils.capture import capture_output
 from view_models import (
@@ -84,3 +86,69 @@ def test_a_sudoku_stays_a_grid(shell):
         "satisfy(AllDifferent(x[i]) for i in range(4))\nsatisfy(AllDifferent(x[:, j]) for j in range(4))\n"
     )
     assert "Gantt" not in shown and "Graph" not in shown and "x (" in shown
+
+
+def test_a_forced_picture_draws_a_puzzle_named_after_a_grid_kind(shell):
+    forced = outputs(
+        shell,
+        [
+            "%%puzzle sudoku --view packing\nx = VarArray(size=2, dom=range(3))\ny = VarArray(size=2, dom=range(3))\n",
+            "%%puzzle+\nsatisfy(NoOverlap(origins=[(x[i], y[i]) for i in range(2)], lengths=[(2, 2), (1, 1)]))\n",
+        ],
+    )
+    assert "Packing: 2 rectangles in 4 x 4, 2 placed" in forced["text/plain"]  # named after a grid kind, forced
+
+
+def test_a_forced_picture_that_cannot_apply_is_a_one_line_error(shell):
+    shell.ok("%%puzzle mini --view gantt\nx = VarArray(size=3, dom=range(3))\n")  # nothing posted yet: no error
+    failed = shell.run("%%puzzle+\nsatisfy(AllDifferent(x))\n")
+    message = str(failed.error)
+    assert failed.error is not None and "\n" not in message
+    assert message.startswith("--view gantt: the Gantt chart draws the tasks of NoOverlap") and "kept" in message
+
+
+def test_an_unknown_view_names_the_grids_and_the_pictures(shell):
+    message = shell.fails("%%puzzle mini --view pert\nx = VarArray(size=3, dom=range(3))\n")
+    assert "no such view" in message and "pictures: gantt, packing, route, graph" in message
+
+
+def test_what_a_step_changes_is_marked_on_the_picture(shell):
+    shell.ok(JOBSHOP[0])
+    shell.ok(JOBSHOP[1])
+    shell.ok(JOBSHOP[2])
+    shown = outputs(shell, [JOBSHOP[3]])["text/plain"]
+    changed = shown.count("(changed)")
+    later = outputs(shell, ["%%puzzle+\nsatisfy(s[2][0] >= 5)\n"])["text/plain"]
+    assert changed == 0 and re.search(r"s\[2\]\[0\] \d+→\d+ \(changed\)", later)
+    assert "s[0][0] 0→3," in later  # unchanged: not marked
+
+
+def test_the_static_html_of_a_step_holds_the_picture_and_no_svg(shell):
+    from sanitized_html import sanitizer_problems
+
+    html = outputs(shell, PACKING)["text/html"]
+    assert "position:relative" in html and "Packing: 4 rectangles" in html
+    assert not any(tag in html for tag in ("<svg", "<style", "<script")) and sanitizer_problems(html) == []
+
+
+def test_save_writes_the_picture_as_svg_and_refuses_png(shell, tmp_path):
+    for cell in RCPSP:
+        shell.ok(cell)
+    shell.ok(f"%puzzle save {tmp_path / 'plan.svg'}")
+    svg = (tmp_path / "plan.svg").read_text()
+    assert svg.startswith("<?xml") and "<rect" in svg and "start[0]" in svg
+    assert "save plan.svg instead" in shell.fails(f"%puzzle save {tmp_path / 'plan.png'}")
+
+
+def test_the_live_widget_shows_the_static_picture(shell):
+    from kernelext.widgets.grid_widget import GridWidget
+
+    for cell in MAP_COLOURING:
+        shell.ok(cell)
+    puzzle = shell.ip.magics_manager.registry["PuzzleMagics"].current
+    report = puzzle.session.state_report()
+    from kernelext.magic.render import report_state
+
+    state = report_state(report, puzzle.kind(report.grid), {}, puzzle.drawings(report))
+    widget = GridWidget(description=state)
+    assert widget.description["pictures"][0].startswith('<div style="position:relative')
