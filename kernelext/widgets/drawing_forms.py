@@ -15,8 +15,8 @@ import math
 
 from kernelext.widgets.style import CHANGED_LINE, CONFLICT, FONT, FREE_TEXT, TEXT
 
-LINE_STEP = 6  # pixels between the squares of a drawn line, at least
-MOST_SQUARES = 40  # per line
+LINE_STEP = 7  # pixels between the squares of a drawn line, at least
+MOST_SQUARES = 24  # per line
 FAINT_TEXT = "#888888"
 
 
@@ -100,15 +100,13 @@ def _line(shape: dict) -> str:
     length = math.hypot(x2 - x1, y2 - y1)
     step = max(LINE_STEP * (2 if "dashed" in marks else 1), length / MOST_SQUARES)
     count = max(1, int(length / step))
-    squares = []
-    for k in range(count + 1):
-        x = round(x1 + (x2 - x1) * k / count - thick / 2)
-        y = round(y1 + (y2 - y1) * k / count - thick / 2)
-        squares.append(
-            f'<div style="position:absolute;left:{max(x, 0)}px;top:{max(y, 0)}px;width:{thick}px;'
-            f'height:{thick}px;background-color:{colour}"></div>'
-        )
-    return "".join(squares)
+    size = f'px;width:{thick}px;height:{thick}px;background-color:{colour}"></div>'
+    half = thick / 2
+    return "".join(
+        f'<div style="position:absolute;left:{max(round(x1 + (x2 - x1) * k / count - half), 0)}px;'
+        f"top:{max(round(y1 + (y2 - y1) * k / count - half), 0)}{size}"
+        for k in range(count + 1)
+    )
 
 
 _SHAPES = {"box": _box, "dot": _dot, "label": _label, "line": _line}

@@ -75,15 +75,38 @@ def read_model(path: Path) -> XcspModel:
     return XcspModel(_clean(written(variables)), tuple(found), declarations, root.find("objectives"))
 
 
-def model_of(variables: Element, elements: Iterable[Element], objectives: Element | None = None) -> XcspModel:
-    """The model whose `<variables>`, constraint elements and `<objectives>` are given (as a step compiled them,
-    without a file); the elements are copied, never changed."""
-    declarations = Declarations()
-    declarations.declare(variables)
-    found: list[XmlConstraint] = []
-    for element in elements:
-        _collect(copy.deepcopy(element), declarations, found)
-    return XcspModel(_clean(written(variables)), tuple(found), declarations, objectives)
+class ModelReading:
+    """Reads a model given as its `<variables>`, constraint elements and `<objectives>` (as a step compiled them,
+    without a file), step after step: what each constraint element gave is kept while that element and the
+    `<variables>` element stay the same objects, so a step reads only what it posted. The elements are copied,
+    never changed."""
+
+    def __init__(self):
+        self._variables: Element | None = None
+        self._text, self._declarations = "", Declarations()
+        self._read: dict[int, tuple[Element, tuple[XmlConstraint, ...]]] = {}
+
+    def model(self, variables: Element, elements: Iterable[Element], objectives: Element | None = None) -> XcspModel:
+        if variables is not self._variables:
+            declarations = Declarations()
+            declarations.declare(variables)
+            self._variables, self._text, self._declarations, self._read = (
+                variables,
+                _clean(written(variables)),
+                declarations,
+                {},
+            )
+        read, found = {}, []
+        for element in elements:
+            kept = self._read.get(id(element))
+            if kept is None or kept[0] is not element:
+                part: list[XmlConstraint] = []
+                _collect(copy.deepcopy(element), self._declarations, part)
+                kept = (element, tuple(part))
+            read[id(element)] = kept
+            found += kept[1]
+        self._read = read
+        return XcspModel(self._text, tuple(found), self._declarations, objectives)
 
 
 def objective_constraint(model: XcspModel, bound: int) -> XmlConstraint | None:
