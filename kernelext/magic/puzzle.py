@@ -13,7 +13,7 @@ from kernelext.insight.search_tree import record_tree
 from kernelext.kinds import block_size, detect_kind, kind_for, modules, view_data
 from kernelext.magic.render import MAX_WIDGET_GRIDS, ReportOutput, in_kernel
 from kernelext.steps.posted_facts import posted_facts
-from kernelext.views import detect_view, view_for
+from kernelext.views import detect_view, might_draw, view_for
 from kernelext.views import modules as picture_modules
 from kernelext.views import view_data as picture_data
 from kernelext.widgets.drawing_svg import drawing_svg
@@ -72,15 +72,19 @@ class NotebookPuzzle:
             self._kinds = modules()
         if forced is None and detect_kind(self.session.name, None, {}, self._kinds) != "generic":
             return None  # a puzzle named after a grid kind stays a grid
+        if forced is None:
+            if self._pictures is None:
+                self._pictures = picture_modules()
+            candidates = might_draw(self.session.features(), self._pictures)
+            if not candidates:
+                return None  # no picture could draw this model: it is not read
         model = self.session.xcsp_model()
         if model is None or (forced is not None and not model.constraints):
             return None  # nothing posted yet: a forced picture waits for its constraints
         if forced is not None:
             return forced, model
-        if self._pictures is None:
-            self._pictures = picture_modules()
-        found = detect_view(model, self.namespace, self._pictures)
-        return (self._pictures[found], model) if found else None
+        found = detect_view(model, self.namespace, candidates)
+        return (candidates[found], model) if found else None
 
     def drawings(self, report: StepReport) -> list[dict] | None:
         """The pictures of the report's solutions (its grids' place), or None to draw grids."""

@@ -325,6 +325,13 @@ class PuzzleSession:
             raise StepError("pycsp3 could not compile the model: check this step's constraints.") from None
         return path
 
+    def features(self) -> frozenset[str]:
+        """What the model holds, as pictures ask before reading it: the XCSP3 names of its posted constraints
+        (`noOverlap`, `circuit`, `intension`...), `objective` when it has one, `1-D`, `2-D`... for its arrays."""
+        self._use_model()
+        dimensions = {f"{len(info.shape)}-D" for info in model_state.arrays() if info.shape}
+        return model_state.posted_tags() | dimensions | ({"objective"} if model_state.has_objective() else set())
+
     def xcsp_model(self) -> XcspModel | None:
         """The model as it stands, read as XCSP3 from the parts its solves compiled (what pictures are drawn
         from); None when pycsp3 cannot compile it."""

@@ -7,7 +7,11 @@ A view module `kernelext/views/NAME.py` defines:
   - `recognise(model, data) -> bool`: the posted constraints (an `XcspModel`) and the data are this picture's;
   - `describe(model, data, solution, previous) -> dict`: the picture of `solution` (variable id -> value, None
     where undecided; None before any solve), what differs from `previous` marked; ViewNotApplicable, with a
-    one-line reason, when the model holds nothing it draws.
+    one-line reason, when the model holds nothing it draws;
+  optionally:
+  - `might_draw(features) -> bool`: whether a model with these features could be this picture's, asked before
+    the model is read (features: the XCSP3 names of the posted constraints, `objective`, `1-D`, `2-D`... for
+    the arrays declared); a view without it is always asked.
 Installed packages add views through the `kernelext.views` entry-point group (in their pyproject.toml:
 `[project.entry-points."kernelext.views"] flow = "mycourse.flow"`), modules defining the same names.
 
@@ -69,6 +73,12 @@ def detect_view(
         if module.recognise(model, view_data(module, namespace)):
             return name
     return None
+
+
+def might_draw(features: frozenset[str], every: Mapping[str, ModuleType] | None = None) -> dict[str, ModuleType]:
+    """The views that could draw a model with `features` (see above), in order."""
+    every = modules() if every is None else every
+    return {name: m for name, m in every.items() if getattr(m, "might_draw", lambda _: True)(features)}
 
 
 def view_data(module: ModuleType, namespace: Mapping) -> dict:

@@ -54,6 +54,10 @@ def resources(model) -> list[Resource]:
     return found
 
 
+def might_draw(features: frozenset[str]) -> bool:
+    return bool({"noOverlap", "cumulative"} & features)
+
+
 def recognise(model, data) -> bool:
     return bool(resources(model))
 

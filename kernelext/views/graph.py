@@ -48,6 +48,10 @@ def linked(model) -> tuple[str, dict[tuple[int, int], list]] | None:
     return name, found[name]
 
 
+def might_draw(features: frozenset[str]) -> bool:
+    return {"intension", "1-D"} <= features
+
+
 def recognise(model, data) -> bool:
     """One array's cells linked by binary constraints, all `!=` or with edges in the data, not all pairs of
     them (the pairs of an AllDifferent, or of queens, stay a grid)."""

@@ -40,6 +40,10 @@ def rectangles(model) -> list[Rectangle]:
     return list(found.values())
 
 
+def might_draw(features: frozenset[str]) -> bool:
+    return "noOverlap" in features
+
+
 def recognise(model, data) -> bool:
     return bool(rectangles(model))
 

@@ -25,7 +25,7 @@ def tour_array(model) -> tuple[str, list[str], int] | None:
         if ids and all(reading.is_variable(i) for i in ids):
             start = int(listed.get("startIndex", "0")) if listed is not None else 0
             return "successors", ids, start
-    goal = reading.objective_names(model)
+    goal = _objective_reads(model)
     for constraint in reading.constraints(model, "allDifferent"):
         ids = (
             reading.items(constraint, "list")
@@ -38,6 +38,25 @@ def tour_array(model) -> tuple[str, list[str], int] | None:
             if all(lo >= spans[0][0] and hi - spans[0][0] < len(ids) for lo, hi in spans):
                 return "positions", ids, spans[0][0]
     return None
+
+
+def might_draw(features: frozenset[str]) -> bool:
+    return "circuit" in features or {"allDifferent", "objective"} <= features
+
+
+def _objective_reads(model) -> set[str]:
+    """The arrays the objective reads: those it names, and those a constraint ties to the variables it names
+    (pycsp3 posts `distances[city[k]][city[k + 1]]` as an element constraint on an auxiliary variable)."""
+    named = reading.objective_names(model)
+    if not named:
+        return set()
+    tied = {
+        reading.array_name(vid)
+        for constraint in model.constraints
+        if {reading.array_name(v) for v in constraint.scope} & named
+        for vid in constraint.scope
+    }
+    return named | tied
 
 
 def recognise(model, data) -> bool:

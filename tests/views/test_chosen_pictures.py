@@ -14,6 +14,7 @@ from view_models import (
     PACKING,
     RCPSP,
     TSP,
+    TSP_BY_POSITIONS,
     TSP_WITHOUT_COORDINATES,
 )
 
@@ -78,6 +79,23 @@ def test_tsp_without_coordinates_is_a_route_on_a_circle(shell):
     shown = outputs(shell, TSP_WITHOUT_COORDINATES)["text/plain"]
     assert "Route: 4 stops" in shown and "on a circle" in shown
     assert "tour length 10" in shown
+
+
+def test_positions_under_all_different_with_a_distance_objective_are_a_route(shell):
+    shown = outputs(shell, TSP_BY_POSITIONS)["text/plain"]
+    assert "Route: 4 stops (city[*]), on a circle, tour length 10" in shown
+    assert "tour: " in shown
+
+
+def test_a_grid_model_is_not_read_for_pictures(shell, monkeypatch):
+    from kernelext.steps.session import PuzzleSession
+
+    monkeypatch.setattr(PuzzleSession, "xcsp_model", lambda self: pytest.fail("a grid model was read"))
+    shown = shell.ok(
+        "%%puzzle latin\nx = VarArray(size=[3, 3], dom=range(3))\n"
+        "satisfy(AllDifferent(x[i]) for i in range(3))\nsatisfy(x[0][0] == 1)\n"
+    )
+    assert "status: SAT" in shown
 
 
 def test_a_sudoku_stays_a_grid(shell):

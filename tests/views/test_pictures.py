@@ -110,6 +110,15 @@ def test_undecided_tasks_are_faint_and_starred(model):
     assert len(marked(unsolved, "faint")) == 4
 
 
+def test_task_lengths_may_be_variables(model):
+    body = SHOP.replace("<lengths> 3 2 </lengths>", "<lengths> d[0] d[1] </lengths>")
+    shop = model('<array id="d" size="[2]"> 1..4 </array>' + body)
+    solution = {"s[0][0]": 0, "s[1][0]": 4, "s[0][1]": 4, "s[1][1]": 8, "d[0]": 4, "d[1]": None}
+    drawn = gantt.describe(shop, {}, solution, None)
+    assert "s[0][0] 0→4, s[1][0] * (length *)" in drawn["lines"][1]
+    assert marked(drawn, "faint") == ["s[1][0] *"]
+
+
 def test_overlapping_tasks_are_marked_and_touching_ones_are_not(model):
     shop = model(SHOP)
     drawn = gantt.describe(shop, {}, {"s[0][0]": 0, "s[1][0]": 2, "s[0][1]": 3, "s[1][1]": 5}, None)

@@ -107,3 +107,15 @@ satisfy(Circuit(succ))
 minimize(Sum(distances[i][succ[i]] for i in range(n)))
 """,
 ]
+
+TSP_BY_POSITIONS = [
+    """%%puzzle visits
+distances = cp_array([[0, 3, 4, 2], [3, 0, 2, 5], [4, 2, 0, 3], [2, 5, 3, 0]])
+n = len(distances)
+city = VarArray(size=n, dom=range(n))
+""",
+    """%%puzzle+
+satisfy(AllDifferent(city))
+minimize(Sum(distances[city[k]][city[(k + 1) % n]] for k in range(n)))
+""",
+]
