@@ -13,7 +13,7 @@ import re
 
 from kernelext.errors import ViewNotApplicable
 from kernelext.views import layout, reading
-from kernelext.views.shapes import FAINT_FILL, GREY, NODE_FILL, PALETTE, colour, dot, label, line, picture
+from kernelext.views.shapes import FAINT_FILL, GREY, NODE_FILL, PALETTE, colour, dot, line, picture
 
 SUMMARY = "nodes and edges: one array's variables and the binary constraints between them"
 DATA_NAMES = ("edges", "adjacency", "names", "regions", "labels", "coords", "positions")
@@ -92,6 +92,7 @@ def describe(model, data, solution, previous) -> dict:
         if points
         else layout.circle(layout.breadth_first(size, list(edges)))
     )
+    centre = (sum(x for x, _ in where.values()) / size, sum(y for _, y in where.values()) / size)
     broken = {pair for pair, constraints in edges.items() if any(_broken(c, solution) for c in constraints)}
     shapes = []
     for i, j in sorted(edges):
@@ -103,7 +104,7 @@ def describe(model, data, solution, previous) -> dict:
         fill = FAINT_FILL if v is None else colour(v - low) if as_colours else NODE_FILL
         changed = reading.changed((vid,), solution, previous)
         shapes.append(dot(x, y, layout.NODE, fill, "*" if v is None else str(v), faint=v is None, changed=changed))
-        shapes.append(label(x + layout.NODE + 3, y - layout.NODE, names[k], "start", 10))
+        shapes.append(layout.outside(x, y, centre, names[k]))
     neighbours: list[list[int]] = [[] for _ in range(size)]
     for i, j in sorted(edges):
         neighbours[i].append(j)

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import math
 
+from kernelext.views.shapes import label
+
 NODE = 12  # a node's radius, in pixels
 MARGIN = 40  # room around the nodes for their labels
 
@@ -34,9 +36,9 @@ def scaled(points: list[tuple[float, float]], side: int) -> list[tuple[float, fl
 
 
 def circle(order: list[int]) -> dict[int, tuple[float, float]]:
-    """The nodes of `order` evenly round a circle, the first at the top, clockwise; 28 pixels apart at least."""
+    """The nodes of `order` evenly round a circle, the first at the top, clockwise; 34 pixels apart at least."""
     count = len(order)
-    radius = max(70.0, 28 * count / (2 * math.pi))
+    radius = max(70.0, 34 * count / (2 * math.pi))
     centre = MARGIN + radius
     return {
         node: (
@@ -67,6 +69,15 @@ def breadth_first(count: int, edges: list[tuple[int, int]]) -> list[int]:
                     seen[other] = True
                     queue.append(other)
     return order
+
+
+def outside(x: float, y: float, centre: tuple[float, float], text: str) -> dict:
+    """The label of the node at (x, y), beside it on the side away from `centre` (outside a circle)."""
+    dx, dy = x - centre[0], y - centre[1]
+    norm = math.hypot(dx, dy) or 1.0
+    dx, dy = dx / norm, dy / norm
+    anchor = "start" if dx > 0.35 else "end" if dx < -0.35 else "middle"
+    return label(x + dx * (NODE + 4), y + dy * (NODE + 8), text, anchor, 10)
 
 
 def _number(value) -> bool:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from kernelext.errors import ViewNotApplicable
 from kernelext.views import layout, reading
-from kernelext.views.shapes import FAINT_FILL, INK, NODE_FILL, dot, label, line, picture
+from kernelext.views.shapes import FAINT_FILL, INK, NODE_FILL, dot, line, picture
 
 SUMMARY = "a tour over stops (Circuit, or positions under AllDifferent with a distance objective)"
 DATA_NAMES = ("coords", "points", "positions", "x", "y", "names", "cities")
@@ -78,6 +78,7 @@ def describe(model, data, solution, previous) -> dict:
     names = _names(data, count)
     points = layout.coordinates(data, ("coords", "points", "positions"), count)
     where = dict(enumerate(layout.scaled(points, 360))) if points else layout.circle(list(range(count)))
+    centre = (sum(x for x, _ in where.values()) / count, sum(y for _, y in where.values()) / count)
     into = [b for _, b in legs]
     crowded = {b for b in into if into.count(b) > 1}
     shapes = [
@@ -100,7 +101,7 @@ def describe(model, data, solution, previous) -> dict:
             )
         )
         if names[k] != str(k):
-            shapes.append(label(x + layout.NODE + 3, y - layout.NODE, names[k], "start", 10))
+            shapes.append(layout.outside(x, y, centre, names[k]))
     goal, score = reading.objective(model), reading.objective_value(model, solution)
     head = f"Route: {count} stops ({reading.common_name(ids)}), " + (
         "on the data's coordinates" if points else "on a circle"

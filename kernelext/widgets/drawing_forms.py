@@ -4,7 +4,7 @@ static HTML.
 The HTML is a relative box holding absolutely placed `div`s and `span`s with inline styles only, so that it
 survives the sanitizer of an untrusted notebook (see kernelext.widgets.html_grid), nbconvert offline, GitHub,
 VS Code and Colab: boxes are `div`s, dots round `div`s, labels `span`s, and a line is a row of small squares
-along it. Every box, dot and label carries its text, so a front end that drops styles still shows what is
+along it. A box too narrow for its text shows it when pointed at (its `title`); the text form lists everything
 drawn. The same bytes for the same description.
 """
 
@@ -49,15 +49,22 @@ def _outline(marks: list, width: int = 1) -> str:
     return f"border:{thick}px {style} {colour}"
 
 
+def text_size(text: str, height: int, width: int) -> int:
+    """The font size (pixels) of a box's text: the largest from 12 down to 8 at which it fits the box, 0 when
+    none does (the text then shows only when the box is pointed at)."""
+    return next((s for s in range(min(12, height - 4), 7, -1) if len(text) * s * 0.6 <= width - 2), 0)
+
+
 def _box(shape: dict) -> str:
     marks = shape["marks"]
     colour = FAINT_TEXT if "faint" in marks else CONFLICT if "conflict" in marks else TEXT
-    size = max(8, min(12, shape["h"] - 6))
+    size = text_size(shape["text"], shape["h"], shape["w"])
+    text = html.escape(shape["text"])
     return (
-        f'<div style="position:absolute;left:{shape["x"]}px;top:{shape["y"]}px;width:{shape["w"]}px;'
-        f"height:{shape['h']}px;box-sizing:border-box;background-color:{shape['fill']};{_outline(marks)};"
-        f"font-size:{size}px;line-height:{max(shape['h'] - 4, 1)}px;text-align:center;white-space:nowrap;"
-        f'color:{colour}">{html.escape(shape["text"])}</div>'
+        f'<div title="{text}" style="position:absolute;left:{shape["x"]}px;top:{shape["y"]}px;'
+        f"width:{shape['w']}px;height:{shape['h']}px;box-sizing:border-box;background-color:{shape['fill']};"
+        f"{_outline(marks)};font-size:{size or 8}px;line-height:{max(shape['h'] - 4, 1)}px;text-align:center;"
+        f'white-space:nowrap;color:{colour}">{text if size else ""}</div>'
     )
 
 

@@ -5,9 +5,8 @@ from __future__ import annotations
 
 from xml.sax.saxutils import escape, quoteattr
 
+from kernelext.widgets.drawing_forms import FAINT_TEXT, text_size
 from kernelext.widgets.style import CHANGED_LINE, CONFLICT, FONT, TEXT
-
-FAINT_TEXT = "#888888"
 
 
 def drawing_svg(description: dict) -> str:
@@ -41,10 +40,14 @@ def _text(x: float, y: float, text: str, size: int, colour: str = TEXT, anchor: 
 
 def _box(shape: dict) -> str:
     x, y, w, h, marks = shape["x"], shape["y"], shape["w"], shape["h"], shape["marks"]
-    drawn = f'<rect x="{x}" y="{y}" width="{w}" height="{h}" fill="{shape["fill"]}" {_stroke(marks)}/>'
-    if shape["text"]:
+    drawn = (
+        f'<rect x="{x}" y="{y}" width="{w}" height="{h}" fill="{shape["fill"]}" {_stroke(marks)}>'
+        f"<title>{escape(shape['text'])}</title></rect>"
+    )
+    size = text_size(shape["text"], h, w)
+    if shape["text"] and size:
         colour = FAINT_TEXT if "faint" in marks else CONFLICT if "conflict" in marks else TEXT
-        drawn += _text(x + w / 2, y + h / 2, shape["text"], max(8, min(12, h - 6)), colour)
+        drawn += _text(x + w / 2, y + h / 2, shape["text"], size, colour)
     return drawn
 
 
