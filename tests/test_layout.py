@@ -133,6 +133,7 @@ def test_each_module_imports_the_kit_at_its_top_or_says_why_not():
         ("kernelext.steps", ("IPython", "kernelext.magic", "kernelext.widgets")),  # a session runs without a notebook
         ("kernelext.kinds", ("kernelext.solver",)),  # kinds describe, never solve
         ("kernelext.xcsp", ("kernelext.solver", "kernelext.steps")),  # reading XCSP3 is a leaf
+        ("kernelext.views", ("kernelext.solver", "kernelext.steps", "kernelext.widgets", "IPython")),  # pure views
     ],
 )
 def test_the_parts_keep_to_their_jobs(who, never):
