@@ -88,8 +88,8 @@ class NotebookPuzzle:
 
     def drawings(self, report: StepReport) -> list[dict] | None:
         """The pictures of the report's solutions (its grids' place), or None to draw grids."""
-        chosen = self.picture()
-        if chosen is None or report.grid is None:
+        chosen = self.picture() if report.grid is not None else None
+        if chosen is None:
             return None
         module, model = chosen
         result = report.result

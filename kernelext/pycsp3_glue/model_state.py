@@ -132,11 +132,10 @@ def objective_since(start: Mark, end: Mark | None = None) -> str | None:
     return str(items[-1].constraint)
 
 
-def posted_tags() -> frozenset[str]:
-    """The XCSP3 names of the constraints posted (`intension`, `noOverlap`, `circuit`...), before any compiling."""
-    from pycsp3.classes.entities import CtrEntities
-
-    return frozenset(str(c.name) for item in CtrEntities.items for c in item.flat_constraints())
+def posted_tags(item) -> frozenset[str]:
+    """The XCSP3 names of the constraints a posted item (see `posted_items`) holds (`intension`, `noOverlap`,
+    `circuit`...), before any compiling."""
+    return frozenset(str(c.name) for c in item.flat_constraints())
 
 
 def has_objective() -> bool:

@@ -106,6 +106,7 @@ class PuzzleSession:
         self._owner = object()  # pycsp3's model is global: this marks it as built by this session's steps
         self._parts = ModelParts()  # what CP-SAT read of the model, kept between solves
         self.reading = ModelReading()  # the model read as XCSP3 for pictures, kept between steps
+        self._tags: dict[int, tuple] = {}  # id of a posted item -> (the item, the names of its constraints)
 
     # -- building -------------------------------------------------------------------------------
 
@@ -329,8 +330,14 @@ class PuzzleSession:
         """What the model holds, as pictures ask before reading it: the XCSP3 names of its posted constraints
         (`noOverlap`, `circuit`, `intension`...), `objective` when it has one, `1-D`, `2-D`... for its arrays."""
         self._use_model()
+        known = {}
+        for item in model_state.posted_items():  # each item's names kept while it stands
+            kept = self._tags.get(id(item))
+            known[id(item)] = kept if kept is not None and kept[0] is item else (item, model_state.posted_tags(item))
+        self._tags = known
         dimensions = {f"{len(info.shape)}-D" for info in model_state.arrays() if info.shape}
-        return model_state.posted_tags() | dimensions | ({"objective"} if model_state.has_objective() else set())
+        tags = frozenset().union(*(tags for _, tags in known.values()))
+        return tags | dimensions | ({"objective"} if model_state.has_objective() else set())
 
     def xcsp_model(self) -> XcspModel | None:
         """The model as it stands, read as XCSP3 from the parts its solves compiled (what pictures are drawn

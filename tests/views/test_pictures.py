@@ -3,6 +3,7 @@ text, static HTML and SVG forms (no solver, no widget)."""
 
 from __future__ import annotations
 
+import json
 import types
 
 import pytest
@@ -218,6 +219,7 @@ def test_static_forms_survive_the_sanitizer_and_repeat_byte_for_byte(model, body
     ids = list(found.declarations.domains)
     solution = {vid: k % 2 for k, vid in enumerate(ids)}
     drawn = module.describe(found, {}, solution, None)
+    assert json.loads(json.dumps(drawn)) == drawn
     markup = drawing_html(drawn)
     assert not any(tag in markup for tag in ("<svg", "<style", "<script"))
     assert sanitizer_problems(markup) == []
