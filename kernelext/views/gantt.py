@@ -4,7 +4,7 @@ Resources are read from the posted constraints: each `NoOverlap` over tasks on o
 numbers or variables) is a row of tasks that must not overlap; each `Cumulative` a row whose tasks share a
 capacity, drawn with its usage profile under them. A task is a bar from its start to its end, named by its
 origin variable; a task whose start or length is undecided is drawn faint at its earliest start, in a lane
-of its own. `machines` (the data), when it has one name per resource, names the rows.
+of its own. `machines` (the data) names the rows: a name per resource, or the machine of each task.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from kernelext.views import reading
 from kernelext.views.shapes import BAR_FILL, FAINT_FILL, GREY, INK, box, label, line, picture
 
 SUMMARY = "tasks on a time line, one row per resource (NoOverlap, Cumulative)"
-DATA_NAMES = ("machines", "resources")
+DATA_NAMES = ("machines",)
 LEFT, TOP, LANE, BAR, PROFILE = 96, 8, 24, 18, 36  # pixels
 WIDTH = 560  # of the time line, at most
 PROFILE_FILL, OVER_FILL = "#c7e9c0", "#ffd6d6"
@@ -125,9 +125,9 @@ def _placed(model, task: Task, solution) -> _Placed:
 
 
 def _row_names(found: list[Resource], data) -> list[str]:
-    """A name per row: the data's (`machines` or `resources`: a name per resource, or a machine per task, laid
-    out as the origins' array), else what the tasks' names share (`s[*][2]`), else `resource k`."""
-    given = data.get("machines") or data.get("resources")
+    """A name per row: the data's (`machines`: a name per resource, or the machine of each task laid out as the
+    origins' array), else what the tasks' names share (`s[*][2]`), else `resource k`."""
+    given = data.get("machines")
     if isinstance(given, list) and len(given) == len(found) and all(isinstance(n, (str, int)) for n in given):
         return [str(n) for n in given]
     names = []
