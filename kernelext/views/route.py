@@ -74,32 +74,24 @@ def describe(model, data, solution, previous) -> dict:
     form, ids, first = found
     count = len(ids)
     values = [reading.value(vid, solution) for vid in ids]
-    legs, left_out = _legs(form, values, first, count)
+    legs, left_out = _legs(form, ids, values, first)
     names = _names(data, count)
     points = layout.coordinates(data, ("coords", "points", "positions"), count)
     where = dict(enumerate(layout.scaled(points, 360))) if points else layout.circle(list(range(count)))
     centre = (sum(x for x, _ in where.values()) / count, sum(y for _, y in where.values()) / count)
-    into = [b for _, b in legs]
+    into = [b for _, b, _ in legs]
     crowded = {b for b in into if into.count(b) > 1}
     shapes = [
-        line(*where[a], *where[b], INK, conflict=b in crowded, changed=_leg_changed(form, ids, a, solution, previous))
-        for a, b in legs
+        line(*where[a], *where[b], INK, conflict=b in crowded, changed=reading.changed(by, solution, previous))
+        for a, b, by in legs
     ]
-    undecided = (
-        set(range(count)) if form == "positions" and None in values else {k for k, v in enumerate(values) if v is None}
-    )
+    if form == "successors":
+        faint = left_out | {k for k, v in enumerate(values) if v is None}
+    else:  # a stop no position holds yet
+        faint = set(range(count)) - {v - first for v in values if v is not None}
     for k in range(count):
         x, y = where[k]
-        shapes.append(
-            dot(
-                x,
-                y,
-                layout.NODE,
-                FAINT_FILL if k in undecided or k in left_out else NODE_FILL,
-                str(k),
-                faint=k in undecided or k in left_out,
-            )
-        )
+        shapes.append(dot(x, y, layout.NODE, FAINT_FILL if k in faint else NODE_FILL, str(k), faint=k in faint))
         if names[k] != str(k):
             shapes.append(layout.outside(x, y, centre, names[k]))
     goal, score = reading.objective(model), reading.objective_value(model, solution)
@@ -108,55 +100,52 @@ def describe(model, data, solution, previous) -> dict:
     )
     if goal and goal[1] == "sum" and score is not None:
         head += f", tour length {score}"
-    lines = [head, *_tour_lines(form, legs, names, values, count)]
+    lines = [head, _tour_line(legs, names)]
     for k, vid in enumerate(ids):
         value = "*" if values[k] is None else str(values[k])
-        where_text = f" at ({_number(points[k][0])}, {_number(points[k][1])})" if points else ""
-        state = " (left out)" if k in left_out else " (two legs in)" if k in crowded else ""
-        lines.append(
-            f"{names[k]}{where_text}: {vid} = {value}{state}"
-            + " (changed)" * reading.changed((vid,), solution, previous)
-        )
+        if form == "successors":
+            where_text = f" at ({_number(points[k][0])}, {_number(points[k][1])})" if points else ""
+            state = " (left out)" if k in left_out else " (two legs in)" if k in crowded else ""
+            text = f"{names[k]}{where_text}: {vid} = {value}{state}"
+        else:
+            stop = values[k] - first if values[k] is not None else None
+            shown = f" ({names[stop]})" if stop is not None and 0 <= stop < count and names[stop] != str(stop) else ""
+            text = f"{vid} = {value}{shown}" + (" (two legs in)" if stop in crowded else "")
+        lines.append(text + " (changed)" * reading.changed((vid,), solution, previous))
     legend = [["circle", "a stop (faint: undecided or left out)"], ["line", "a leg of the tour"]]
     legend += [["orange line", "changed by this step"], ["red line", "a second leg into the same stop"]]
     return picture("route", head, lines, shapes, legend)
 
 
-def _legs(form: str, values: list, first: int, count: int) -> tuple[list[tuple[int, int]], set[int]]:
-    """The legs (from, to) decided so far, and the stops left out (their own successors)."""
-    if form == "successors":
-        legs, left_out = [], set()
-        for k, v in enumerate(values):
-            if v is None or not 0 <= v - first < count:
-                continue
-            if v - first == k:
+def _legs(form: str, ids: list[str], values: list, first: int) -> tuple[list[tuple], set[int]]:
+    """The legs decided so far, as (from, to, the variables deciding it), and the stops left out (their own
+    successors); a value out of range gives no leg."""
+    count, legs, left_out = len(ids), [], set()
+    stops = [v - first if v is not None and 0 <= v - first < count else None for v in values]
+    for k, stop in enumerate(stops):
+        if form == "successors" and stop is not None:
+            if stop == k:
                 left_out.add(k)
             else:
-                legs.append((k, v - first))
-        return legs, left_out
-    if None in values:
-        return [], set()
-    order = [v - first for v in values]
-    return [(order[k], order[(k + 1) % count]) for k in range(count)], set()
+                legs.append((k, stop, (ids[k],)))
+        elif form == "positions" and stop is not None and stops[(k + 1) % count] is not None:
+            legs.append((stop, stops[(k + 1) % count], (ids[k], ids[(k + 1) % count])))
+    return legs, left_out
 
 
-def _leg_changed(form: str, ids: list[str], a: int, solution, previous) -> bool:
-    return form == "successors" and reading.changed((ids[a],), solution, previous)
-
-
-def _tour_lines(form: str, legs: list, names: list[str], values: list, count: int) -> list[str]:
-    """The tour as `a → b → ... → a` when it is decided, else how many legs are."""
-    following = dict(legs)
-    if len(following) == len(legs) and legs:
-        start, seen, stops = legs[0][0], set(), []
-        stop = start
+def _tour_line(legs: list, names: list[str]) -> str:
+    """The tour as `a → b → ... → a` when its legs close one loop, else how many legs are decided."""
+    following = {a: b for a, b, _ in legs}
+    if legs and len(following) == len(legs):
+        start = stop = legs[0][0]
+        seen, stops = set(), []
         while stop in following and stop not in seen:
             seen.add(stop)
             stops.append(names[stop])
             stop = following[stop]
         if stop == start and len(seen) == len(legs):
-            return ["tour: " + " → ".join([*stops, names[start]])]
-    return [f"{len(legs)} leg{'s' * (len(legs) != 1)} decided"]
+            return "tour: " + " → ".join([*stops, names[start]])
+    return f"{len(legs)} leg{'s' * (len(legs) != 1)} decided"
 
 
 def _names(data, count: int) -> list[str]:

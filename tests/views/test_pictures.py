@@ -205,6 +205,18 @@ def test_route_legs_partial_tours_and_two_legs_into_one_stop(model):
     assert len(marked(partial, "conflict")) == 2 and "2: succ[2] = * (two legs in)" in partial["lines"]
 
 
+def test_a_route_by_positions_draws_the_legs_between_decided_neighbours(model):
+    body = '<array id="p" size="[4]"> 0..3 </array></variables><constraints><allDifferent> p[] </allDifferent>'
+    positions = model(body, '<objectives><minimize type="sum"> p[] </minimize></objectives>')
+    assert views.detect_view(positions, {}) == "route"
+    drawn = route.describe(positions, {"names": ["A", "B", "C", "D"]}, {"p[0]": 2, "p[1]": 0, "p[3]": 1}, None)
+    assert drawn["lines"][1] == "2 legs decided" and "p[0] = 2 (C)" in drawn["lines"]
+    assert [s["text"] for s in drawn["shapes"] if "faint" in s["marks"]] == ["3"]
+    whole = route.describe(positions, {}, {"p[0]": 2, "p[1]": 0, "p[2]": 3, "p[3]": 1}, None)
+    assert whole["lines"][0].endswith("tour length 6") and whole["lines"][1] == "tour: 2 → 0 → 3 → 1 → 2"
+    assert not views.detect_view(model(body), {})  # no objective reads the positions: no route
+
+
 def test_a_forced_picture_that_does_not_apply_says_why_in_one_line(model):
     for module in (gantt, graph, route, packing):
         with pytest.raises(ViewNotApplicable) as raised:
