@@ -87,7 +87,8 @@ class NotebookPuzzle:
         return (candidates[found], model) if found else None
 
     def drawings(self, report: StepReport) -> list[dict] | None:
-        """The pictures of the report's solutions (its grids' place), or None to draw grids."""
+        """The pictures of the report's solutions (its grids' place), or None to draw grids; ViewNotApplicable,
+        in one line, when the picture `--view` forces finds nothing to draw in a model with constraints."""
         chosen = self.picture() if report.grid is not None else None
         if chosen is None:
             return None
@@ -100,7 +101,7 @@ class NotebookPuzzle:
         try:
             drawn = [module.describe(model, data, solution, previous) for solution in solutions]
         except ViewNotApplicable as error:
-            raise PuzzleUsageError(f"--view {self.view}: {error} The step is kept.") from None
+            raise ViewNotApplicable(f"--view {self.view}: {error}") from None
         self._drawn = dict(solutions[-1] or {})
         return drawn
 

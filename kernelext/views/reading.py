@@ -13,6 +13,7 @@ from kernelext.xcsp.subsets import XcspModel, XmlConstraint
 
 Solution = Mapping[str, "int | None"] | None
 _NUMBER = re.compile(r"-?\d+")
+_REPEATED = re.compile(r"(-?\d+)x(\d+)")
 _INDEXES = re.compile(r"\[(\d+)\]")
 
 
@@ -22,9 +23,14 @@ def constraints(model: XcspModel, *tags: str) -> list[XmlConstraint]:
 
 
 def items(constraint: XmlConstraint, child: str | None = None) -> list[str]:
-    """The items of a constraint's list (its `child` element's text, or its own text): ids and numbers."""
+    """The items of a constraint's list (its `child` element's text, or its own text): ids and numbers, XCSP3's
+    `1x3` (1 three times) written out."""
     element = constraint.element if child is None else constraint.element.find(child)
-    return (element.text or "").split() if element is not None else []
+    found = []
+    for token in (element.text or "").split() if element is not None else ():
+        repeated = _REPEATED.fullmatch(token)
+        found += [repeated.group(1)] * int(repeated.group(2)) if repeated else [token]
+    return found
 
 
 def tuples(constraint: XmlConstraint, child: str) -> list[tuple[str, ...]]:
