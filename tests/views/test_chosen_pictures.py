@@ -174,3 +174,10 @@ def test_the_live_widget_shows_the_static_picture(shell):
     state = report_state(report, puzzle.kind(report.grid), {}, puzzle.drawings(report))
     widget = GridWidget(description=state)
     assert widget.description["pictures"][0].startswith('<div style="position:relative')
+
+
+def test_a_step_not_solved_draws_every_task_undecided(shell):
+    shell.ok(JOBSHOP[0])
+    shown = outputs(shell, [JOBSHOP[2].replace("%%puzzle+", "%%puzzle+ --no-solve")])["text/plain"]
+    assert "Gantt chart: 3 resources, 9 tasks, 0 placed" in shown
+    assert "machine 0: s[0][0] * (length 3), s[1][1] * (length 1), s[2][2] * (length 1)" in shown
