@@ -7,7 +7,7 @@ from IPython.core.magic import Magics, cell_magic, line_cell_magic, magics_class
 from IPython.core.magic_arguments import argument, magic_arguments, parse_argstring
 from traitlets import Bool, Float, TraitError, Unicode, observe, validate
 
-from kernelext.errors import KernelextError, PuzzleUsageError, ViewNotApplicable
+from kernelext.errors import KernelextError, PuzzleUsageError
 from kernelext.kinds import kind_for, view_choices
 from kernelext.magic.commands import commands_text, run_command, sols
 from kernelext.magic.puzzle import NotebookPuzzle
@@ -186,11 +186,7 @@ class PuzzleMagics(Magics):
             backend=args.solver,
             first_line=2,
         )  # the cell's first line is the magic
-        try:
-            output = puzzle.show(report, current=lambda: self.current is puzzle)
-        except ViewNotApplicable as error:  # the forced picture finds nothing to draw: the step is rolled back
-            puzzle.session.undo()
-            raise PuzzleUsageError(f"{error} This step was not added.") from None
+        output = puzzle.show(report, current=lambda: self.current is puzzle)
         if args.domains or self.domains:
             puzzle.show_domains(output)
 

@@ -87,8 +87,9 @@ class NotebookPuzzle:
         return (candidates[found], model) if found else None
 
     def drawings(self, report: StepReport) -> list[dict] | None:
-        """The pictures of the report's solutions (its grids' place), or None to draw grids; ViewNotApplicable,
-        in one line, when the picture `--view` forces finds nothing to draw in a model with constraints."""
+        """The pictures of the report's solutions (its grids' place), or None to draw grids. When the picture
+        `--view` forces finds nothing to draw yet, one line says so and the grid is drawn (the step is kept: a
+        later step may post what the picture needs)."""
         chosen = self.picture() if report.grid is not None else None
         if chosen is None:
             return None
@@ -101,7 +102,8 @@ class NotebookPuzzle:
         try:
             drawn = [module.describe(model, data, solution, previous) for solution in solutions]
         except ViewNotApplicable as error:
-            raise ViewNotApplicable(f"--view {self.view}: {error}") from None
+            print(f"--view {self.view}: {error} The grid is drawn until then.")
+            return None
         self._drawn = dict(solutions[-1] or {})
         return drawn
 
@@ -205,13 +207,13 @@ class NotebookPuzzle:
         if grid is None:
             raise PuzzleUsageError("No grid to save yet: add a step that declares a 1-D or 2-D array.")
         chosen = self.picture()
-        if chosen is not None:
-            self._save_picture(*chosen, path)
+        if chosen is not None and self._save_picture(*chosen, path):
             return
         kind = self.kind(grid)
         print(f"Wrote {save_grid(kind_for(kind).describe(grid, self.data(kind)), path).name}")
 
-    def _save_picture(self, module, model, path: str) -> None:
+    def _save_picture(self, module, model, path: str) -> bool:
+        """Draw the picture into the .svg file `path`; False when it finds nothing to draw yet (a forced view)."""
         if not path.lower().endswith(".svg"):
             raise PuzzleUsageError(f"A picture is saved as SVG: save {Path(path).with_suffix('.svg').name} instead.")
         result = self.session.last_result
@@ -219,13 +221,14 @@ class NotebookPuzzle:
             drawn = module.describe(
                 model, picture_data(module, self.namespace), result.solution if result else None, None
             )
-        except ViewNotApplicable as error:
-            raise PuzzleUsageError(f"--view {self.view}: {error}") from None
+        except ViewNotApplicable:
+            return False
         try:
             Path(path).write_text(drawing_svg(drawn), encoding="utf-8")
         except OSError as error:
             raise PuzzleUsageError(f"Cannot write {path}: {error.strerror or error}.") from None
         print(f"Wrote {Path(path).name}")
+        return True
 
     def close(self) -> None:
         self.session.close()

@@ -117,14 +117,15 @@ def test_a_forced_picture_draws_a_puzzle_named_after_a_grid_kind(shell):
     assert "Packing: 2 rectangles in 4 x 4, 2 placed" in forced["text/plain"]  # named after a grid kind, forced
 
 
-def test_a_forced_picture_that_cannot_apply_is_a_one_line_error_and_the_step_is_rolled_back(shell):
-    shell.ok("%%puzzle mini --view gantt\nx = VarArray(size=3, dom=range(3))\n")  # nothing posted yet: no error
-    failed = shell.run("%%puzzle+\nsatisfy(AllDifferent(x))\n")
-    message = str(failed.error)
-    assert failed.error is not None and "\n" not in message
-    assert message.startswith("--view gantt: the Gantt chart draws the tasks of NoOverlap")
-    assert message.endswith("This step was not added.")
-    assert "1 step(s)" in shell.ok("%puzzle steps")
+def test_a_forced_picture_with_nothing_to_draw_yet_says_so_and_the_grid_is_drawn(shell):
+    shell.ok("%%puzzle mini --view gantt\nx = VarArray(size=3, dom=range(3))\n")  # nothing posted yet: no note
+    with capture_output() as captured:
+        result = shell.ip.run_cell("%%puzzle+\nsatisfy(AllDifferent(x))\n")
+    assert result.error_in_exec is None, captured.stderr
+    note = captured.stdout.strip()
+    assert "\n" not in note and note.startswith("--view gantt: the Gantt chart draws the tasks of NoOverlap"), note
+    assert note.endswith("The grid is drawn until then.") and "x (" in captured.outputs[-1].data["text/plain"]
+    assert "2 step(s)" in shell.ok("%puzzle steps")  # the step is kept
     solved = shell.ok("%%puzzle+\nsatisfy(NoOverlap(origins=x, lengths=[1, 1, 1]))\n")
     assert "Gantt chart: 1 resource, 3 tasks" in solved
 
