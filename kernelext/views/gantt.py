@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from kernelext.errors import ViewNotApplicable
 from kernelext.views import reading
-from kernelext.views.shapes import BAR_FILL, FAINT_FILL, GREY, INK, box, label, line, picture
+from kernelext.views.shapes import BAR_FILL, FAINT_FILL, GREY, INK, box, colour, label, line, picture
 
 SUMMARY = "tasks on a time line, one row per resource (NoOverlap, Cumulative)"
 DATA_NAMES = ("machines",)
@@ -107,7 +107,8 @@ def describe(model, data, solution, previous) -> dict:
     head += f", makespan {makespan}" if whole and makespan is not None else f", {len(decided)} placed"
     goal, score = reading.objective(model), reading.objective_value(model, solution)
     tail = [f"objective ({goal[0]} {goal[1]}): {score}"] if goal and score is not None else []
-    legend = [["bar", "a task, from its start to its end"], ["faint", "start or length undecided (*)"]]
+    legend = [["bar", "a task, from its start to its end (of a 2-D array: coloured by its first index, the job)"]]
+    legend += [["faint", "start or length undecided (*)"]]
     legend += [["orange outline", "changed by this step"], ["red", "overlaps, or over the capacity"]]
     return picture("gantt", head, [head, *lines, *tail], shapes, legend)
 
@@ -182,6 +183,12 @@ def _lanes(row: list[_Placed], exclusive: bool) -> tuple[list[int], set[int]]:
     return lane, clashes
 
 
+def _job_colour(origin: str) -> str:
+    """A task of a job: `s[i][j]` (a cell of a 2-D or larger array) takes the colour of its job `i`."""
+    found = reading.indexes(origin)
+    return colour(found[0]) if len(found) >= 2 else BAR_FILL
+
+
 def _row(resource: Resource, row: list[_Placed], name: str, y: int, scale: float, solution, previous):
     """The shapes of one resource's row, its height, and its line of text."""
     lanes, clashes = _lanes(row, resource.kind == "noOverlap")
@@ -195,7 +202,7 @@ def _row(resource: Resource, row: list[_Placed], name: str, y: int, scale: float
         length = p.length if p.decided else p.least_length
         text = task.origin if p.decided else f"{task.origin} *"
         top = y + lanes[k] * LANE + (LANE - BAR) / 2
-        fill = BAR_FILL if p.decided else FAINT_FILL
+        fill = _job_colour(task.origin) if p.decided else FAINT_FILL
         shapes.append(
             box(
                 LEFT + start * scale,

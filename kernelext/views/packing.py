@@ -2,8 +2,8 @@
 
 A rectangle is an origin pair (x, y) with its sizes (numbers or variables). The container's width and height
 are the data's (`width` and `height`, or `container` as [width, height]) or else the farthest any rectangle
-can reach from its origins' domains. A rectangle whose origin or size is undecided is set apart on the right,
-faint; two placed rectangles that overlap are marked.
+can reach from its origins' domains; y grows upwards, (0, 0) at the bottom-left corner. A rectangle whose
+origin or size is undecided is set apart on the right, faint; two placed rectangles that overlap are marked.
 """
 
 from __future__ import annotations
@@ -89,7 +89,7 @@ def describe(model, data, solution, previous) -> dict:
         shapes.append(
             box(
                 LEFT + x * scale,
-                TOP + y * scale,
+                TOP + (height - y - h) * scale,  # y grows upwards: (0, 0) is the container's bottom-left corner
                 w * scale,
                 h * scale,
                 colour(k),

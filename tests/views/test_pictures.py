@@ -161,6 +161,20 @@ def test_packing_marks_overlaps_and_sets_unplaced_rectangles_apart(model):
     assert "2: 1 x 1, not placed (*)" in drawn["lines"]
 
 
+def test_packing_y_grows_upwards_from_the_bottom_left_corner(model):
+    drawn = packing.describe(model(BOXES), {}, {"x[0]": 0, "y[0]": 0, "x[1]": 2, "y[1]": 3, "x[2]": 0, "y[2]": 1}, None)
+    container = drawn["shapes"][0]
+    low, high = (next(s for s in drawn["shapes"] if s["shape"] == "box" and s["text"] == name) for name in "01")
+    assert low["y"] + low["h"] == container["y"] + container["h"]  # y = 0: on the container's bottom edge
+    assert high["y"] == container["y"] and high["y"] < low["y"]  # y = 3, height 2: on the top edge of 5
+
+
+def test_tasks_of_a_job_share_a_colour(model):
+    drawn = gantt.describe(model(SHOP), {}, {"s[0][0]": 0, "s[1][0]": 3, "s[0][1]": 3, "s[1][1]": 5}, None)
+    fills = {s["text"]: s["fill"] for s in drawn["shapes"] if s["shape"] == "box" and s["text"].startswith("s[")}
+    assert fills["s[0][0]"] == fills["s[0][1]"] != fills["s[1][0]"] == fills["s[1][1]"], fills
+
+
 def test_packing_container_from_the_data_and_bad_containers_ignored(model):
     boxes = model(BOXES)
     assert "in 5 x 6" in packing.describe(boxes, {"container": [5, 6]}, None, None)["lines"][0]
