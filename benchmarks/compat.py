@@ -15,6 +15,7 @@ built the same is also solved by ACE on the stock file within S seconds, and by 
 session within S seconds (K with `--kit-seconds K`): translated or refused, with the reason. Where ACE finishes,
 the kit's session also solves it with CP-SAT (where its reading takes the model) and with warm ACE. Every solver
 that finishes (a status, and for an optimisation model a proven optimum) must give the same status and optimum.
+The report also counts the models the kit draws as each picture (a Gantt chart, a graph, a route, a packing).
 The kernel's memory (resident, and its peak) is printed before and after the sweep.
 """
 
@@ -35,6 +36,8 @@ CATEGORIES = ("academic", "crafted", "realistic", "recreational")
 STOCK_TIMEOUT = 120
 CELL_TIMEOUT = 300
 ANSI = re.compile(r"\x1b\[[0-9;]*m")
+# How a picture's text form begins (kernelext.views), and its name.
+PICTURE_HEADS = (("Gantt chart:", "gantt"), ("Graph:", "graph"), ("Route:", "route"), ("Packing:", "packing"))
 
 
 @dataclass
@@ -48,6 +51,7 @@ class Model:
     kit_error: str = ""
     difference: str = ""
     solved: dict = field(default_factory=dict)
+    picture: str = ""  # the picture the kit draws the built model as (kernelext.views), "" for a grid
 
     @property
     def name(self) -> str:
@@ -166,7 +170,8 @@ def build_in_kit(kernel: Kernel, model: Model, out: Path) -> Path | None:
     _, error = kernel.run(load)
     source = model.path.read_text()
     if not error:
-        _, error = kernel.run(f"%%puzzle {model.name} --no-solve\n{source}")
+        shown, error = kernel.run(f"%%puzzle {model.name} --no-solve\n{source}")
+        model.picture = next((name for head, name in PICTURE_HEADS if head in shown), "")
     target = out / f"{model.path.parent.parent.name}-{model.name}.kit.xml"
     if not error:
         _, error = kernel.run(f"%puzzle export {target}")
@@ -272,6 +277,7 @@ def main(argv: list[str] | None = None) -> int:
                         "kit_error": m.kit_error,
                         "difference": m.difference,
                         "solved": m.solved,
+                        "picture": m.picture,
                     }
                     for m in models
                 ],
@@ -315,7 +321,16 @@ def report(models: list[Model], built: list[Model], before: str, after: str, sec
         print(f"  {m.path.parent.parent.name}/{m.name}: {m.stock_error}")
     if seconds:
         report_solving(built, seconds)
+    report_pictures(built)
     print(f"kernel memory: before {before}; after {after}")
+
+
+def report_pictures(built: list[Model]) -> None:
+    """How many of the models the kit built are drawn as each picture, with a few of their names."""
+    for _, name in PICTURE_HEADS:
+        drawn = [m for m in built if m.picture == name]
+        names = ", ".join(f"{m.path.parent.parent.name}/{m.name}" for m in drawn[:8])
+        print(f"drawn as {name}: {len(drawn)}" + (f" ({names}{', ...' if len(drawn) > 8 else ''})" if drawn else ""))
 
 
 def report_solving(built: list[Model], seconds: float) -> None:
