@@ -26,13 +26,13 @@ from __future__ import annotations
 import importlib
 import pkgutil
 import sys
-import warnings
 from collections.abc import Callable, Mapping
 from importlib.metadata import entry_points
 from types import MappingProxyType, ModuleType
 
 from kernelext.errors import PuzzleUsageError
 from kernelext.grid import Grid
+from kernelext.plugins import load_plugin
 
 AnswerCheck = Callable[[object, dict, dict], str]
 ENTRY_POINTS = "kernelext.kinds"  # the group through which an installed package adds kinds: `NAME = package.module`
@@ -81,24 +81,7 @@ def _installed() -> dict:
 
 
 def _load(name: str, entry) -> ModuleType | None:
-    """The module an entry point names; None, with a warning, when it cannot be imported."""
-    try:
-        module = entry.load()
-    except Exception as error:
-        warnings.warn(
-            f"The puzzle kind {name!r} of an installed package could not be loaded "
-            f"({entry.value}: {type(error).__name__}: {error}); it is left out.",
-            stacklevel=3,
-        )
-        return None
-    if not isinstance(module, ModuleType) or not callable(getattr(module, "describe", None)):
-        warnings.warn(
-            f"The puzzle kind {name!r} ({entry.value}) is not a kind module with a describe() "
-            "function; it is left out.",
-            stacklevel=3,
-        )
-        return None
-    return module
+    return load_plugin("puzzle kind", name, entry, ("describe",))
 
 
 def view_choices() -> str:

@@ -29,12 +29,12 @@ from __future__ import annotations
 
 import importlib
 import pkgutil
-import warnings
 from collections.abc import Mapping
 from importlib.metadata import entry_points
 from types import ModuleType
 
 from kernelext.kinds import plain
+from kernelext.plugins import load_plugin
 from kernelext.xcsp.subsets import XcspModel
 
 ENTRY_POINTS = "kernelext.views"  # the group through which an installed package adds views: `NAME = package.module`
@@ -98,20 +98,4 @@ def _built_in() -> list[str]:
 
 
 def _load(name: str, entry) -> ModuleType | None:
-    """The module an entry point names; None, with a warning, when it cannot be imported or is not a view."""
-    try:
-        module = entry.load()
-    except Exception as error:
-        warnings.warn(
-            f"The view {name!r} of an installed package could not be loaded "
-            f"({entry.value}: {type(error).__name__}: {error}); it is left out.",
-            stacklevel=3,
-        )
-        return None
-    if not all(callable(getattr(module, f, None)) for f in ("recognise", "describe")):
-        warnings.warn(
-            f"The view {name!r} ({entry.value}) is not a view module with recognise() and describe(); it is left out.",
-            stacklevel=3,
-        )
-        return None
-    return module
+    return load_plugin("view", name, entry, ("recognise", "describe"))
