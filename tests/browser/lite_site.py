@@ -7,12 +7,14 @@ them), with `--offline`: a test never downloads.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+from local_web import outside
 
 BUILD_TIMEOUT = 600
 ROOT = Path(__file__).resolve().parents[2]
@@ -37,6 +39,19 @@ def build_site(out: Path, sources: list[Path]) -> Path:
     config["jupyter-config-data"]["exposeAppInBrowser"] = True
     config_path.write_text(json.dumps(config))
     return out
+
+
+@contextlib.contextmanager
+def local_page(browser):
+    """A page in a fresh context of `browser`; once done, fails if it asked any host but 127.0.0.1."""
+    context = browser.new_context(viewport={"width": 1400, "height": 1000})
+    requested: list[str] = []
+    context.on("request", lambda request: requested.append(request.url))
+    page = context.new_page()
+    page.set_default_timeout(60_000)
+    yield page
+    context.close()
+    assert requested and not outside(requested), f"asked other hosts: {outside(requested)[:5]}"
 
 
 class LiteNotebook:

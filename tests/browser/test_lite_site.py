@@ -19,11 +19,12 @@ from lite_site import (
     LiteNotebook,
     build_site,
     errors,
+    local_page,
     notebook,
     released_and_solved,
     text,
 )
-from local_web import launch, outside, served
+from local_web import launch, served
 
 pytestmark = pytest.mark.browser
 
@@ -104,14 +105,8 @@ def browser():
 
 @pytest.fixture
 def page(browser):
-    context = browser.new_context(viewport={"width": 1400, "height": 1000})
-    requested: list[str] = []
-    context.on("request", lambda request: requested.append(request.url))
-    page = context.new_page()
-    page.set_default_timeout(60_000)
-    yield page
-    context.close()
-    assert requested and not outside(requested), f"asked other hosts: {outside(requested)[:5]}"
+    with local_page(browser) as page:
+        yield page
 
 
 def run_all(nb: LiteNotebook) -> list[tuple[str, list[dict]]]:

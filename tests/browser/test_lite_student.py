@@ -16,8 +16,8 @@ import time
 
 import pytest
 from lab_server import ARTIFACTS, require_browser
-from lite_site import ROOT, LiteNotebook, build_site, errors, released_and_solved, text
-from local_web import launch, launch_profile, outside, served
+from lite_site import ROOT, LiteNotebook, build_site, errors, local_page, released_and_solved, text
+from local_web import launch, launch_profile, served
 
 pytestmark = pytest.mark.browser
 
@@ -61,14 +61,9 @@ def page(site):
     sync_playwright = require_browser()
     with sync_playwright() as p:
         browser = launch(p, only_local=True)
-        context = browser.new_context(viewport={"width": 1400, "height": 1000})
-        requested: list[str] = []
-        context.on("request", lambda request: requested.append(request.url))
-        page = context.new_page()
-        page.set_default_timeout(60_000)
-        yield page
+        with local_page(browser) as page:
+            yield page
         browser.close()
-        assert not outside(requested), f"asked other hosts: {outside(requested)[:5]}"
 
 
 def start(nb: LiteNotebook, source: str) -> int:
