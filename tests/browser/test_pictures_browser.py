@@ -95,36 +95,41 @@ def test_stored_pictures_survive_the_sanitizer_and_an_offline_export(tmp_path):
             browser.close()
 
 
-def test_the_live_widget_draws_the_gantt_chart(tmp_path):
+def test_the_live_widget_draws_each_picture(tmp_path):
     sync_playwright = require_browser()
     root = tmp_path / "root"
     root.mkdir()
-    nb = json.loads((NOTEBOOKS / "job_shop.ipynb").read_text())
-    for cell in nb["cells"]:
-        cell["outputs"] = [] if cell["cell_type"] == "code" else cell.get("outputs")
-        if cell["cell_type"] == "code":
-            cell["execution_count"] = None
-        else:
-            cell.pop("outputs")
-    (root / "job_shop.ipynb").write_text(json.dumps(nb))
+    for name in LAST_PICTURE:
+        nb = json.loads((NOTEBOOKS / f"{name}.ipynb").read_text())
+        for cell in nb["cells"]:
+            if cell["cell_type"] == "code":
+                cell["outputs"], cell["execution_count"] = [], None
+        (root / f"{name}.ipynb").write_text(json.dumps(nb))
     with jupyter_server(tmp_path, root) as server, sync_playwright() as p:
         browser = launch(p)
         try:
-            page = browser.new_page(viewport={"width": 1400, "height": 1000})
-            open_notebook(page, server.url("lab/tree/job_shop.ipynb"))
-            page.evaluate("() => window.jupyterapp.commands.execute('notebook:run-all-cells')")
-            page.wait_for_function(
-                """() => {
-                const cells = window.jupyterapp.shell.currentWidget.content.widgets.filter(c => c.model.type === "code");
-                return cells.every(c => c.model.executionCount !== null);
-            }""",
-                timeout=180_000,
-            )
-            last = page.locator(".jp-Notebook .jp-CodeCell").last
-            bars = last.locator(".kx-grid div[title^='s[']")
-            bars.first.wait_for(timeout=30_000)
-            assert bars.count() == 9
-            assert "makespan 10" in last.inner_text()
-            last.screenshot(path=str(ARTIFACTS / "picture-job_shop-live.png"))
+            for name, expected in LAST_PICTURE.items():
+                page = browser.new_page(viewport={"width": 1400, "height": 1000})
+                open_notebook(page, server.url(f"lab/tree/{name}.ipynb"))
+                page.evaluate("() => window.jupyterapp.commands.execute('notebook:run-all-cells')")
+                page.wait_for_function(
+                    """() => window.jupyterapp.shell.currentWidget.content.widgets
+                        .filter((c) => c.model.type === "code").every((c) => c.model.executionCount !== null)""",
+                    timeout=180_000,
+                )
+                drawn = page.locator(".jp-Notebook .jp-CodeCell .kx-grid").last
+                drawn.wait_for(timeout=30_000)
+                drawn.scroll_into_view_if_needed()
+                found = drawn.evaluate(
+                    """(grid) => ({
+                    boxes: [...grid.querySelectorAll("div[title]")]
+                        .filter((d) => d.title && getComputedStyle(d).borderRadius !== "50%").length,
+                    dots: [...grid.querySelectorAll("div")].filter((d) => getComputedStyle(d).borderRadius === "50%").length,
+                })"""
+                )
+                assert found == expected, (name, found)
+                drawn.screenshot(path=str(ARTIFACTS / f"picture-{name}-live.png"))
+                page.close()
+                server.stop_kernels()
         finally:
             browser.close()
