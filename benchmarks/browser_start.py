@@ -3,12 +3,14 @@
 Run: python benchmarks/browser_start.py [--rounds N]
 
 One `kernelext-lite build --offline` (nothing downloaded) makes the kit's site; a copy of it whose kernel
-preloads only JupyterLite's own packages (no kit, pycsp3 or widgets) is the bare site: the same JupyterLite,
+preloads only JupyterLite's own packages (no kit, pycsp3 or widgets), without the kit's front-end plugin and
+with JupyterLite's service worker cache off (as JupyterLite comes) is the bare site: the same JupyterLite,
 Pyodide and kernel, the floor any site of this version starts from. Both are served by `python -m http.server`
 and opened in headless Chromium; each round uses a fresh browser context and measures:
 - bare site: seconds from opening a notebook to the output of its first cell (`1 + 1`), on the first visit
   and on a return visit (the same context opened again: the browser's cache is warm);
-- kit site: seconds from opening a notebook to its first drawn step (`%load_ext kernelext` and
+- kit site (and the same without the service worker's cache, to show what keeping the site offline costs):
+  seconds from opening a notebook to its first drawn step (`%load_ext kernelext` and
   `from pycsp3 import *`, then a `%%puzzle` cell's grid drawn), first visit and return visit;
 - the 9x9 Sudoku step: seconds from asking a `%%puzzle+` cell (every constraint and 30 clues) to run to its
   status line shown: compiled, translated, solved by MiniZinc's WebAssembly, checked and drawn;
@@ -39,6 +41,7 @@ from browser_steps import CHROMIUM_ARGS, KERNEL_IDLE, PAGE_TIMEOUT, START_CELL, 
 BUILD_TIMEOUT = 300
 KERNEL_TIMEOUT = 180
 STOP_TIMEOUT = 60
+KIT_EXTENSION = "@kernelext/site-extension"
 KIT_ONLY = {"anywidget", "ipywidgets", "kernelext", "kernelext-browser-standins", "psygnal", "pycsp3"}
 GOALS = {"first visit": 8.0, "return visit": 5.0, "sudoku": 0.3, "stop": 2.0}
 CLUES = [
@@ -67,8 +70,8 @@ CLICKED = "() => { window.stopClicked = performance.now(); }"
 STOPPED = "() => window.cellDone && performance.now() - window.stopClicked"
 
 
-def build(folder: Path) -> tuple[Path, Path]:
-    """The kit's site and the bare site, in `folder`."""
+def build(folder: Path) -> tuple[Path, Path, Path]:
+    """The kit's site, the bare site, and the kit's site without the service worker's cache, in `folder`."""
     for name, cells in (("start", KIT_CELLS), ("bare", ["1 + 1"])):
         nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(source) for source in cells])
         nbformat.write(nb, folder / f"{name}.ipynb")
@@ -82,18 +85,22 @@ def build(folder: Path) -> tuple[Path, Path]:
     )
     if run.returncode != 0:
         sys.exit(f"browser_start: cannot build the site: {run.stderr.strip()[-400:]}")
-    bare = folder / "bare"
+    bare, uncached = folder / "bare", folder / "uncached"
     shutil.copytree(kit, bare)
-    for site, preloaded in ((kit, None), (bare, KIT_ONLY)):
+    shutil.copytree(kit, uncached)
+    for site in (kit, bare, uncached):
         path = site / "jupyter-lite.json"
         config = json.loads(path.read_text())
         data = config["jupyter-config-data"]
         data["exposeAppInBrowser"] = True
-        if preloaded:
+        if site is bare:  # JupyterLite as it comes: no kit packages or plugin (and, below, no service worker cache)
             options = data["litePluginSettings"]["@jupyterlite/pyodide-kernel-extension:kernel"]["loadPyodideOptions"]
-            options["packages"] = [name for name in options["packages"] if name not in preloaded]
+            options["packages"] = [name for name in options["packages"] if name not in KIT_ONLY]
+            data["federated_extensions"] = [e for e in data["federated_extensions"] if e["name"] != KIT_EXTENSION]
+        if site is not kit:
+            data["enableServiceWorkerCache"] = False
         path.write_text(json.dumps(config))
-    return kit, bare
+    return kit, bare, uncached
 
 
 def opened(page, url: str, cells: int, selector: str) -> float:
@@ -145,10 +152,15 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--rounds", type=int, default=3)
     args = parser.parse_args()
-    kit_rounds, bare_rounds = [], []
+    kit_rounds, bare_rounds, uncached_rounds = [], [], []
     with tempfile.TemporaryDirectory() as folder:
-        kit, bare = build(Path(folder))
-        with sync_playwright() as playwright, served(kit) as kit_base, served(bare) as bare_base:
+        kit, bare, uncached = build(Path(folder))
+        with (
+            sync_playwright() as playwright,
+            served(kit) as kit_base,
+            served(bare) as bare_base,
+            served(uncached) as uncached_base,
+        ):
             chromium = playwright.chromium.launch(
                 executable_path="/usr/bin/chromium", headless=True, args=CHROMIUM_ARGS, timeout=PAGE_TIMEOUT * 1000
             )
@@ -156,18 +168,21 @@ def main() -> None:
                 for _ in range(args.rounds):
                     bare_rounds.append(bare_round(chromium, bare_base))
                     kit_rounds.append(kit_round(chromium, kit_base))
+                    uncached_rounds.append(kit_round(chromium, uncached_base))
             finally:
                 chromium.close()
     print(f"Browser site, median of {args.rounds} rounds (headless Chromium, sites served on 127.0.0.1)")
-    print(f"{'measure':<14}{'bare site (s)':>15}{'kit site (s)':>14}{'kit / bare':>12}   goal")
+    print(f"{'measure':<14}{'bare (s)':>10}{'kit (s)':>10}{'kit / bare':>12}{'kit, no offline cache (s)':>27}   goal")
     for measure, goal in GOALS.items():
         kit_median = statistics.median(found[measure] for found in kit_rounds)
+        uncached_median = statistics.median(found[measure] for found in uncached_rounds)
         verdict = f"<= {goal:g} s: {'PASS' if kit_median <= goal else 'FAIL'}"
         if measure in bare_rounds[0]:
             bare_median = statistics.median(found[measure] for found in bare_rounds)
-            print(f"{measure:<14}{bare_median:>15.2f}{kit_median:>14.2f}{kit_median / bare_median:>11.1f}x   {verdict}")
+            floor, ratio = f"{bare_median:>10.2f}", f"{kit_median / bare_median:>11.1f}x"
         else:
-            print(f"{measure:<14}{'':>15}{kit_median:>14.2f}{'':>12}   {verdict}")
+            floor, ratio = f"{'':>10}", f"{'':>12}"
+        print(f"{measure:<14}{floor}{kit_median:>10.2f}{ratio}{uncached_median:>27.2f}   {verdict}")
 
 
 if __name__ == "__main__":
