@@ -89,20 +89,24 @@ class NotebookPuzzle:
     def drawings(self, report: StepReport) -> list[dict] | None:
         """The pictures of the report's solutions (its grids' place), or None to draw grids. When the picture
         `--view` forces finds nothing to draw yet, one line says so and the grid is drawn (the step is kept: a
-        later step may post what the picture needs)."""
-        chosen = self.picture() if report.grid is not None else None
-        if chosen is None:
-            return None
-        module, model = chosen
-        result = report.result
-        several = len(report.all_grids) > 1
-        solutions = list(result.solutions[:MAX_WIDGET_GRIDS]) if several else [result.solution if result else None]
-        previous = None if report.replaced else self._drawn
-        data = picture_data(module, self.namespace)
+        later step may post what the picture needs); so it is when a picture fails on data it did not expect
+        (a picture never costs a step)."""
         try:
+            chosen = self.picture() if report.grid is not None else None
+            if chosen is None:
+                return None
+            module, model = chosen
+            result = report.result
+            several = len(report.all_grids) > 1
+            solutions = list(result.solutions[:MAX_WIDGET_GRIDS]) if several else [result.solution if result else None]
+            previous = None if report.replaced else self._drawn
+            data = picture_data(module, self.namespace)
             drawn = [module.describe(model, data, solution, previous) for solution in solutions]
         except ViewNotApplicable as error:
             print(f"--view {self.view}: {error} The grid is drawn until then.")
+            return None
+        except Exception as error:  # the picture's own fault, not the model's
+            print(f"The picture could not be drawn ({type(error).__name__}: {error}); the grid is drawn instead.")
             return None
         self._drawn = dict(solutions[-1] or {})
         return drawn

@@ -133,10 +133,10 @@ def _row_names(found: list[Resource], data) -> list[str]:
         return [str(n) for n in given]
     names = []
     for k, resource in enumerate(found, start=1):
-        machines = {_at(given, reading.indexes(task.origin)) for task in resource.tasks}
+        machines = [_at(given, reading.indexes(task.origin)) for task in resource.tasks]
         shared = reading.common_name([t.origin for t in resource.tasks])
-        if len(machines) == 1 and isinstance(next(iter(machines)), (int, str)):
-            names.append(f"machine {next(iter(machines))}")
+        if isinstance(machines[0], (int, str)) and all(m == machines[0] for m in machines):
+            names.append(f"machine {machines[0]}")
         elif "[" in shared and "[*]" * shared.count("[") not in shared:
             names.append(shared)
         else:

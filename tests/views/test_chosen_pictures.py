@@ -4,6 +4,7 @@ solves: models typed as users type them."""
 from __future__ import annotations
 
 import re
+import types
 
 import pytest
 from IPython.utils.capture import capture_output
@@ -17,6 +18,8 @@ from view_models import (
     TSP_BY_POSITIONS,
     TSP_WITHOUT_COORDINATES,
 )
+
+from kernelext import views
 
 pytestmark = pytest.mark.timeout(300)
 
@@ -182,3 +185,18 @@ def test_a_step_not_solved_draws_every_task_undecided(shell):
     shown = outputs(shell, [JOBSHOP[2].replace("%%puzzle+", "%%puzzle+ --no-solve")])["text/plain"]
     assert "Gantt chart: 3 resources, 9 tasks, 0 placed" in shown
     assert "machine 0: s[0][0] * (length 3), s[1][1] * (length 1), s[2][2] * (length 1)" in shown
+
+
+def test_a_picture_that_fails_on_its_data_costs_no_step(shell, monkeypatch):
+    def describe(model, data, solution, previous):
+        raise TypeError("unhashable type: 'list'")  # a course's picture meeting data it did not expect
+
+    buggy = types.ModuleType("flow")
+    buggy.SUMMARY, buggy.DATA_NAMES, buggy.recognise, buggy.describe = "flows", (), lambda m, d: True, describe
+    entry = types.SimpleNamespace(name="flow", value="mycourse.flow", load=lambda: buggy)
+    monkeypatch.setattr(views, "entry_points", lambda group: [entry] if group == views.ENTRY_POINTS else [])
+    shell.ok("%%puzzle mini --view flow\nx = VarArray(size=3, dom=range(3))\n")
+    said = shell.ok("%%puzzle+\nsatisfy(AllDifferent(x))\n")
+    assert "The picture could not be drawn (TypeError: unhashable type: 'list'); the grid is drawn instead." in said
+    assert "status: SAT" in said and "x (" in said  # the step is solved and drawn as a grid
+    assert "2 step(s)" in shell.ok("%puzzle steps")

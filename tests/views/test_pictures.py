@@ -146,7 +146,7 @@ def test_machines_from_the_data_name_the_rows_and_bad_machines_are_ignored(model
     shop = model(SHOP)
     named = gantt.describe(shop, {"machines": ["lathe", "mill"]}, None, None)
     assert named["lines"][1].startswith("lathe: ") and named["lines"][2].startswith("mill: ")
-    for bad in (["lathe"], [[0, "x"], {"a": 1}], "lathe", [[None]]):
+    for bad in (["lathe"], [[0, "x"], {"a": 1}], "lathe", [[None]], [[[0, 1], [2]], [[1], [0]]]):
         assert gantt.describe(shop, {"machines": bad}, None, None)["lines"][1].startswith("s[*][0]: ")
 
 
