@@ -115,10 +115,10 @@ def test_the_live_widget_draws_each_picture(tmp_path):
                 page.wait_for_function(
                     """() => window.jupyterapp.shell.currentWidget.content.widgets
                         .filter((c) => c.model.type === "code").every((c) => c.model.executionCount !== null)""",
-                    timeout=180_000,
+                    timeout=300_000,
                 )
                 drawn = page.locator(".jp-Notebook .jp-CodeCell").last.locator(".kx-grid").first
-                drawn.wait_for(timeout=60_000)  # the last cell's widget, drawn once its comm message arrives
+                drawn.wait_for(timeout=120_000)  # the last cell's widget, drawn once its comm message arrives
                 drawn.scroll_into_view_if_needed()
                 count = """(grid) => ({
                     boxes: [...grid.querySelectorAll("div[title]")]
