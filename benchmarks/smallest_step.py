@@ -23,10 +23,10 @@ from walkthrough import PUZZLES
 
 from kernelext.insight import subset_solves
 from kernelext.insight.walkthrough import driver
-from kernelext.insight.walkthrough.propagation import TimeUp
 from kernelext.insight.walkthrough.smallest import smallest_refutation
 from kernelext.pycsp3_glue import operators
 from kernelext.solver.engine import Solver
+from kernelext.solver.kit.propagation import TimeUp
 from kernelext.steps.session import PuzzleSession
 
 

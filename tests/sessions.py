@@ -3,8 +3,8 @@ rules, shared by the tests of explanations and walkthroughs."""
 
 from __future__ import annotations
 
-from kernelext.insight.walkthrough.rules import AllDifferent
 from kernelext.solver.engine import Solver
+from kernelext.solver.kit.rules import AllDifferent
 from kernelext.steps.session import PuzzleSession
 
 LATIN = "satisfy(AllDifferent(x[i]) for i in range(n))\nsatisfy(AllDifferent(x[:, j]) for j in range(n))\n"

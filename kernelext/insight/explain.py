@@ -15,7 +15,7 @@ from kernelext.insight.findings import (
     WhyAnswer,
 )
 from kernelext.insight.subset_solves import DEFAULT_TIMEOUT, SubsetSolves, require
-from kernelext.insight.walkthrough.propagation import (
+from kernelext.solver.kit.propagation import (
     quickxplain,
 )
 from kernelext.solver.result import Status

@@ -1,7 +1,7 @@
 """Pencil marks: each cell's values left after propagation (drawn by kernelext.widgets.pencil_forms).
 
 `pencil_grid` and `compare_domains` are pure; `pencil_report` compiles a session's model and propagates its
-constraints with the kit's own reasoning (`kernelext.insight.kit_search.fixpoint`: pure Python, no solver).
+constraints with the kit's own reasoning (`kernelext.solver.kit.search.fixpoint`: pure Python, no solver).
 """
 
 from __future__ import annotations
@@ -12,8 +12,8 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from kernelext.grid import ArrayInfo
-from kernelext.insight.kit_search import fixpoint, read_rules
 from kernelext.pycsp3_glue import operators
+from kernelext.solver.kit.search import fixpoint, read_rules
 from kernelext.xcsp.subsets import read_model
 
 Domains = Mapping[str, tuple[int, ...]]

@@ -1,6 +1,6 @@
 """The search tree of a solve: its decisions (x = a), refutations (x != a), failures and solutions.
 
-`record_tree` runs the kit's own search (`kernelext.insight.kit_search`: pure Python, the same in a browser)
+`record_tree` runs the kit's own search (`kernelext.solver.kit.search`: pure Python, the same in a browser)
 and builds its tree; everything else here is pure: building the tree from the recorded events, the grid at a
 node, and a side-by-side comparison of two trees (kernelext.widgets.tree_forms draws them).
 """
@@ -13,10 +13,10 @@ from pathlib import Path
 
 from kernelext.errors import PuzzleUsageError
 from kernelext.grid import ArrayInfo, Grid
-from kernelext.insight.kit_search import read_rules, search
 from kernelext.insight.pencil_marks import declared_domains, side_by_side
 from kernelext.pycsp3_glue import model_state, operators
 from kernelext.solver.compiled import holes_of
+from kernelext.solver.kit.search import read_rules, search
 from kernelext.xcsp.check import Checker
 from kernelext.xcsp.subsets import read_model
 
@@ -129,7 +129,7 @@ class SearchTree:
 def build_tree(
     events, *, truncated: bool = False, limit: int = DEFAULT_NODES, stats: dict | None = None, stopped: str = "nodes"
 ) -> SearchTree:
-    """The tree the recorded `events` describe (see `kernelext.insight.kit_search.Recording`).
+    """The tree the recorded `events` describe (see `kernelext.solver.kit.search.Recording`).
 
     A decision hangs under the current node; a refutation `x != a` under the parent of the decision
     `x = a` it refutes; "x" marks the current node failed, "s" a solution (with its values).
@@ -184,7 +184,7 @@ def record_tree(
     source, *, nodes: int = DEFAULT_NODES, sols: int | str = "all", timeout: float | None = None
 ) -> SearchTree:
     """Search the solutions while recording the search tree, up to `nodes` decisions, with the kit's own
-    reasoning (`kernelext.insight.kit_search`: propagation of every constraint read as a rule at each node).
+    reasoning (`kernelext.solver.kit.search`: propagation of every constraint read as a rule at each node).
 
     Arguments:
         source: a PuzzleSession (its model as it stands) or the path of an XCSP3 file.

@@ -10,11 +10,11 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from kernelext.insight.kit_search import read_rules
-from kernelext.insight.walkthrough.reading import rule_of
 from kernelext.pycsp3_glue import model_state
 from kernelext.solver.compiled import holes_of
 from kernelext.solver.cpsat.reader import read
+from kernelext.solver.kit.reading import rule_of
+from kernelext.solver.kit.search import read_rules
 from kernelext.xcsp.check import Checker
 from kernelext.xcsp.declarations import Declarations
 from kernelext.xcsp.document import parse_file

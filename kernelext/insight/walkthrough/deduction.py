@@ -24,9 +24,9 @@ import itertools
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 
-from kernelext.insight.walkthrough.propagation import Candidates, Reasoner, TimeUp, TooLong, quickxplain
-from kernelext.insight.walkthrough.rules import AllDifferent
 from kernelext.insight.walkthrough.smallest import smallest_refutation
+from kernelext.solver.kit.propagation import Candidates, Reasoner, TimeUp, TooLong, quickxplain
+from kernelext.solver.kit.rules import AllDifferent
 
 EXHAUSTIVE = 2  # every connected set of up to this many rules is tried
 NARROW = 24  # sets with more open variables than this (focused) are not tried one by one

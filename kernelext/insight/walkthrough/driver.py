@@ -15,13 +15,6 @@ from kernelext.insight.findings import (
 from kernelext.insight.pencil_marks import declared_domains, pencil_grid
 from kernelext.insight.subset_solves import DEFAULT_TIMEOUT, SubsetSolves
 from kernelext.insight.walkthrough.deduction import Deducer, Found, NoSolution
-from kernelext.insight.walkthrough.propagation import (
-    Candidates,
-    Reasoner,
-    TimeUp,
-    TooLong,
-)
-from kernelext.insight.walkthrough.reading import rule_of
 from kernelext.insight.walkthrough.techniques import (
     houses,
     pattern_step,
@@ -30,6 +23,13 @@ from kernelext.insight.walkthrough.techniques import (
 )
 from kernelext.pycsp3_glue import operators
 from kernelext.solver.errors import BackendUnsupported
+from kernelext.solver.kit.propagation import (
+    Candidates,
+    Reasoner,
+    TimeUp,
+    TooLong,
+)
+from kernelext.solver.kit.reading import rule_of
 from kernelext.solver.result import Status
 
 OUTSIDE_SECONDS = 1.0  # a walkthrough's search handed to a solver gets this long; past it, the answer is unsure

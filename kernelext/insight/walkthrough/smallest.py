@@ -13,8 +13,8 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Sequence
 
-from kernelext.insight.walkthrough.propagation import Candidates, Reasoner, TimeUp
 from kernelext.solver.browser_stop import passed
+from kernelext.solver.kit.propagation import Candidates, Reasoner, TimeUp
 
 Witness = tuple[frozenset[int], dict[str, int]]  # rules an assignment satisfies, and the assignment
 MOST_WITNESSES = 2000  # kept for later proofs, at most

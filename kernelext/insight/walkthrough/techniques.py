@@ -13,8 +13,8 @@ from collections.abc import Mapping, Sequence
 
 from kernelext.insight.walkthrough.deduction import Found
 from kernelext.insight.walkthrough.patterns import FISH, Board, find, rank
-from kernelext.insight.walkthrough.propagation import Candidates
-from kernelext.insight.walkthrough.rules import AllDifferent
+from kernelext.solver.kit.propagation import Candidates
+from kernelext.solver.kit.rules import AllDifferent
 
 Position = tuple[int, int]
 LEVELS = ("easy", "medium", "hard", "unfair", "extreme")

@@ -19,8 +19,8 @@ from sessions import sudoku_rules
 from kernelext.insight.findings import Deduction
 from kernelext.insight.pencil_marks import PencilGrid
 from kernelext.insight.walkthrough.patterns import ORDER, Board, find, rank
-from kernelext.insight.walkthrough.propagation import Reasoner
 from kernelext.insight.walkthrough.techniques import houses, pattern_step
+from kernelext.solver.kit.propagation import Reasoner
 from kernelext.widgets.pencil_forms import pencil_html
 
 REFERENCE = json.loads((Path(__file__).parent / "hodoku_steps.json").read_text())

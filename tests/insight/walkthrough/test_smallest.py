@@ -12,9 +12,9 @@ from hypothesis import strategies as st
 from sessions import session_with
 
 from kernelext.insight.walkthrough.driver import walkthrough
-from kernelext.insight.walkthrough.propagation import Reasoner
-from kernelext.insight.walkthrough.rules import AllDifferent
 from kernelext.insight.walkthrough.smallest import smallest_refutation
+from kernelext.solver.kit.propagation import Reasoner
+from kernelext.solver.kit.rules import AllDifferent
 
 SOLUTION = ((1, 2, 3, 4), (3, 4, 1, 2), (2, 1, 4, 3), (4, 3, 2, 1))
 CELLS = [f"x[{r}][{c}]" for r in range(4) for c in range(4)]

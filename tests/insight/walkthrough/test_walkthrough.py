@@ -20,10 +20,10 @@ from kernelext.insight import subset_solves
 from kernelext.insight.walkthrough import deduction as deduction_module
 from kernelext.insight.walkthrough import driver
 from kernelext.insight.walkthrough.driver import walkthrough
-from kernelext.insight.walkthrough.propagation import TooLong
 from kernelext.insight.walkthrough.techniques import rating
 from kernelext.pycsp3_glue.model_state import solution_cells
 from kernelext.solver.errors import BackendUnsupported
+from kernelext.solver.kit.propagation import TooLong
 from kernelext.solver.result import Status
 from kernelext.widgets.static_forms import walkthrough_html
 from kernelext.xcsp.subsets import read_model

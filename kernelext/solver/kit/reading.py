@@ -1,4 +1,4 @@
-"""The model's constraints read as rules (kernelext.insight.walkthrough.rules): `rule_of(constraint)` takes one
+"""The model's constraints read as rules (kernelext.solver.kit.rules): `rule_of(constraint)` takes one
 constraint of `kernelext.xcsp.subsets` and gives its rule, or None for a form it does not read, which a
 walkthrough then leaves out and names (what it deduces stays true; it may only deduce less).
 """
@@ -9,7 +9,7 @@ import re
 from collections.abc import Callable
 
 from kernelext.errors import Untranslatable
-from kernelext.insight.walkthrough.rules import (
+from kernelext.solver.kit.rules import (
     AllDifferent,
     AllDifferentList,
     AllDifferentOf,

@@ -13,9 +13,9 @@ import time
 
 import pytest
 
-from kernelext.insight.kit_search import read_rules, search
 from kernelext.insight.pencil_marks import declared_domains, pencil_report
 from kernelext.insight.search_tree import build_tree, record_tree
+from kernelext.solver.kit.search import read_rules, search
 from kernelext.steps.session import PuzzleSession
 from kernelext.widgets.pencil_forms import pencil_text
 from kernelext.xcsp.subsets import read_model

@@ -9,9 +9,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from kernelext.insight.walkthrough.propagation import Reasoner
-from kernelext.insight.walkthrough.reading import rule_of
-from kernelext.insight.walkthrough.rules import AllDifferent, AllDifferentList, Regular, Sum
+from kernelext.solver.kit.propagation import Reasoner
+from kernelext.solver.kit.reading import rule_of
+from kernelext.solver.kit.rules import AllDifferent, AllDifferentList, Regular, Sum
 from kernelext.xcsp.subsets import constraint_of
 
 FAR = 10**9  # a deadline nobody reaches

@@ -2,7 +2,7 @@
 candidates of its variables it still allows. Most say exactly (the values of its variables in some solution
 of it); a few global ones (AllDifferentList, Channel, and a Table too large to enumerate) keep some values
 no solution uses, but never drop one that a solution uses, and refuse every assignment they forbid, so
-that a walkthrough's search over them stays exact. `kernelext.insight.walkthrough.reading` reads them.
+that a walkthrough's search over them stays exact. `kernelext.solver.kit.reading` reads them.
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """The kit's own reasoning over a whole model, in pure Python (no solver, no Java: the same in a browser).
 
-The model's constraints are read as the walkthrough's rules (`kernelext.insight.walkthrough.reading`); each rule
+The model's constraints are read as rules (`kernelext.solver.kit.reading`); each rule
 filters the candidates of its variables (most exactly: generalized arc consistency on that one constraint).
 `fixpoint` propagates every rule until none narrows more: the pencil marks. `search` explores the solutions
 depth first with that propagation at every node, binary branching on the first variable of smallest domain,
@@ -14,10 +14,10 @@ from collections import deque
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
-from kernelext.insight.walkthrough.propagation import MEMORY, TimeUp
-from kernelext.insight.walkthrough.reading import rule_of
-from kernelext.insight.walkthrough.rules import AllDifferentList, Rule
 from kernelext.solver.browser_stop import passed
+from kernelext.solver.kit.propagation import MEMORY, TimeUp
+from kernelext.solver.kit.reading import rule_of
+from kernelext.solver.kit.rules import AllDifferentList, Rule
 from kernelext.xcsp.subsets import XcspModel, XmlConstraint
 
 Candidates = dict[str, frozenset[int]]

@@ -1,4 +1,4 @@
-"""Reasoning with a set of rules (`kernelext.insight.walkthrough.rules`) over candidate values, in the kernel: propagation to a
+"""Reasoning with a set of rules (`kernelext.solver.kit.rules`) over candidate values, in the kernel: propagation to a
 fixpoint, a search for one solution, and the exact consequences of a few rules together.
 
 Domains map a variable id to its candidates (a frozenset). Every call checks the deadline it is given and
@@ -11,8 +11,8 @@ from __future__ import annotations
 import itertools
 from collections.abc import Callable, Iterator, Sequence
 
-from kernelext.insight.walkthrough.rules import Rule
 from kernelext.solver.browser_stop import passed
+from kernelext.solver.kit.rules import Rule
 
 Candidates = dict[str, frozenset[int]]
 MEMORY = 300_000  # filter results remembered, at most
