@@ -19,7 +19,7 @@ from typing import ClassVar, Protocol
 
 from kernelext.errors import ModelRejected
 from kernelext.solver import ace_output
-from kernelext.solver.choice import auto_order, in_browser, known_wrong
+from kernelext.solver.choice import auto_order, budget, in_browser, known_wrong
 from kernelext.solver.compiled import CompiledModel
 from kernelext.solver.cpmpy_backend import solve_ortools
 from kernelext.solver.cpsat_backend import solve_cpsat
@@ -27,6 +27,7 @@ from kernelext.solver.errors import BackendUnsupported, SolverError, WorkerCrash
 from kernelext.solver.jvm.cold import run_java
 from kernelext.solver.jvm.jars import ace_jar, choco_jar
 from kernelext.solver.jvm.warm import WarmAce
+from kernelext.solver.kit_backend import solve_kit
 from kernelext.solver.minizinc.browser import solve_in_browser
 from kernelext.solver.minizinc.program import solve_minizinc
 from kernelext.solver.result import SolveResult
@@ -193,6 +194,18 @@ class CpSat(Backend):
         return solve_cpsat(model, cells, sols=sols, timeout=timeout)
 
 
+class Kit(Backend):
+    """The kit's own search, in pure Python: satisfaction models (finding and counting solutions)."""
+
+    name: ClassVar[str] = "kit"
+    summary: ClassVar[str] = (
+        "the kit's own search in pure Python (satisfaction: finding and counting solutions; no optimisation)"
+    )
+
+    def solve(self, model: CompiledModel, cells: ace_output.Cells, *, sols: int | str, timeout: float) -> SolveResult:
+        return solve_kit(model, cells, sols=sols, timeout=timeout)
+
+
 class MiniZinc(Backend):
     """MiniZinc on the compiled model's translation: the system's `minizinc` program, or MiniZinc's WebAssembly
     in a browser; with the owner's `minizinc_solver` (Gecode by default)."""
@@ -209,24 +222,31 @@ class MiniZinc(Backend):
 
 
 class Auto(Backend):
-    """CP-SAT in the kernel; MiniZinc in a browser. A model CP-SAT does not take (or an answer of its that the
-    kit's check refuses) goes to MiniZinc, then to warm ACE, never to a solver known to be wrong on it. A large
-    model (large tables: ACE reads them far faster than Python) goes to warm ACE first where Java runs."""
+    """CP-SAT in the kernel; in a browser, the kit's own search for a short while, then MiniZinc. A model CP-SAT
+    does not take (or an answer of its that the kit's check refuses) goes to MiniZinc, then to warm ACE, then to
+    the kit's own search, never to a solver known to be wrong on it. A large model (large tables: ACE reads them
+    far faster than Python) goes to warm ACE first where Java runs."""
 
     name: ClassVar[str] = "auto"
-    summary: ClassVar[str] = "CP-SAT in this process, optimisation included; MiniZinc in the browser (the default)"
+    summary: ClassVar[str] = (
+        "CP-SAT in this process, optimisation included; in the browser, the kit's own search then MiniZinc (the default)"
+    )
 
     def solve(self, model: CompiledModel, cells: ace_output.Cells, *, sols: int | str, timeout: float) -> SolveResult:
         started, refusals, notes = time.monotonic(), [], []
-        for name in auto_order(not in_browser() and model.large(), self.solver.available):
+        order = auto_order(not in_browser() and model.large(), self.solver.available)
+        for name in order:
             left = max(0.01, timeout - (time.monotonic() - started))  # reading the model counts
+            allowed = min(left, budget(name)) if name != order[-1] else left
             try:
-                result = self.solver.solve(model, cells, sols=sols, timeout=left, backend=name)
+                result = self.solver.solve(model, cells, sols=sols, timeout=allowed, backend=name)
             except BackendUnsupported as refused:
                 refusals.append(str(refused))
                 continue
             if result.invalid:
                 notes.append(result.invalid)
+                continue
+            if result.stopped == "timeout" and allowed < left:  # its short while is up: the next solver's turn
                 continue
             return replace(result, invalid=f"{'; '.join(notes)}; solved again with {name}") if notes else result
         if notes:
@@ -243,7 +263,7 @@ def refuse_known_wrong(model: CompiledModel, solver: str) -> None:
 
 
 BACKENDS = MappingProxyType(
-    {backend.name: backend for backend in (AceWarm, AceCold, Choco, OrTools, CpSat, MiniZinc, Auto)}
+    {backend.name: backend for backend in (AceWarm, AceCold, Choco, OrTools, CpSat, Kit, MiniZinc, Auto)}
 )
 
 

@@ -11,7 +11,10 @@ from pathlib import Path
 # Constraints a solver was found to answer wrongly on (extra or repeated solutions, circuits missed): it is
 # never given a model that holds one.
 KNOWN_WRONG = {"ace": ("nValues", "noOverlap"), "ortools": ("circuit",), "choco": ("binPacking", "maximumArg")}
-AUTO_ORDER = ("cp-sat", "minizinc", "ace")  # CP-SAT in this process first, then MiniZinc, then warm ACE
+AUTO_ORDER = ("cp-sat", "minizinc", "ace", "kit")  # CP-SAT in this process first, then MiniZinc, warm ACE, the kit
+BROWSER_ORDER = ("kit", "minizinc")  # the kit's own search answers small puzzles before MiniZinc has started
+# Seconds the kit's own search gets in a browser before MiniZinc is asked: a 9x9 Sudoku takes a few hundredths.
+KIT_FIRST = 0.5
 
 
 def in_browser() -> bool:
@@ -27,14 +30,21 @@ def runs_here(name: str, needs_java: bool, java_found: Callable[[], bool]) -> bo
 
 
 def auto_order(large: bool, runs: Callable[[str], bool]) -> tuple[str, ...]:
-    """The backends `auto` asks, in turn, of those that run here: MiniZinc alone in a browser; a large model
-    (large tables, which ACE reads far faster than Python) to warm ACE first where Java runs."""
+    """The backends `auto` asks, in turn, of those that run here: in a browser, the kit's own search then
+    MiniZinc; a large model (large tables, which ACE reads far faster than Python) to warm ACE first where Java
+    runs."""
     if in_browser():
-        return ("minizinc",)
+        return BROWSER_ORDER
     order = AUTO_ORDER
     if large and runs("ace"):
         order = ("ace", *(name for name in order if name != "ace"))
-    return tuple(name for name in order if name == "cp-sat" or runs(name))
+    return tuple(name for name in order if name in ("cp-sat", "kit") or runs(name))
+
+
+def budget(name: str) -> float:
+    """The most seconds `auto` gives the backend `name` before asking the next one (the kit's own search is
+    asked first only in a browser, for a short while; every other backend may use the whole time left)."""
+    return KIT_FIRST if name == "kit" and in_browser() else float("inf")
 
 
 def known_wrong(model_file: Path, solver: str) -> str | None:

@@ -1,5 +1,5 @@
-"""What a backend solves: a compiled model, which gives itself as an XCSP3 file and, to CP-SAT, as a
-CP-SAT model. A notebook's model gives the second without writing the first (see kernelext.steps.step_model)."""
+"""What a backend solves: a compiled model, which gives itself as an XCSP3 file, to CP-SAT as a CP-SAT model,
+and to the kit's own search as single constraints. A notebook's model gives the second without writing the first (see kernelext.steps.step_model)."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ from typing import Protocol
 
 from kernelext.solver.cpsat.reader import LARGE, Translated, read
 from kernelext.xcsp.check import Checker
+from kernelext.xcsp.subsets import XcspModel, read_model
 
 
 class CompiledModel(Protocol):
@@ -27,6 +28,9 @@ class CompiledModel(Protocol):
 
     def large(self) -> bool:
         """Whether the model's XCSP3 text takes more than cpsat.reader.LARGE bytes."""
+
+    def xcsp(self) -> XcspModel:
+        """The model read as single constraints (what the kit's own search reads)."""
 
     def checker(self, holes: frozenset[str]):
         """The model's Checker (kernelext.xcsp.check), which evaluates its constraints on a solution.
@@ -56,6 +60,9 @@ class ModelFile:
 
     def large(self) -> bool:
         return self.file.stat().st_size > LARGE
+
+    def xcsp(self) -> XcspModel:
+        return read_model(self.file)
 
 
 def compiled(model: Path | str | CompiledModel) -> CompiledModel:

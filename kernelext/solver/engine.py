@@ -79,7 +79,7 @@ class Solver:
         if in_browser() and BACKENDS[check_backend(name)].desktop_only:
             raise BackendUnsupported(
                 f"The {name} solver needs the desktop kit: {BACKENDS[name].desktop_only}. "
-                "In the browser, the kit solves with MiniZinc (--solver minizinc)."
+                "In the browser, the kit solves with its own search and MiniZinc (--solver kit or minizinc)."
             )
         if name not in self._backends:
             self._backends[name] = BACKENDS[name](self)

@@ -22,7 +22,7 @@ from kernelext.steps.cell_code import run_source
 from kernelext.steps.lint import check_source
 from kernelext.steps.step_model import ModelParts, StepModel
 from kernelext.xcsp.document import parse_text
-from kernelext.xcsp.subsets import ModelReading, XcspModel
+from kernelext.xcsp.subsets import XcspModel
 
 DEFAULT_TIMEOUT = 10.0
 
@@ -105,7 +105,6 @@ class PuzzleSession:
             ) from None
         self._owner = object()  # pycsp3's model is global: this marks it as built by this session's steps
         self._parts = ModelParts()  # what CP-SAT read of the model, kept between solves
-        self.reading = ModelReading()  # the model read as XCSP3 for pictures, kept between steps
         self._tags: dict[int, tuple] = {}  # id of a posted item -> (the item, the names of its constraints)
 
     # -- building -------------------------------------------------------------------------------
@@ -346,7 +345,7 @@ class PuzzleSession:
         try:
             variables, elements, _, _ = self._parts.current()
             objectives = parse_text(model_state.objectives_text()) if model_state.has_objective() else None
-            return self.reading.model(variables, elements, objectives)
+            return self._parts.xcsp.model(variables, elements, objectives)
         except Exception:  # a model pycsp3 cannot compile (the step says why): drawn as a grid
             return None
 

@@ -15,6 +15,7 @@ from kernelext.pycsp3_glue import model_state
 from kernelext.solver.cpsat.reader import LARGE, Reading, Translated, read
 from kernelext.xcsp.check import Checker
 from kernelext.xcsp.document import Element, indentation, parse_text
+from kernelext.xcsp.subsets import ModelReading, XcspModel, read_model
 
 _HEADER = len('<instance format="XCSP3" type="CSP">\n  <constraints>\n  </constraints>\n</instance>\n')
 
@@ -24,6 +25,7 @@ class ModelParts:
 
     def __init__(self):
         self.reading = Reading()
+        self.xcsp = ModelReading()  # the model read as single constraints (the kit's search, the pictures)
         self._checker: Checker | None = None
         self._declared: tuple = ()
         self._variables: tuple[Element | None, int, int] = (None, 0, 0)  # element, bytes, most bytes
@@ -120,6 +122,15 @@ class StepModel:
             return self.path().stat().st_size > LARGE
         _, _, least, most = self._current
         return least > LARGE or (most > LARGE and self.path().stat().st_size > LARGE)
+
+    def xcsp(self) -> XcspModel:
+        """The model read as single constraints, from the parts kept between steps when it is read from them."""
+        if not self._prepared:
+            self.prepare()
+        if self._current is None:
+            return read_model(self.path())
+        variables, elements, _, _ = self._current
+        return self.parts.xcsp.model(variables, elements)
 
     def checker(self, holes: frozenset[str]) -> Checker:
         """The model's Checker, built from the parts kept between steps when the model is read from them."""

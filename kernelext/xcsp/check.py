@@ -234,15 +234,15 @@ def _binary(f: Callable, a, b) -> Callable:
     return lambda s: f(a, b)
 
 
-def _div(a: int, b: int) -> int:
+def truncated_div(a: int, b: int) -> int:
     """XCSP3's (and ACE's) division: truncated toward zero; dividing by zero raises ZeroDivisionError."""
     quotient = abs(a) // abs(b)
     return quotient if (a >= 0) == (b > 0) else -quotient
 
 
-def _mod(a: int, b: int) -> int:
+def truncated_mod(a: int, b: int) -> int:
     """The remainder of the truncated division (the sign of `a`)."""
-    return a - _div(a, b) * b
+    return a - truncated_div(a, b) * b
 
 
 def _pow(a: int, b: int) -> int:
@@ -468,7 +468,7 @@ class _Compiler(Declarations):
             functions = [_function(t) for t in terms]
             fold = {"add": sum, "mul": math.prod, "min": min, "max": max}[op]
             return lambda s: fold([f(s) for f in functions])
-        binary = {"sub": operator.sub, "div": _div, "mod": _mod, "pow": _pow, "dist": _dist}.get(op)
+        binary = {"sub": operator.sub, "div": truncated_div, "mod": truncated_mod, "pow": _pow, "dist": _dist}.get(op)
         if binary is not None and len(terms) == 2:
             return _binary(binary, *terms)
         unary = {"neg": operator.neg, "abs": abs, "sqr": _sqr}.get(op)

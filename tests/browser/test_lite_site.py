@@ -78,13 +78,14 @@ def site(tmp_path_factory):
                     f"{MODELS.DECLARE!r}, {COMPILED!r})))",
                     "from pycsp3 import *",
                     "%%puzzle refused\nx = VarArray(size=3, dom=range(3))",
+                    "%%puzzle+ --solver minizinc\nsatisfy(BinPacking(x, sizes=[1, 2, 3], limits=[3, 4, 5]))",
                     "%%puzzle+\nsatisfy(BinPacking(x, sizes=[1, 2, 3], limits=[3, 4, 5]))",
                     "%puzzle undo",
                     "%%puzzle+\nsatisfy(x[0] == 1 and x[1] == 2)",
                     "%%puzzle+\nx[0] == 1",
                     "%puzzle steps",
                     "%config PuzzleMagics.minizinc_solver = 'chuffed'",
-                    "%%puzzle+\nsatisfy(x[0] < x[1], x[1] < x[2])",
+                    "%%puzzle+ --solver minizinc\nsatisfy(x[0] < x[1], x[1] < x[2])",
                 ]
             )
         )
@@ -228,8 +229,10 @@ def test_models_compile_and_solve_in_the_browser_as_on_the_desktop(page, site):
     assert not errors(ran[1][1])
     in_browser = json.loads(text(ran[1][1]))
     shown = dict(ran)
-    [refused] = errors(shown["%%puzzle+\nsatisfy(BinPacking(x, sizes=[1, 2, 3], limits=[3, 4, 5]))"])
+    [refused] = errors(shown["%%puzzle+ --solver minizinc\nsatisfy(BinPacking(x, sizes=[1, 2, 3], limits=[3, 4, 5]))"])
     assert "does not take <binPacking> with limits or loads" in refused and "\n" not in refused  # by name, one line
+    packed = shown["%%puzzle+\nsatisfy(BinPacking(x, sizes=[1, 2, 3], limits=[3, 4, 5]))"]
+    assert not errors(packed) and "status: SAT" in text(packed), text(packed)  # the kit's own search reads it
     [both] = errors(shown["%%puzzle+\nsatisfy(x[0] == 1 and x[1] == 2)"])  # a student's mistakes, caught, rolled back
     assert "`and` between constraints keeps only one of them" in both
     [unposted] = errors(shown["%%puzzle+\nx[0] == 1"])

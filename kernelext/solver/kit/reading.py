@@ -24,6 +24,7 @@ from kernelext.solver.kit.rules import (
     Supports,
     Table,
 )
+from kernelext.xcsp.check import truncated_div, truncated_mod
 from kernelext.xcsp.declarations import Declarations
 from kernelext.xcsp.expressions import parse_expression
 from kernelext.xcsp.subsets import XmlConstraint
@@ -192,7 +193,7 @@ def _cardinality(element, scope) -> Rule | None:
 def _circuit(element, scope) -> Rule | None:
     items = (element.findtext("list") or element.text or "").split()
     listed = element.find("list")
-    start = int(listed.get("startIndex", "0")) if listed is not None else 0
+    start = int((listed if listed is not None else element).get("startIndex", "0"))  # pycsp3's short form: on <circuit>
     if element.find("size") is not None or any(_is_number(v) for v in items) or len(set(items)) < len(items):
         return None
     order = [scope.index(v) for v in items]
@@ -377,7 +378,10 @@ _READERS = {
     "mdd": _mdd,
     "slide": _slide,
 }
-_BUILTINS = {"abs": abs, "min": min, "max": max, "int": int, "bool": bool, "len": len}
+_BUILTINS = {
+    "abs": abs, "min": min, "max": max, "int": int, "bool": bool, "len": len,
+    "div": truncated_div, "mod": truncated_mod,  # XCSP3's: truncated toward zero (Python's // and % floor)
+}  # fmt: skip
 
 _OPERATORS = {
     "eq": "==",
@@ -387,9 +391,7 @@ _OPERATORS = {
     "gt": ">",
     "ge": ">=",
     "add": "+",
-    "sub": "-",
     "mul": "*",
-    "mod": "%",
     "and": " and ",
     "or": " or ",
     "xor": " ^ ",
@@ -413,12 +415,12 @@ def _python(node, names: dict[str, str]) -> str:
         return f"(len({{{', '.join(parts)}}}) == 1)"
     if op in ("add", "mul", "and", "or"):
         return "(" + _OPERATORS[op].join(parts) + ")"
-    if op in ("sub", "mod") and len(parts) == 2:
-        return f"({parts[0]} {_OPERATORS[op]} {parts[1]})"
+    if op == "sub" and len(parts) == 2:
+        return f"({parts[0]} - {parts[1]})"
+    if op in ("div", "mod") and len(parts) == 2:
+        return f"{op}({parts[0]}, {parts[1]})"
     if op == "xor":
         return "(" + " ^ ".join(f"bool({p})" for p in parts) + ")"
-    if op == "div" and len(parts) == 2:
-        return f"int({parts[0]} / {parts[1]})"
     simple = {
         "neg": "(-{0})",
         "abs": "abs({0})",

@@ -206,6 +206,7 @@ def search(
     sols: int | None = None,
     deadline: float,
     broken: Callable[[dict], str | None] | None = None,
+    record: bool = True,
 ) -> Recording:
     """Search `model`'s solutions depth first, recording at most `nodes` decisions and refutations.
 
@@ -219,9 +220,11 @@ def search(
         sols: stop after this many solutions (None: all).
         deadline: a `time.monotonic()` time; the search stops there.
         broken: the model's check; needed when some constraint is left out.
+        record: False keeps only the solutions' events (a solve needs no tree).
     """
     propagator = Propagator(model.rules, deadline)
     events: list[list] = []
+    log = events.append if record else lambda event: None  # a solution's event is always kept
     counts = {"nodes": 1, "decisions": 0, "failures": 0, "solutions": 0}
     stopped = ""
     stack: list[tuple[str, str, int, int, Candidates]] = []  # branches to explore, the next one last
@@ -233,7 +236,7 @@ def search(
         if not open_:
             assignment = {v: min(domains[v]) for v in model.order}
             if broken is not None and broken(assignment) is not None:
-                events.append(["x"])
+                log(["x"])
                 counts["failures"] += 1
                 return False
             events.append(["s", assignment])
@@ -248,7 +251,7 @@ def search(
     try:
         root = dict(model.start)
         if propagator.narrow(root, range(len(model.rules))) is not None:
-            events.append(["x"])
+            log(["x"])
             counts["failures"] += 1
         elif not reached(root):
             while stack:
@@ -256,13 +259,13 @@ def search(
                     stopped = "nodes"
                     break
                 sign, variable, value, size, parent = stack.pop()
-                events.append([sign, variable, value, size])
+                log([sign, variable, value, size])
                 counts["decisions"] += 1
                 counts["nodes"] += 1
                 child = dict(parent)
                 child[variable] = frozenset((value,)) if sign == "+" else parent[variable] - {value}
                 if not child[variable] or propagator.narrow(child, propagator.watching.get(variable, ())) is not None:
-                    events.append(["x"])
+                    log(["x"])
                     counts["failures"] += 1
                 elif reached(child):
                     break
