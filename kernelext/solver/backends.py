@@ -195,12 +195,10 @@ class CpSat(Backend):
 
 
 class Kit(Backend):
-    """The kit's own search, in pure Python: satisfaction models (finding and counting solutions)."""
+    """The kit's own search, in pure Python: propagation at every node, branch and bound for an objective."""
 
     name: ClassVar[str] = "kit"
-    summary: ClassVar[str] = (
-        "the kit's own search in pure Python (satisfaction: finding and counting solutions; no optimisation)"
-    )
+    summary: ClassVar[str] = "the kit's own search in pure Python (no Java; the same in the browser)"
 
     def solve(self, model: CompiledModel, cells: ace_output.Cells, *, sols: int | str, timeout: float) -> SolveResult:
         return solve_kit(model, cells, sols=sols, timeout=timeout)

@@ -109,9 +109,10 @@ class ModelReading:
         return XcspModel(self._text, tuple(found), self._declarations, objectives)
 
 
-def objective_constraint(model: XcspModel, bound: int) -> XmlConstraint | None:
-    """The model's one objective held at `bound`, as a constraint: a sum (`<minimize type="sum">`) or an
-    expression equal to it; None for another form, or for several objectives."""
+def objective_constraint(model: XcspModel, bound: int, op: str = "eq") -> XmlConstraint | None:
+    """The model's one objective held at `bound` (or compared with it: `op` lt, gt...), as a constraint: a sum
+    (`<minimize type="sum">`) or an expression compared with it; None for another form, or for several
+    objectives."""
     objectives = model.objectives
     if objectives is None or len(objectives) != 1:
         return None
@@ -124,14 +125,14 @@ def objective_constraint(model: XcspModel, bound: int) -> XmlConstraint | None:
         element = parse_text(
             f"<sum><list> {terms} </list>"
             + (f"<coeffs> {coeffs} </coeffs>" if coeffs else "")
-            + f"<condition> (eq,{bound}) </condition></sum>"
+            + f"<condition> ({op},{bound}) </condition></sum>"
         )
     elif kind == "expression" and len(goal) == 0:
-        element = parse_text(f"<intension> eq({' '.join((goal.text or '').split())},{bound}) </intension>")
+        element = parse_text(f"<intension> {op}({' '.join((goal.text or '').split())},{bound}) </intension>")
     else:
         return None
     constraint = _constraint(element, parse_text(written(element)), model.declarations)
-    return replace(constraint, text=f"{constraint.text} (the optimum)")
+    return replace(constraint, text=f"{constraint.text} (the optimum)") if op == "eq" else constraint
 
 
 def variable_element(name: str, values: tuple[int, ...]) -> str:

@@ -80,6 +80,7 @@ def site(tmp_path_factory):
                     "%%puzzle refused\nx = VarArray(size=3, dom=range(3))",
                     "%%puzzle+ --solver minizinc\nsatisfy(BinPacking(x, sizes=[1, 2, 3], limits=[3, 4, 5]))",
                     "%%puzzle+\nsatisfy(BinPacking(x, sizes=[1, 2, 3], limits=[3, 4, 5]))",
+                    "print(get_ipython().magics_manager.registry['PuzzleMagics'].session.last_result.backend)",
                     "%puzzle undo",
                     "%%puzzle+\nsatisfy(x[0] == 1 and x[1] == 2)",
                     "%%puzzle+\nx[0] == 1",
@@ -233,6 +234,8 @@ def test_models_compile_and_solve_in_the_browser_as_on_the_desktop(page, site):
     assert "does not take <binPacking> with limits or loads" in refused and "\n" not in refused  # by name, one line
     packed = shown["%%puzzle+\nsatisfy(BinPacking(x, sizes=[1, 2, 3], limits=[3, 4, 5]))"]
     assert not errors(packed) and "status: SAT" in text(packed), text(packed)  # the kit's own search reads it
+    answered = shown["print(get_ipython().magics_manager.registry['PuzzleMagics'].session.last_result.backend)"]
+    assert text(answered).strip() == "kit", text(answered)
     [both] = errors(shown["%%puzzle+\nsatisfy(x[0] == 1 and x[1] == 2)"])  # a student's mistakes, caught, rolled back
     assert "`and` between constraints keeps only one of them" in both
     [unposted] = errors(shown["%%puzzle+\nx[0] == 1"])

@@ -433,3 +433,42 @@ def test_every_solution_and_only_solutions_as_brute_force_finds(shared_solver, b
         assert (result.status.value == "UNSAT") == (not expected)
 
     check()
+
+
+# An objective over x for each construct, in turn: a sum, an expression, a variable, a weighted sum to maximise.
+OBJECTIVES = (
+    ("minimize(Sum(x))", min, lambda x: sum(x)),
+    ("maximize(x[0] * 2 - x[1])", max, lambda x: x[0] * 2 - x[1]),
+    ("minimize(x[3])", min, lambda x: x[3]),
+    ("maximize(Sum((i + 1) * x[i] for i in range(4)))", max, lambda x: sum((i + 1) * v for i, v in enumerate(x))),
+)
+
+
+@pytest.mark.parametrize("backend", ["kit", "cp-sat"])
+@pytest.mark.parametrize("name", CONSTRUCTS)
+def test_the_optimum_is_the_best_objective_brute_force_finds(shared_solver, backend, name):
+    construct = CONSTRUCTS[name]
+    objective, best, value = OBJECTIVES[list(CONSTRUCTS).index(name) % len(OBJECTIVES)]
+
+    @settings(max_examples=2, deadline=None, database=None, derandomize=True, suppress_health_check=list(HealthCheck))
+    @given(construct.parameters)
+    def check(parameters):
+        declare, source = _model(construct, parameters)
+        session = PuzzleSession("brute", solver=shared_solver)
+        try:
+            session.add_step(declare, solve=False)
+            session.add_step(source + objective + "\n", solve=False)
+            result = session.solve(backend=backend, timeout=60)
+        finally:
+            session.close()
+        solutions = _brute_force(construct, parameters)
+        assert result.stopped == "" and not result.invalid, (name, parameters, result)
+        if not solutions:
+            assert result.status.value == "UNSAT", (name, parameters, result)
+            return
+        optimum = best(value(row[:4]) for row in solutions)
+        assert (result.status.value, result.bound) == ("OPTIMUM", optimum), (name, parameters, objective, result)
+        [solution] = _solutions(result, construct)
+        assert value(solution[:4]) == optimum
+
+    check()

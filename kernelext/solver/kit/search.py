@@ -53,9 +53,12 @@ def kind_of(constraint: XmlConstraint) -> str:
     return constraint.element.tag
 
 
-def read_rules(model: XcspModel, declared: Mapping[str, Iterable[int]] | None = None) -> RuleModel:
+def read_rules(
+    model: XcspModel, declared: Mapping[str, Iterable[int]] | None = None, also: Iterable[str] = ()
+) -> RuleModel:
     """The rules of `model`'s constraints; `declared` gives the variables' values (variable id -> values, in
-    declaration order), the model's own declarations where it says nothing."""
+    declaration order), the model's own declarations where it says nothing; the variables `also` (an
+    objective's) are searched too, when no constraint holds them."""
     rules, texts, left_out = [], [], []
     for constraint in model.constraints:
         rule = rule_of(constraint)
@@ -64,7 +67,7 @@ def read_rules(model: XcspModel, declared: Mapping[str, Iterable[int]] | None = 
         else:
             rules.append(rule)
             texts.append(constraint.text)
-    used = dict.fromkeys([*(v for rule in rules for v in rule.scope), *(v for c in left_out for v in c.scope)])
+    used = dict.fromkeys([*(v for rule in rules for v in rule.scope), *(v for c in left_out for v in c.scope), *also])
     known = {v: frozenset(values) for v, values in (declared or {}).items()}
     if any(v not in known for v in used):
         known = {**_declarations(model), **known}
@@ -89,9 +92,24 @@ class Propagator:
         self.deadline = deadline
         self.filtered: dict = {}
         self.watching: dict[str, tuple[int, ...]] = {}
+        self.bound: tuple[int, ...] = ()  # the index of the bound rule (`bind`), once there is one
         for index, rule in enumerate(self.rules):
-            for variable in dict.fromkeys(rule.scope):
-                self.watching[variable] = (*self.watching.get(variable, ()), index)
+            self._watch(index, rule)
+
+    def _watch(self, index: int, rule: Rule) -> None:
+        for variable in dict.fromkeys(rule.scope):
+            self.watching[variable] = (*self.watching.get(variable, ()), index)
+
+    def bind(self, rule: Rule) -> None:
+        """Propagate `rule` too from now on, in place of the rule bound before (an objective's bound, tightened
+        at each better solution: its scope stays the same)."""
+        if not self.bound:
+            self.bound = (len(self.rules),)
+            self.rules += (rule,)
+            self._watch(self.bound[0], rule)
+        else:
+            self.rules = (*self.rules[:-1], rule)
+            self.filtered = {key: kept for key, kept in self.filtered.items() if key[0] != self.bound[0]}
 
     def narrow(self, domains: Candidates, queue: Iterable[int], *, wipe: bool = False) -> int | None:
         """Narrow `domains` in place with the rules `queue` and those they wake, until none narrows more; the
@@ -207,6 +225,7 @@ def search(
     deadline: float,
     broken: Callable[[dict], str | None] | None = None,
     record: bool = True,
+    better: Callable[[dict], Rule] | None = None,
 ) -> Recording:
     """Search `model`'s solutions depth first, recording at most `nodes` decisions and refutations.
 
@@ -221,6 +240,10 @@ def search(
         deadline: a `time.monotonic()` time; the search stops there.
         broken: the model's check; needed when some constraint is left out.
         record: False keeps only the solutions' events (a solve needs no tree).
+        better: branch and bound: given each solution, the rule that only better solutions satisfy (an
+            objective's bound); it is propagated at every node from then on, and the search goes on until no
+            better solution is left (`sols` is then ignored): the last solution is an optimum when the search
+            ends.
     """
     propagator = Propagator(model.rules, deadline)
     events: list[list] = []
@@ -241,6 +264,9 @@ def search(
                 return False
             events.append(["s", assignment])
             counts["solutions"] += 1
+            if better is not None:
+                propagator.bind(better(assignment))
+                return False
             return sols is not None and counts["solutions"] >= sols
         variable = min(open_, key=lambda v: len(domains[v]))  # the first of the smallest
         value, size = min(domains[variable]), len(domains[variable])
@@ -264,7 +290,8 @@ def search(
                 counts["nodes"] += 1
                 child = dict(parent)
                 child[variable] = frozenset((value,)) if sign == "+" else parent[variable] - {value}
-                if not child[variable] or propagator.narrow(child, propagator.watching.get(variable, ())) is not None:
+                woken = (*propagator.watching.get(variable, ()), *propagator.bound)  # a bound may be newer
+                if not child[variable] or propagator.narrow(child, woken) is not None:
                     log(["x"])
                     counts["failures"] += 1
                 elif reached(child):
