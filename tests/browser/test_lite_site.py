@@ -1,7 +1,7 @@
 """The kit in the browser: a site built by `kernelext-lite`, served on 127.0.0.1 and opened in Debian's chromium
 that reaches no other host. Notebooks run cell by cell in JupyterLite's Pyodide kernel, solving with MiniZinc's
 WebAssembly: the Amaze and Futoshiki walkthroughs (statuses, optimum, grids drawn), every classroom notebook's
-steps against the statuses the desktop kit stored, models compiled in the browser against the desktop's XCSP3,
+steps (all in one kernel, one notebook after the other) against the statuses the desktop kit stored, models compiled in the browser against the desktop's XCSP3,
 and a released exercise checked with `%puzzle check`. Fails (never skips) when chromium, Playwright or the
 fetched parts are missing.
 """
@@ -51,6 +51,19 @@ def compile_and_solve(declare, models, backend=None):
 """
 
 
+CLASSROOM = sorted(
+    path.name for path in NOTEBOOKS.glob("*.ipynb") if path.name not in ("amaze.ipynb", "futoshiki.ipynb")
+)
+CLASSROOM_SWEEP = "classroom_sweep.ipynb"  # the classroom notebooks' code cells, one after the other
+CHDIR = "import os\nos.chdir(os.path.join(os.getcwd(), 'notebooks'))"  # where the notebooks find their data
+
+
+def code_sources(name: str) -> list[str]:
+    """The sources of a classroom notebook's code cells."""
+    nb = json.loads((NOTEBOOKS / name).read_text())
+    return ["".join(cell["source"]) for cell in nb["cells"] if cell["cell_type"] == "code"]
+
+
 def _minizinc_tests():
     spec = importlib.util.spec_from_file_location("minizinc_models", ROOT / "tests" / "solver" / "test_minizinc.py")
     module = importlib.util.module_from_spec(spec)
@@ -91,7 +104,9 @@ def site(tmp_path_factory):
             )
         )
     )
-    built = build_site(tmp / "site", [NOTEBOOKS, released_and_solved(tmp), compile_nb])
+    sweep = tmp / CLASSROOM_SWEEP
+    sweep.write_text(json.dumps(notebook([CHDIR, *(source for name in CLASSROOM for source in code_sources(name))])))
+    built = build_site(tmp / "site", [NOTEBOOKS, released_and_solved(tmp), compile_nb, sweep])
     with served(built, ready="jupyter-lite.json") as base:
         yield base
 
@@ -188,15 +203,22 @@ def test_the_futoshiki_walkthrough_counts_its_solutions(page, site):
     assert all([title for title, _ in nb.grids(index)] == ["x: 4 x 4"] for index in steps)
 
 
-CLASSROOM = sorted(
-    path.name for path in NOTEBOOKS.glob("*.ipynb") if path.name not in ("amaze.ipynb", "futoshiki.ipynb")
-)
+@pytest.fixture(scope="module")
+def classroom_ran(browser, site) -> dict[str, list[tuple[str, list[dict]]]]:
+    """Every classroom notebook's code cells run in turn in one kernel (one Pyodide start for them all), from the
+    notebooks' folder: each notebook's (source, outputs) of its code cells, by name."""
+    with local_page(browser) as page:
+        ran = run_all(LiteNotebook(page, site, CLASSROOM_SWEEP))[1:]
+    found = {}
+    for name in CLASSROOM:
+        found[name], ran = ran[: len(code_sources(name))], ran[len(code_sources(name)) :]
+    return found
 
 
 @pytest.mark.parametrize("name", CLASSROOM)
-def test_each_classroom_step_has_the_desktop_s_status_or_says_it_needs_the_desktop(page, site, name):
-    nb = LiteNotebook(page, site, f"notebooks/{name}")
-    ran = run_all(nb)
+def test_each_classroom_step_has_the_desktop_s_status_or_says_it_needs_the_desktop(classroom_ran, name):
+    ran = classroom_ran[name]
+    assert [source for source, _ in ran] == code_sources(name)
     desktop_only_ran = False
     for (source, outputs), stored in zip(ran, stored_statuses(name)):
         found = errors(outputs)
