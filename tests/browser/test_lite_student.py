@@ -56,14 +56,31 @@ def site(built):
         yield base
 
 
-@pytest.fixture
-def page(site):
+@pytest.fixture(scope="module")
+def playwright():
     sync_playwright = require_browser()
     with sync_playwright() as p:
-        browser = launch(p, only_local=True)
-        with local_page(browser) as page:
-            yield page
-        browser.close()
+        yield p
+
+
+@pytest.fixture(scope="module")
+def browser(playwright):
+    chromium = launch(playwright, only_local=True)
+    yield chromium
+    chromium.close()
+
+
+@pytest.fixture
+def page(browser):
+    with local_page(browser) as page:
+        yield page
+
+
+@pytest.fixture(scope="module")
+def stop_nb(browser, site):
+    """One notebook, one kernel, for every Stop: each stop must leave the kernel alive for the next."""
+    with local_page(browser) as page:
+        yield LiteNotebook(page, site, "stop.ipynb")
 
 
 def start(nb: LiteNotebook, source: str) -> int:
@@ -111,8 +128,8 @@ def kernel_menu_interrupt(page) -> None:
     page.click(".lm-Menu-itemLabel:text-is('Interrupt Kernel')")
 
 
-def test_stop_ends_a_solve_and_the_kernel_keeps_the_puzzle(page, site):
-    nb = LiteNotebook(page, site, "stop.ipynb")
+def test_stop_ends_a_solve_and_the_kernel_keeps_the_puzzle(stop_nb):
+    nb, page = stop_nb, stop_nb.page
     for source in SETUP:
         assert not errors(nb.run_new(source)), source
     index = start(nb, "%%puzzle+\nsatisfy(x[i] != x[j] for i in range(15) for j in range(i + 1, 15))")
@@ -126,8 +143,8 @@ def test_stop_ends_a_solve_and_the_kernel_keeps_the_puzzle(page, site):
     assert "status: SAT" in text(after), text(after)
 
 
-def test_stop_keeps_the_best_solution_found(page, site):
-    nb = LiteNotebook(page, site, "stop.ipynb")
+def test_stop_keeps_the_best_solution_found(stop_nb):
+    nb, page = stop_nb, stop_nb.page
     assert not errors(nb.run_new(SETUP[0]))
     assert not errors(nb.run_new(SPREAD[0]))
     index = start(nb, SPREAD[1])
@@ -143,8 +160,8 @@ def test_stop_keeps_the_best_solution_found(page, site):
         ("%puzzle walkthrough", "Stop was pressed"),
     ],
 )
-def test_stop_ends_the_kit_s_own_searches(page, site, command, said):
-    nb = LiteNotebook(page, site, "stop.ipynb")
+def test_stop_ends_the_kit_s_own_searches(stop_nb, command, said):
+    nb, page = stop_nb, stop_nb.page
     for source in SETUP:
         assert not errors(nb.run_new(source)), source
     pigeons = "%%puzzle+ --no-solve\nsatisfy(x[i] != x[j] for i in range(15) for j in range(i + 1, 15))"
@@ -172,41 +189,37 @@ def stored_cells(nb: LiteNotebook) -> list[tuple[str, str]]:
     return [(nb.source(index), text(nb.outputs(index))) for index in nb.code_cells()]
 
 
-def test_work_survives_a_reload_and_a_browser_restart(site, tmp_path):
-    sync_playwright = require_browser()
-    with sync_playwright() as p:
-        context = launch_profile(p, tmp_path / "profile", only_local=True)
-        nb = LiteNotebook(context.new_page(), site, "stop.ipynb")
-        for source in PUZZLE:
-            assert not errors(nb.run_new(source)), source
-        saved(nb)
-        before = stored_cells(nb)
-        assert before[-1][0] == PUZZLE[-1] and "status: SAT" in before[-1][1], before
-        nb = LiteNotebook(nb.page, site, "stop.ipynb")  # the page opened again: a reload
-        assert stored_cells(nb) == before
-        context.close()
-        context = launch_profile(p, tmp_path / "profile", only_local=True)  # the browser restarted
-        nb = LiteNotebook(context.new_page(), site, "stop.ipynb")
-        assert stored_cells(nb) == before
-        context.close()
+def test_work_survives_a_reload_and_a_browser_restart(playwright, site, tmp_path):
+    context = launch_profile(playwright, tmp_path / "profile", only_local=True)
+    nb = LiteNotebook(context.new_page(), site, "stop.ipynb")
+    for source in PUZZLE:
+        assert not errors(nb.run_new(source)), source
+    saved(nb)
+    before = stored_cells(nb)
+    assert before[-1][0] == PUZZLE[-1] and "status: SAT" in before[-1][1], before
+    nb = LiteNotebook(nb.page, site, "stop.ipynb")  # the page opened again: a reload
+    assert stored_cells(nb) == before
+    context.close()
+    context = launch_profile(playwright, tmp_path / "profile", only_local=True)  # the browser restarted
+    nb = LiteNotebook(context.new_page(), site, "stop.ipynb")
+    assert stored_cells(nb) == before
+    context.close()
 
 
-def test_the_site_works_offline_after_the_first_visit(built):
-    sync_playwright = require_browser()
-    with sync_playwright() as p:
-        browser = launch(p, only_local=True)
-        page = browser.new_context(viewport={"width": 1400, "height": 1000}).new_page()
-        with served(built, ready="jupyter-lite.json") as base:
-            nb = LiteNotebook(page, base, "stop.ipynb")
-            page.wait_for_function("() => document.body.dataset.kernelextOffline === 'ready'", timeout=180_000)
-        with pytest.raises(Exception, match="ECONNREFUSED"):  # the server is gone
-            page.request.get(base + "jupyter-lite.json")
+def test_the_site_works_offline_after_the_first_visit(browser, built):
+    context = browser.new_context(viewport={"width": 1400, "height": 1000})
+    page = context.new_page()
+    with served(built, ready="jupyter-lite.json") as base:
         nb = LiteNotebook(page, base, "stop.ipynb")
-        for source in PUZZLE:
-            assert not errors(nb.run_new(source)), source
-        assert "status: SAT" in text(nb.outputs(nb.code_cells()[-1]))
-        page.screenshot(path=ARTIFACTS / "lite-offline.png")
-        browser.close()
+        page.wait_for_function("() => document.body.dataset.kernelextOffline === 'ready'", timeout=180_000)
+    with pytest.raises(Exception, match="ECONNREFUSED"):  # the server is gone
+        page.request.get(base + "jupyter-lite.json")
+    nb = LiteNotebook(page, base, "stop.ipynb")
+    for source in (*PUZZLE, "%%puzzle+ --solver minizinc\nsatisfy(q[1] == 0)"):  # the kit's search, then MiniZinc
+        outputs = nb.run_new(source)
+        assert not errors(outputs) and ("status: SAT" in text(outputs) or not source.startswith("%%puzzle+")), source
+    page.screenshot(path=ARTIFACTS / "lite-offline.png")
+    context.close()
 
 
 def test_handing_in_is_one_download_the_grader_grades(page, site, tmp_path):
