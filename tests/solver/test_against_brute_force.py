@@ -377,6 +377,18 @@ def _solutions(result, construct: Construct) -> list[tuple]:
     return [tuple(solution.get(name) for name in names) for solution in result.solutions]
 
 
+def _solved(solver, construct: Construct, parameters: dict, backend: str, objective: str = "", **options):
+    """The construct's model (and `objective`) solved by `backend` within 60 s."""
+    declare, source = _model(construct, parameters)
+    session = PuzzleSession("brute", solver=solver)
+    try:
+        session.add_step(declare, solve=False)
+        session.add_step(source + objective, solve=False)
+        return session.solve(backend=backend, timeout=60, **options)
+    finally:
+        session.close()
+
+
 @pytest.fixture(scope="module")
 def shared_solver():
     solver = Solver()
@@ -402,18 +414,11 @@ def test_every_solution_and_only_solutions_as_brute_force_finds(shared_solver, b
     @settings(max_examples=4, deadline=None, database=None, derandomize=True, suppress_health_check=list(HealthCheck))
     @given(construct.parameters)
     def check(parameters):
-        declare, source = _model(construct, parameters)
-        session = PuzzleSession("brute", solver=shared_solver)
         try:
-            session.add_step(declare, solve=False)
-            session.add_step(source, solve=False)
-            try:
-                result = session.solve(backend=backend, sols="all", timeout=60)
-            except (BackendUnsupported, ModelRejected) as refused:  # refused in words: never a wrong answer
-                assert backend in ("ace", "minizinc") and str(refused), refused
-                return
-        finally:
-            session.close()
+            result = _solved(shared_solver, construct, parameters, backend, sols="all")
+        except (BackendUnsupported, ModelRejected) as refused:  # refused in words: never a wrong answer
+            assert backend in ("ace", "minizinc") and str(refused), refused
+            return
         assert result.stopped == "", (name, parameters, result)
         if backend == "ace" and result.status.value == "UNKNOWN" and not result.solutions:
             return  # ACE gave no answer (it does so on divisors that can be 0 or negative): nothing wrong shown
@@ -453,14 +458,7 @@ def test_the_optimum_is_the_best_objective_brute_force_finds(shared_solver, back
     @settings(max_examples=2, deadline=None, database=None, derandomize=True, suppress_health_check=list(HealthCheck))
     @given(construct.parameters)
     def check(parameters):
-        declare, source = _model(construct, parameters)
-        session = PuzzleSession("brute", solver=shared_solver)
-        try:
-            session.add_step(declare, solve=False)
-            session.add_step(source + objective + "\n", solve=False)
-            result = session.solve(backend=backend, timeout=60)
-        finally:
-            session.close()
+        result = _solved(shared_solver, construct, parameters, backend, objective=objective + "\n")
         solutions = _brute_force(construct, parameters)
         assert result.stopped == "" and not result.invalid, (name, parameters, result)
         if not solutions:
