@@ -17,7 +17,6 @@ def load_ipython_extension(ipython):
     from kernelext.pycsp3_glue import in_operator
     from kernelext.scratch import reap_stale_folders
     from kernelext.solver import browser_stop, choice
-    from kernelext.solver.minizinc import browser as minizinc_browser
 
     reap_stale_folders()
     magics = PuzzleMagics(shell=ipython)
@@ -27,8 +26,7 @@ def load_ipython_extension(ipython):
     ipython.events.register("post_execute", in_operator.between_cells)
     if in_operator.SPECIALISED:
         ipython.ast_transformers.append(in_operator.InThroughSlots())
-    if choice.in_browser():
-        minizinc_browser.start_loading()
+    if choice.in_browser():  # MiniZinc's WebAssembly loads when a solve first needs it
         ipython.events.register("pre_run_cell", browser_stop.forget)
     atexit.register(magics.close)
 

@@ -28,6 +28,7 @@ SETUP = (
     # 15 pigeons, 14 holes, pairwise: a search MiniZinc's Gecode does not end in minutes
     "%%puzzle pigeons\nx = VarArray(size=15, dom=range(14))",
 )
+MINIZINC_STEP = "%%puzzle+ --solver minizinc\nsatisfy(w[0] != w[1])"
 # An optimisation whose better solutions keep coming: the best found so far is what a stop keeps.
 SPREAD = (
     "%%puzzle spread\ny = VarArray(size=[6, 6], dom=range(36))",
@@ -78,9 +79,13 @@ def page(browser):
 
 @pytest.fixture(scope="module")
 def stop_nb(browser, site):
-    """One notebook, one kernel, for every Stop: each stop must leave the kernel alive for the next."""
+    """One notebook, one kernel, for every Stop: each stop must leave the kernel alive for the next. MiniZinc's
+    WebAssembly is loaded first (a solve loads it when first needed), so that each stop lands in a search."""
     with local_page(browser) as page:
-        yield LiteNotebook(page, site, "stop.ipynb")
+        nb = LiteNotebook(page, site, "stop.ipynb")
+        for source in (SETUP[0], "%%puzzle warm\nw = VarArray(size=2, dom=range(2))", MINIZINC_STEP):
+            assert not errors(nb.run_new(source, timeout=180)), source
+        yield nb
 
 
 def start(nb: LiteNotebook, source: str) -> int:

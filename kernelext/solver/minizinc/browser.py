@@ -19,7 +19,8 @@ from kernelext.solver.result import SolveResult
 
 GRACE = 5.0  # seconds past MiniZinc's own time limit before its worker is stopped
 
-# Loads and starts MiniZinc once in the kernel's worker, which keeps it for the next solves.
+# Loads and starts MiniZinc in the kernel's worker when a solve first needs it (most classroom steps are answered by
+# the kit's own search first); the worker keeps it for the next solves.
 _START_JS = """
 (root) => globalThis.kernelextMiniZinc ??= (async () => {
   const MiniZinc = await import(root + "minizinc/minizinc.mjs");
@@ -32,7 +33,16 @@ _START_JS = """
 # (kernelext.solver.browser_stop) cancels it, as its time limit does, keeping the solutions found.
 _SOLVE_JS = """
 async (start, root, text, options, limit, stop) => {
-  const MiniZinc = await start(root);
+  let loadStopped;  // a stop while MiniZinc is still loading ends the wait at once (the loading goes on)
+  const stoppedLoading = new Promise((resolve) => { loadStopped = () => resolve(null); });
+  stop.cancels.add(loadStopped);
+  if (stop.requested) loadStopped();
+  const MiniZinc = await Promise.race([start(root), stoppedLoading]);
+  stop.cancels.delete(loadStopped);
+  if (MiniZinc === null) {
+    stop.requested = false;
+    return JSON.stringify({messages: [], stopped: "interrupted"});
+  }
   const model = new MiniZinc.Model();
   model.addFile("model.mzn", text);
   const started = performance.now(), messages = [];
@@ -102,13 +112,6 @@ def solve_in_browser(
         stopped=answer["stopped"],
         elapsed=time.perf_counter() - called,
     )
-
-
-def start_loading() -> None:
-    """Start loading MiniZinc's WebAssembly in the background, so that the first solve finds it ready."""
-    from pyodide.code import run_js
-
-    run_js(_START_JS)(site_root())
 
 
 def site_root() -> str:
