@@ -220,10 +220,11 @@ class MiniZinc(Backend):
 
 
 class Auto(Backend):
-    """CP-SAT in the kernel; in a browser, the kit's own search for a short while, then MiniZinc. A model CP-SAT
-    does not take (or an answer of its that the kit's check refuses) goes to MiniZinc, then to warm ACE, then to
-    the kit's own search, never to a solver known to be wrong on it. A large model (large tables: ACE reads them
-    far faster than Python) goes to warm ACE first where Java runs."""
+    """CP-SAT in the kernel; in a browser, the kit's own search for a short while, then MiniZinc (and the kit's
+    search again, for the time left, when MiniZinc does not take the model). A model CP-SAT does not take (or an
+    answer of its that the kit's check refuses) goes to MiniZinc, then to warm ACE, then to the kit's own search,
+    never to a solver known to be wrong on it. A large model (large tables: ACE reads them far faster than
+    Python) goes to warm ACE first where Java runs."""
 
     name: ClassVar[str] = "auto"
     summary: ClassVar[str] = (
@@ -231,7 +232,7 @@ class Auto(Backend):
     )
 
     def solve(self, model: CompiledModel, cells: ace_output.Cells, *, sols: int | str, timeout: float) -> SolveResult:
-        started, refusals, notes = time.monotonic(), [], []
+        started, refusals, notes, cut = time.monotonic(), [], [], None
         order = auto_order(not in_browser() and model.large(), self.solver.available)
         for name in order:
             left = max(0.01, timeout - (time.monotonic() - started))  # reading the model counts
@@ -245,8 +246,13 @@ class Auto(Backend):
                 notes.append(result.invalid)
                 continue
             if result.stopped == "timeout" and allowed < left:  # its short while is up: the next solver's turn
+                cut = cut or name
                 continue
             return replace(result, invalid=f"{'; '.join(notes)}; solved again with {name}") if notes else result
+        if cut is not None:  # every solver after it refused the model: the one cut short gets the time left
+            left = max(0.01, timeout - (time.monotonic() - started))
+            result = self.solver.solve(model, cells, sols=sols, timeout=left, backend=cut)
+            return replace(result, invalid=f"{'; '.join(notes)}; solved again with {cut}") if notes else result
         if notes:
             raise SolverError(f"No solver gave an answer the kit could check: {notes[0]}.")
         raise BackendUnsupported(f"no solver of the kit takes this model ({refusals[0]})")
