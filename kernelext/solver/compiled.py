@@ -1,5 +1,6 @@
 """What a backend solves: a compiled model, which gives itself as an XCSP3 file, to CP-SAT as a CP-SAT model,
-and to the kit's own search as single constraints. A notebook's model gives the second without writing the first (see kernelext.steps.step_model)."""
+and to the kit's own search as single constraints. A notebook's model gives the last two without writing the
+first (see kernelext.steps.step_model)."""
 
 from __future__ import annotations
 
