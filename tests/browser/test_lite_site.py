@@ -136,6 +136,15 @@ def stored_statuses(name: str) -> list[list[str]]:
     return [STATUS.findall(text(cell.get("outputs", []))) for cell in nb["cells"] if cell["cell_type"] == "code"]
 
 
+# True for each module whose bytecode came with its wheel and is the kernel's Python's: Python writes none itself
+# here (sys.dont_write_bytecode), and reads one whose magic number is its own.
+BYTECODE_READ = """import importlib.util, sys, IPython, pycsp3, kernelext
+assert sys.dont_write_bytecode
+for module in (IPython, pycsp3, kernelext):
+    with open(module.__cached__, "rb") as compiled:
+        print(compiled.read(4) == importlib.util.MAGIC_NUMBER)"""
+
+
 def test_the_amaze_walkthrough_runs_and_draws_its_grids(page, site):
     nb = LiteNotebook(page, site, "notebooks/amaze.ipynb")
     ran = run_all(nb)
@@ -158,6 +167,8 @@ def test_the_amaze_walkthrough_runs_and_draws_its_grids(page, site):
     ), (svg or "")[:200]
     refused = errors(nb.run_new("%puzzle save amaze-optimum.png"))
     assert len(refused) == 1 and "save amaze-optimum.svg instead" in refused[0], refused
+    read = nb.run_new(BYTECODE_READ)  # the site's wheels carry bytecode: nothing compiled at start
+    assert text(read).split() == ["True"] * 3, text(read)
 
 
 def test_pencil_marks_and_a_search_tree_are_drawn_in_the_browser(page, site):

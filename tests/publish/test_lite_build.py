@@ -4,6 +4,7 @@ and the message when the parts were never fetched. The site in a real browser: t
 from __future__ import annotations
 
 import hashlib
+import importlib.util
 import json
 import subprocess
 import sys
@@ -13,8 +14,10 @@ import zipfile
 import pytest
 from conftest import ROOT
 
+from kernelext.publish.lite.bytecode import add_bytecode
 from kernelext.publish.lite.cli import main
 from kernelext.publish.lite.parts import MINIZINC, PYODIDE, default_cache
+from kernelext.publish.lite.wheels import write_wheel
 
 ROOT = ROOT
 STANDINS = ROOT / "kernelext" / "publish" / "lite" / "standins"
@@ -106,6 +109,34 @@ def test_the_site_carries_no_jars_and_not_the_site_builder(site):
         assert not [name for name in names if name.endswith(".jar")], wheel.name
         assert not [name for name in names if name.startswith("kernelext/publish/lite/")], wheel.name
     assert not list(site.rglob("*.jar"))
+
+
+def test_every_wheel_carries_unchecked_bytecode_of_the_browser_s_python(site):
+    """Compiled by the site's own Pyodide: one magic number (Python 3.14's, not this Python's), hash-based and
+    unchecked, beside the sources; RECORD names each file with its hash."""
+    magics = set()
+    for wheel in (site / "static" / "pyodide").glob("*.whl"):
+        with zipfile.ZipFile(wheel) as archive:
+            names = set(archive.namelist())
+            sources = [name for name in names if name.endswith(".py") and "/" in name]
+            for source in sources:
+                folder, stem = source.rsplit("/", 1)
+                compiled = f"{folder}/__pycache__/{stem[:-3]}.cpython-314.pyc"
+                assert compiled in names, f"{wheel.name}: no bytecode for {source}"
+                header = archive.read(compiled)[:16]
+                magics.add(header[:4])
+                assert int.from_bytes(header[4:8], "little") == 1, f"{compiled} is not hash-based and unchecked"
+            record = archive.read(next(name for name in names if name.endswith(".dist-info/RECORD"))).decode()
+            assert all(f"{name}," in record for name in names), wheel.name
+    assert len(magics) == 1 and magics != {importlib.util.MAGIC_NUMBER}
+
+
+def test_without_node_the_wheels_stay_as_they_were(tmp_path, monkeypatch):
+    wheel = write_wheel(tmp_path, "tiny", "1.0", {"tiny/__init__.py": b"VALUE = 1\n"})
+    before = wheel.read_bytes()
+    monkeypatch.setenv("PATH", str(tmp_path / "nothing-here"))
+    assert add_bytecode(tmp_path, [wheel]) == "no Node.js here to compile the wheels' bytecode"
+    assert wheel.read_bytes() == before
 
 
 def test_notebooks_open_on_the_browser_s_kernel_with_their_folders(site):

@@ -19,6 +19,7 @@ from pathlib import Path
 from kernelext.errors import KernelextError
 from kernelext.publish.handout import prepare
 from kernelext.publish.lite import offline
+from kernelext.publish.lite.bytecode import add_bytecode
 from kernelext.publish.lite.lock import write_lock
 from kernelext.publish.lite.parts import Parts
 from kernelext.publish.lite.wheels import kit_wheel, standins_wheel, without_jars
@@ -60,7 +61,11 @@ def build_site(out: Path, sources: list[Path], parts: Parts) -> Path:
         lite, kernel = Path(work) / "lite", _kernel_extension(parts.kernel, Path(work) / "kernel")
         pyodide = Path(work) / "pyodide"
         _unpack(parts.pyodide, pyodide, PYODIDE_FILES)
-        packages = write_lock(pyodide, _wheels(pyodide, parts, kernel / "static" / "pypi"))
+        wheels = _wheels(pyodide, parts, kernel / "static" / "pypi")
+        unsped = add_bytecode(pyodide, wheels)
+        if unsped:
+            print(f"kernelext-lite: {unsped}; the kernel compiles them at each start instead.", file=sys.stderr)
+        packages = write_lock(pyodide, wheels)
         _write_settings(lite / "jupyter-lite.json", packages)
         contents = Path(work) / "contents"
         _copy_notebooks(sources, contents)
