@@ -52,14 +52,14 @@ def launch_profile(p, profile: Path, *, only_local: bool = False):
 
 
 @contextlib.contextmanager
-def served(folder: Path, ready: str):
+def served(folder: Path, ready: str, log: Path | None = None):
     """`python -m http.server` serving `folder` on 127.0.0.1, once it answers for the file `ready`; yields its
-    base address."""
+    base address. With `log`, the server writes there a line per request it answers."""
     port = free_port()
     server = subprocess.Popen(
         [sys.executable, "-m", "http.server", "-b", "127.0.0.1", "-d", str(folder), str(port)],
         stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
+        stderr=log.open("w") if log else subprocess.DEVNULL,
         start_new_session=True,
     )
     base = f"http://127.0.0.1:{port}/"

@@ -9,7 +9,10 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
+import re
+import shutil
 import subprocess
 import sys
 import time
@@ -211,12 +214,27 @@ def test_work_survives_a_reload_and_a_browser_restart(playwright, site, tmp_path
     context.close()
 
 
-def test_the_site_works_offline_after_the_first_visit(browser, built):
+def test_the_site_works_offline_and_asks_the_network_only_for_what_changed(browser, built, tmp_path):
+    site, log = tmp_path / "site", tmp_path / "server.log"
+    shutil.copytree(built, site)  # changed below, as a teacher's new build would change it
     context = browser.new_context(viewport={"width": 1400, "height": 1000})
     page = context.new_page()
-    with served(built, ready="jupyter-lite.json") as base:
+    with served(site, ready="jupyter-lite.json", log=log) as base:
         nb = LiteNotebook(page, base, "stop.ipynb")
-        page.wait_for_function("() => document.body.dataset.kernelextOffline === 'ready'", timeout=180_000)
+        kept_whole(page)
+        before = len(log.read_text().splitlines())
+        page.goto(base + "tree/index.html")  # a return visit: answered from the cache, nothing downloaded again
+        assert kept_whole(page) == 0
+        asked = re.findall(r'"GET (\S+)', "\n".join(log.read_text().splitlines()[before:]))
+        assert set(asked) <= {"/kernelext-offline.json", "/service-worker.js?enableCache=true"}, asked
+        changed = site / "favicon.ico"
+        changed.write_bytes(changed.read_bytes() + b"changed")
+        listed = json.loads((site / "kernelext-offline.json").read_text())
+        listed["favicon.ico"] = hashlib.sha256(changed.read_bytes()).hexdigest()
+        (site / "kernelext-offline.json").write_text(json.dumps(listed))
+        page.goto(base + "tree/index.html")  # the site updated: the next visit fetches the one changed file
+        assert kept_whole(page) == 1
+        assert page.evaluate(CACHED_SIZE, base + "favicon.ico") == changed.stat().st_size
     with pytest.raises(Exception, match="ECONNREFUSED"):  # the server is gone
         page.request.get(base + "jupyter-lite.json")
     nb = LiteNotebook(page, base, "stop.ipynb")
@@ -225,6 +243,17 @@ def test_the_site_works_offline_after_the_first_visit(browser, built):
         assert not errors(outputs) and ("status: SAT" in text(outputs) or not source.startswith("%%puzzle+")), source
     page.screenshot(path=ARTIFACTS / "lite-offline.png")
     context.close()
+
+
+CACHED_SIZE = (
+    """async (url) => (await (await caches.open("precache")).match(url)).arrayBuffer().then((b) => b.byteLength)"""
+)
+
+
+def kept_whole(page) -> int:
+    """How many files the site's plugin fetched to make the cache whole, once it has."""
+    page.wait_for_function("() => document.body.dataset.kernelextOffline === 'ready'", timeout=180_000)
+    return int(page.evaluate("() => document.body.dataset.kernelextFetched"))
 
 
 def test_handing_in_is_one_download_the_grader_grades(page, site, tmp_path):

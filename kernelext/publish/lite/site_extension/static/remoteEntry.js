@@ -5,11 +5,14 @@
 //   no interrupt of its own; the kit's Python listens for this message while it waits for a solver, and
 //   between the steps of its own searches (kernelext/solver/browser_stop.py).
 // - offline: once the site's service worker controls the page, every file the site lists in
-//   kernelext-offline.json that its cache lacks is fetched through it, so the next visit works with no network.
+//   kernelext-offline.json that its cache lacks, or holds in another version, is put in it, so the next visit
+//   works with no network; the worker answers from its cache without downloading again.
 (() => {
   const NAME = "@kernelext/site-extension";
   const ROOT = document.currentScript.src.split("/extensions/")[0] + "/";
   const CACHE = "precache"; // the cache JupyterLite's service worker keeps
+  const MANIFEST = "kernelext-offline.json"; // every file of the site, with its SHA-256
+  const KEPT = ROOT + "kernelext-offline-kept.json"; // the cache's own copy of the list it was last made whole by
   const WARM_DELAY = 10000; // ms after the app is restored: the first visit's kernel starts first
   let shared = null;
 
@@ -44,16 +47,33 @@
     return new Promise((resolve) => workers.addEventListener("controllerchange", resolve, {once: true}));
   }
 
+  async function sha256(response) {
+    const digest = await crypto.subtle.digest("SHA-256", await response.arrayBuffer());
+    return Array.from(new Uint8Array(digest), (byte) => byte.toString(16).padStart(2, "0")).join("");
+  }
+
+  // Makes the cache hold every file the site lists, as the site now serves it. The list gives each file's
+  // SHA-256: once the cache was made whole against the same list, presence is enough; else a cached file is
+  // hashed, and only one missing or changed is fetched. The worker answers `no-store` requests from the network.
   async function keepForOffline() {
-    const listed = await fetch(ROOT + "kernelext-offline.json", {cache: "no-store"});
+    const listed = await fetch(ROOT + MANIFEST, {cache: "no-store"});
     if (!listed.ok) return;
+    const text = await listed.text();
     const cache = await caches.open(CACHE);
-    for (const path of await listed.json()) {
+    const kept = await cache.match(KEPT);
+    const same = kept !== undefined && (await kept.text()) === text;
+    let fetched = 0;
+    for (const [path, hash] of Object.entries(JSON.parse(text))) {
       const url = new URL(path, ROOT).href;
-      if (await cache.match(url)) continue;
-      const response = await fetch(url); // through the service worker, which keeps it
-      await response.arrayBuffer();
+      const cached = await cache.match(url, {ignoreSearch: true});
+      if (cached && (same || (await sha256(cached)) === hash)) continue;
+      const response = await fetch(url, {cache: "no-store"});
+      if (!response.ok) throw new Error(`${path} answered ${response.status}`);
+      await cache.put(url, response);
+      fetched += 1;
     }
+    await cache.put(KEPT, new Response(text));
+    document.body.dataset.kernelextFetched = String(fetched);
     document.body.dataset.kernelextOffline = "ready";
   }
 
