@@ -131,12 +131,26 @@ def test_every_wheel_carries_unchecked_bytecode_of_the_browser_s_python(site):
     assert len(magics) == 1 and magics != {importlib.util.MAGIC_NUMBER}
 
 
+def test_a_wheel_compiled_once_is_taken_from_the_cache_by_the_next_build(site, tmp_path, monkeypatch):
+    pyodide, kept = site / "static" / "pyodide", tmp_path / "kept"
+    files = {"tiny/__init__.py": b"VALUE = 1\n"}
+    first = write_wheel(tmp_path, "tiny", "1.0", files)
+    assert add_bytecode(pyodide, [first], kept) is None
+    assert "tiny/__pycache__/__init__.cpython-314.pyc" in zipfile.ZipFile(first).namelist()
+    (tmp_path / "next").mkdir()
+    again = write_wheel(tmp_path / "next", "tiny", "1.0", files)
+    monkeypatch.setenv("PATH", str(tmp_path / "nothing-here"))  # no Node.js: the kept wheel is all there is
+    assert add_bytecode(pyodide, [again], kept) is None
+    assert again.read_bytes() == first.read_bytes()
+
+
 def test_without_node_the_wheels_stay_as_they_were(tmp_path, monkeypatch):
     wheel = write_wheel(tmp_path, "tiny", "1.0", {"tiny/__init__.py": b"VALUE = 1\n"})
     before = wheel.read_bytes()
     monkeypatch.setenv("PATH", str(tmp_path / "nothing-here"))
-    assert add_bytecode(tmp_path, [wheel]) == "no Node.js here to compile the wheels' bytecode"
-    assert wheel.read_bytes() == before
+    (tmp_path / "pyodide.asm.wasm").write_bytes(b"a runtime")
+    assert add_bytecode(tmp_path, [wheel], tmp_path / "kept") == "no Node.js here to compile the wheels' bytecode"
+    assert wheel.read_bytes() == before and not (tmp_path / "kept").exists()  # nothing kept for the next build
 
 
 def test_notebooks_open_on_the_browser_s_kernel_with_their_folders(site):

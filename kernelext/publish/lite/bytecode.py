@@ -2,11 +2,13 @@
 Node.js): the kernel then imports them without compiling, which takes seconds off every start.
 
 The .pyc files are hash-based and unchecked (as Pyodide's own packages are), so an import reads them without
-looking at the sources, which stay in the wheels for tracebacks. Without Node.js the wheels stay as they are.
+looking at the sources, which stay in the wheels for tracebacks. Compiled wheels are kept in the parts' cache
+for the next build. Without Node.js the wheels stay as they are.
 """
 
 from __future__ import annotations
 
+import hashlib
 import shutil
 import subprocess
 import tempfile
@@ -27,9 +29,29 @@ for name in sorted(os.listdir("/work")):
 """
 
 
-def add_bytecode(pyodide: Path, wheels: list[Path]) -> str | None:
+def add_bytecode(pyodide: Path, wheels: list[Path], kept: Path) -> str | None:
     """Add to each of `wheels` (in place) the bytecode of its Python files, compiled by the Pyodide in the folder
-    `pyodide`; returns why it could not (no Node.js, or Node.js failed), else None."""
+    `pyodide`; returns why it could not (no Node.js, or Node.js failed), else None.
+
+    The wheels compiled are kept in the folder `kept` (named by the wheel's and Pyodide's hashes), and taken from
+    there by the next build: only a wheel that changed (the kit's) is compiled again."""
+    runtime = hashlib.sha256((pyodide / "pyodide.asm.wasm").read_bytes()).hexdigest()[:12]
+    keys = {
+        wheel: kept / runtime / hashlib.sha256(wheel.read_bytes()).hexdigest()[:16] / wheel.name for wheel in wheels
+    }
+    for wheel, key in keys.items():
+        if key.is_file():
+            shutil.copyfile(key, wheel)
+    missing = [wheel for wheel, key in keys.items() if not key.is_file()]
+    why = _compile(pyodide, missing) if missing else None
+    if why is None:
+        for wheel in missing:
+            keys[wheel].parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(wheel, keys[wheel])
+    return why
+
+
+def _compile(pyodide: Path, wheels: list[Path]) -> str | None:
     node = shutil.which("node")
     if node is None:
         return "no Node.js here to compile the wheels' bytecode"

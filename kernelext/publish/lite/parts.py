@@ -83,18 +83,24 @@ def default_cache() -> Path:
 
 @dataclass(frozen=True)
 class Parts:
-    """The fetched parts: the two npm tarballs, the browser's wheels and the wheel of JupyterLite's kernel."""
+    """The fetched parts: the two npm tarballs, the browser's wheels and the wheel of JupyterLite's kernel; and
+    the cache's folder for what builds make of them (kernelext.publish.lite.bytecode)."""
 
     pyodide: Path
     minizinc: Path
     wheels: tuple[Path, ...]
     kernel: Path
+    built: Path
 
 
 def fetch(cache: Path, *, offline: bool = False) -> Parts:
     """The site's parts from `cache`, fetching what is missing unless `offline` (then FetchError names it)."""
     return Parts(
-        _npm(PYODIDE, cache, offline), _npm(MINIZINC, cache, offline), _wheels(cache, offline), _kernel(cache, offline)
+        _npm(PYODIDE, cache, offline),
+        _npm(MINIZINC, cache, offline),
+        _wheels(cache, offline),
+        _kernel(cache, offline),
+        cache / "built",
     )
 
 

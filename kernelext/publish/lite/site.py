@@ -62,7 +62,7 @@ def build_site(out: Path, sources: list[Path], parts: Parts) -> Path:
         pyodide = Path(work) / "pyodide"
         _unpack(parts.pyodide, pyodide, PYODIDE_FILES)
         wheels = _wheels(pyodide, parts, kernel / "static" / "pypi")
-        unsped = add_bytecode(pyodide, wheels)
+        unsped = add_bytecode(pyodide, wheels, parts.built)
         if unsped:
             print(f"kernelext-lite: {unsped}; the kernel compiles them at each start instead.", file=sys.stderr)
         packages = write_lock(pyodide, wheels)
