@@ -157,7 +157,9 @@ COMMANDS = MappingProxyType(
             Command("solve", "solve again, e.g. `%puzzle solve --sols all` or `--timeout 60`", _solve),
             Command("export FILE", "write the model (FILE.xml, XCSP3) or the current solution (FILE.json)", _export),
             Command(
-                "save FILE", "draw the current grid into FILE.svg (also in the browser), FILE.png or FILE.pdf", _save
+                "save FILE",
+                "draw the current grid into FILE.svg, FILE.png (both also in the browser) or FILE.pdf",
+                _save,
             ),
             Command("domains", "the pencil marks: each cell's values left after propagation", _domains),
             Command("tree [--nodes N]", "solve while recording the search tree (failures red, solutions green)", _tree),

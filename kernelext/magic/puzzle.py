@@ -25,6 +25,7 @@ from kernelext.widgets.static_forms import (
     walkthrough_html,
     walkthrough_text,
 )
+from kernelext.widgets.svg_png import can_draw_png, svg_png
 from kernelext.widgets.tree_forms import tree_html
 
 if TYPE_CHECKING:
@@ -204,7 +205,8 @@ class NotebookPuzzle:
             )
 
     def save(self, path: str) -> None:
-        """Draw the current grid or picture into a .png, .svg or .pdf file (a picture: .svg only)."""
+        """Draw the current grid or picture into a .png, .svg or .pdf file (a picture: .svg, and .png in the
+        browser)."""
         if not path.lower().endswith((".png", ".svg", ".pdf")):
             raise PuzzleUsageError(f"Cannot draw into {path}: use a .png, .svg or .pdf file.")
         grid = self.session.last_grid
@@ -217,8 +219,10 @@ class NotebookPuzzle:
         print(f"Wrote {save_grid(kind_for(kind).describe(grid, self.data(kind)), path).name}")
 
     def _save_picture(self, module, model, path: str) -> bool:
-        """Draw the picture into the .svg file `path`; False when it finds nothing to draw yet (a forced view)."""
-        if not path.lower().endswith(".svg"):
+        """Draw the picture into the .svg file `path` (or .png in the browser); False when it finds nothing to
+        draw yet (a forced view)."""
+        png = path.lower().endswith(".png") and can_draw_png()
+        if not path.lower().endswith(".svg") and not png:
             raise PuzzleUsageError(f"A picture is saved as SVG: save {Path(path).with_suffix('.svg').name} instead.")
         result = self.session.last_result
         try:
@@ -228,7 +232,10 @@ class NotebookPuzzle:
         except ViewNotApplicable:
             return False
         try:
-            Path(path).write_text(drawing_svg(drawn), encoding="utf-8")
+            if png:
+                Path(path).write_bytes(svg_png(drawing_svg(drawn)))
+            else:
+                Path(path).write_text(drawing_svg(drawn), encoding="utf-8")
         except OSError as error:
             raise PuzzleUsageError(f"Cannot write {path}: {error.strerror or error}.") from None
         print(f"Wrote {Path(path).name}")

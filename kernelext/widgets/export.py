@@ -1,5 +1,5 @@
 """Save a grid description as a picture: SVG in plain Python (kernelext.widgets.grid_svg), PNG or PDF with
-matplotlib."""
+matplotlib, PNG in the browser with its canvas (kernelext.widgets.svg_png)."""
 
 from __future__ import annotations
 
@@ -19,6 +19,7 @@ from kernelext.widgets.style import (
     background,
     text_colour,
 )
+from kernelext.widgets.svg_png import can_draw_png, svg_png
 
 UNIT = 0.32  # inches per cell
 
@@ -27,11 +28,14 @@ def save_grid(description: dict, path: str | Path) -> Path:
     """Draw the grid `description` (see kernelext.kinds) into `path`; the suffix picks the format.
 
     Raises:
-        PuzzleUsageError: a PNG or PDF asked for where matplotlib is missing (as in the browser).
+        PuzzleUsageError: a PDF (or a PNG where no canvas draws one) asked for where matplotlib is missing.
     """
     path = Path(path)
     if path.suffix.lower() == ".svg":
         path.write_text(grid_svg(description), encoding="utf-8")
+        return path
+    if path.suffix.lower() == ".png" and can_draw_png():  # the browser: its canvas draws the SVG
+        path.write_bytes(svg_png(grid_svg(description)))
         return path
     try:
         import matplotlib

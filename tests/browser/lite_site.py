@@ -7,6 +7,7 @@ them), with `--offline`: a test never downloads.
 
 from __future__ import annotations
 
+import base64
 import contextlib
 import hashlib
 import json
@@ -131,6 +132,19 @@ class LiteNotebook:
         }""",
             path,
         )
+
+    def file_bytes(self, path: str) -> bytes | None:
+        """The bytes of the binary file at `path` in the site's file browser (its drive), None if there is none."""
+        content = self.page.evaluate(
+            """async (path) => {
+            try {
+                const model = await window.jupyterapp.serviceManager.contents.get(path, {content: true});
+                return model.format === "base64" ? model.content : null;
+            } catch (error) { return null; }
+        }""",
+            path,
+        )
+        return None if content is None else base64.b64decode(content)
 
     def outputs(self, index: int) -> list[dict]:
         return self.page.evaluate(

@@ -9,10 +9,15 @@ fetched parts are missing.
 from __future__ import annotations
 
 import importlib.util
+import io
 import json
+import math
 import re
+import struct
 from pathlib import Path
+from xml.etree import ElementTree
 
+import matplotlib.image
 import pytest
 from lab_server import ARTIFACTS, require_browser
 from lite_site import (
@@ -145,6 +150,31 @@ for module in (IPython, pycsp3, kernelext):
         print(compiled.read(4) == importlib.util.MAGIC_NUMBER)"""
 
 
+GANTT = """%%puzzle shop --view gantt
+s = VarArray(size=3, dom=range(8))
+satisfy(NoOverlap(origins=s, lengths=[2, 3, 1]))"""
+
+
+def assert_saved_png(nb: LiteNotebook, command: str, path: str) -> None:
+    """`command` writes a PNG drawn by the browser's canvas into the file browser: its size is the SVG's at twice
+    the scale, and it shows the drawing (white, ink and colour), as test-artifacts/lite-saved-*.png shows it."""
+    saved = nb.run_new(command)
+    name = Path(path).name
+    assert not errors(saved) and f"Wrote {name}" in text(saved), text(saved)
+    data = nb.file_bytes(path)
+    assert data is not None and data.startswith(b"\x89PNG\r\n\x1a\n"), (data or b"")[:16]
+    (ARTIFACTS / f"lite-saved-{name}").write_bytes(data)
+    svg = nb.run_new(f"%puzzle save {Path(name).with_suffix('.svg')}")
+    assert not errors(svg)
+    root = ElementTree.fromstring(nb.file_text(str(Path(path).with_suffix(".svg"))).encode())
+    width, height = struct.unpack(">II", data[16:24])
+    assert (width, height) == (math.ceil(2 * float(root.get("width"))), math.ceil(2 * float(root.get("height"))))
+    pixels = matplotlib.image.imread(io.BytesIO(data))[..., :3]
+    white = (pixels > 0.97).all(axis=-1).mean()
+    ink = (pixels < 0.4).all(axis=-1).mean()
+    assert 0.3 < white < 0.99 and ink > 0.001, (white, ink)
+
+
 def test_the_amaze_walkthrough_runs_and_draws_its_grids(page, site):
     nb = LiteNotebook(page, site, "notebooks/amaze.ipynb")
     ran = run_all(nb)
@@ -165,8 +195,10 @@ def test_the_amaze_walkthrough_runs_and_draws_its_grids(page, site):
     assert (
         svg is not None and svg.startswith("<?xml") and "<svg" in svg and svg.count("<rect") > 49 and "<text" in svg
     ), (svg or "")[:200]
-    refused = errors(nb.run_new("%puzzle save amaze-optimum.png"))
-    assert len(refused) == 1 and "save amaze-optimum.svg instead" in refused[0], refused
+    assert_saved_png(nb, "%puzzle save amaze-optimum.png", "notebooks/amaze-optimum.png")
+    gantt = nb.run_new(GANTT)  # a picture too
+    assert not errors(gantt) and "status: SAT" in text(gantt), text(gantt)
+    assert_saved_png(nb, "%puzzle save shop.png", "notebooks/shop.png")
     read = nb.run_new(BYTECODE_READ)  # the site's wheels carry bytecode: nothing compiled at start
     assert text(read).split() == ["True"] * 3, text(read)
 
