@@ -45,9 +45,11 @@ def add_bytecode(pyodide: Path, wheels: list[Path], kept: Path) -> str | None:
     missing = [wheel for wheel, key in keys.items() if not key.is_file()]
     why = _compile(pyodide, missing) if missing else None
     if why is None:
-        for wheel in missing:
+        for wheel in missing:  # written whole, then named: a build cut short leaves no half wheel to take
             keys[wheel].parent.mkdir(parents=True, exist_ok=True)
-            shutil.copyfile(wheel, keys[wheel])
+            partial = keys[wheel].with_suffix(".partial")
+            shutil.copyfile(wheel, partial)
+            partial.replace(keys[wheel])
     return why
 
 
