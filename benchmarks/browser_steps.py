@@ -15,7 +15,7 @@ Chromium, each round in a fresh browser context. Two parts:
 2. The start, beside a bare site: a copy of the kit's site whose kernel preloads only JupyterLite's own packages
    (no kit, pycsp3 or widgets), without the kit's front-end plugin and with JupyterLite's service worker cache off
    (as JupyterLite comes): the same JupyterLite, Pyodide and kernel, the floor any site of this version starts
-   from. Measured:
+   from (its wheels carry the same bytecode as the kit's, so the floor is at its fastest). Measured:
    - bare site: seconds from opening a notebook to the output of its first cell (`1 + 1`), on the first visit and
      on a return visit (the same context opened again: the browser's cache is warm);
    - kit site (and the same without the service worker's cache, to show what keeping the site offline costs):

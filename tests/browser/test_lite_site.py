@@ -1,8 +1,9 @@
 """The kit in the browser: a site built by `kernelext-lite`, served on 127.0.0.1 and opened in Debian's chromium
 that reaches no other host. Notebooks run cell by cell in JupyterLite's Pyodide kernel, solving with MiniZinc's
-WebAssembly: the Amaze and Futoshiki walkthroughs (statuses, optimum, grids drawn), every classroom notebook's
-steps (all in one kernel, one notebook after the other) against the statuses the desktop kit stored, models compiled in the browser against the desktop's XCSP3,
-and a released exercise checked with `%puzzle check`. Fails (never skips) when chromium, Playwright or the
+WebAssembly: every classroom notebook's steps (all in one kernel, one notebook after the other) against the
+statuses the desktop kit stored, the Amaze and Futoshiki walkthroughs' grids drawn, pencil marks, a search tree
+and pictures saved as SVG and PNG, models compiled in the browser against the desktop's XCSP3, and a released
+exercise checked with `%puzzle check`. Fails (never skips) when chromium, Playwright or the
 fetched parts are missing.
 """
 
@@ -56,9 +57,7 @@ def compile_and_solve(declare, models, backend=None):
 """
 
 
-CLASSROOM = sorted(
-    path.name for path in NOTEBOOKS.glob("*.ipynb") if path.name not in ("amaze.ipynb", "futoshiki.ipynb")
-)
+CLASSROOM = sorted(path.name for path in NOTEBOOKS.glob("*.ipynb"))
 CLASSROOM_SWEEP = "classroom_sweep.ipynb"  # the classroom notebooks' code cells, one after the other
 CHDIR = "import os\nos.chdir(os.path.join(os.getcwd(), 'notebooks'))"  # where the notebooks find their data
 
@@ -175,35 +174,25 @@ def assert_saved_png(nb: LiteNotebook, command: str, path: str) -> None:
     assert 0.3 < white < 0.99 and ink > 0.001, (white, ink)
 
 
-def test_the_amaze_walkthrough_runs_and_draws_its_grids(page, site):
-    nb = LiteNotebook(page, site, "notebooks/amaze.ipynb")
-    ran = run_all(nb)
-    assert [errors(outputs) for _, outputs in ran] == [[] for _ in ran]
-    statuses = [STATUS.findall(text(outputs)) for _, outputs in ran]
-    assert statuses == stored_statuses("amaze.ipynb")
+def test_the_amaze_walkthrough_reaches_its_optimum_and_draws_its_grids(classroom_ran):
+    ran = classroom_ran["amaze.ipynb"]
+    statuses = [STATUS.findall(text(outputs)) for _, outputs, _ in ran]
     assert statuses[-2] == ["status: OPTIMUM (bound 20)"]
-    steps = [index for index, (source, _) in zip(nb.code_cells(), ran) if source.startswith("%%puzzle")]
-    assert all(nb.grids(index) == [("x: 7 x 7", 49)] for index in steps)  # the widget, drawn
-    for index in steps:  # and its static form, for a saved notebook
-        html = "".join("".join(o.get("data", {}).get("text/html", "")) for o in nb.outputs(index))
-        assert 'title="x: 7 x 7"' in html
-    nb.show(steps[-1])
-    page.screenshot(path=ARTIFACTS / "lite-amaze-optimum.png")
-    saved = nb.run_new("%puzzle save amaze-optimum.svg")  # no matplotlib in the browser: drawn in plain Python
-    assert not errors(saved) and "Wrote amaze-optimum.svg" in text(saved), text(saved)
-    svg = nb.file_text("notebooks/amaze-optimum.svg")  # it lands in the file browser, beside the notebook
-    assert (
-        svg is not None and svg.startswith("<?xml") and "<svg" in svg and svg.count("<rect") > 49 and "<text" in svg
-    ), (svg or "")[:200]
-    assert_saved_png(nb, "%puzzle save amaze-optimum.png", "notebooks/amaze-optimum.png")
-    gantt = nb.run_new(GANTT)  # a picture too
-    assert not errors(gantt) and "status: SAT" in text(gantt), text(gantt)
-    assert_saved_png(nb, "%puzzle save shop.png", "notebooks/shop.png")
-    read = nb.run_new(BYTECODE_READ)  # the site's wheels carry bytecode: nothing compiled at start
-    assert text(read).split() == ["True"] * 3, text(read)
+    steps = [(outputs, grids) for source, outputs, grids in ran if source.startswith("%%puzzle")]
+    assert len(steps) == 5 and all(grids == [("x: 7 x 7", 49)] for _, grids in steps)  # the widget, drawn
+    for outputs, _ in steps:  # and its static form, for a saved notebook
+        assert 'title="x: 7 x 7"' in "".join("".join(o.get("data", {}).get("text/html", "")) for o in outputs)
 
 
-def test_pencil_marks_and_a_search_tree_are_drawn_in_the_browser(page, site):
+def test_the_futoshiki_walkthrough_counts_its_solutions(classroom_ran):
+    ran = classroom_ran["futoshiki.ipynb"]
+    statuses = sum((STATUS.findall(text(outputs)) for _, outputs, _ in ran), [])
+    assert "status: SAT: 48 solutions" in statuses and "status: SAT: 1 solution, the only one" in statuses
+    steps = [grids for source, _, grids in ran if source.startswith("%%puzzle")]
+    assert steps and all([title for title, _ in grids] == ["x: 4 x 4"] for grids in steps)
+
+
+def test_pencil_marks_a_search_tree_and_saved_pictures_in_the_browser(page, site):
     nb = LiteNotebook(page, site, "notebooks/queens.ipynb")  # cells of its own are added to it and run
     for source in (
         "%load_ext kernelext\nfrom pycsp3 import *",
@@ -232,26 +221,32 @@ def test_pencil_marks_and_a_search_tree_are_drawn_in_the_browser(page, site):
     assert nodes >= 3, f"the search tree drew {nodes} node(s)"
     nb.show(index)
     page.screenshot(path=ARTIFACTS / "lite-search-tree.png")
-
-
-def test_the_futoshiki_walkthrough_counts_its_solutions(page, site):
-    nb = LiteNotebook(page, site, "notebooks/futoshiki.ipynb")
-    ran = run_all(nb)
-    assert [errors(outputs) for _, outputs in ran] == [[] for _ in ran]
-    statuses = [STATUS.findall(text(outputs)) for _, outputs in ran]
-    assert statuses == stored_statuses("futoshiki.ipynb")
-    assert "status: SAT: 48 solutions" in sum(statuses, [])
-    assert "status: SAT: 1 solution, the only one" in sum(statuses, [])
-    steps = [index for index, (source, _) in zip(nb.code_cells(), ran) if source.startswith("%%puzzle")]
-    assert all([title for title, _ in nb.grids(index)] == ["x: 4 x 4"] for index in steps)
+    saved = nb.run_new("%puzzle save sudoku.svg")  # no matplotlib in the browser: drawn in plain Python
+    assert not errors(saved) and "Wrote sudoku.svg" in text(saved), text(saved)
+    svg = nb.file_text("notebooks/sudoku.svg")  # it lands in the file browser, beside the notebook
+    assert (
+        svg is not None and svg.startswith("<?xml") and "<svg" in svg and svg.count("<rect") > 16 and "<text" in svg
+    ), (svg or "")[:200]
+    assert_saved_png(nb, "%puzzle save sudoku.png", "notebooks/sudoku.png")
+    gantt = nb.run_new(GANTT)  # a picture too
+    assert not errors(gantt) and "status: SAT" in text(gantt), text(gantt)
+    assert_saved_png(nb, "%puzzle save shop.png", "notebooks/shop.png")
+    read = nb.run_new(BYTECODE_READ)  # the site's wheels carry bytecode: nothing compiled at start
+    assert text(read).split() == ["True"] * 3, text(read)
 
 
 @pytest.fixture(scope="module")
-def classroom_ran(browser, site) -> dict[str, list[tuple[str, list[dict]]]]:
+def classroom_ran(browser, site) -> dict[str, list[tuple[str, list[dict], list[tuple[str, int]]]]]:
     """Every classroom notebook's code cells run in turn in one kernel (one Pyodide start for them all), from the
-    notebooks' folder: each notebook's (source, outputs) of its code cells, by name."""
+    notebooks' folder: each notebook's (source, outputs, grids drawn) of its code cells, by name."""
     with local_page(browser) as page:
-        ran = run_all(LiteNotebook(page, site, CLASSROOM_SWEEP))[1:]
+        nb = LiteNotebook(page, site, CLASSROOM_SWEEP)
+        ran = [(source, outputs, nb.grids(index)) for index, (source, outputs) in zip(nb.code_cells(), run_all(nb))]
+        before = sum(len(code_sources(name)) for name in CLASSROOM[: CLASSROOM.index("amaze.ipynb")])
+        optimum = nb.code_cells()[1 + before + len(code_sources("amaze.ipynb")) - 2]  # the Amaze walkthrough's
+        nb.show(optimum)
+        page.screenshot(path=ARTIFACTS / "lite-amaze-optimum.png")
+    ran = ran[1:]
     found = {}
     for name in CLASSROOM:
         found[name], ran = ran[: len(code_sources(name))], ran[len(code_sources(name)) :]
@@ -261,9 +256,9 @@ def classroom_ran(browser, site) -> dict[str, list[tuple[str, list[dict]]]]:
 @pytest.mark.parametrize("name", CLASSROOM)
 def test_each_classroom_step_has_the_desktop_s_status_or_says_it_needs_the_desktop(classroom_ran, name):
     ran = classroom_ran[name]
-    assert [source for source, _ in ran] == code_sources(name)
+    assert [source for source, _, _ in ran] == code_sources(name)
     desktop_only_ran = False
-    for (source, outputs), stored in zip(ran, stored_statuses(name)):
+    for (source, outputs, _), stored in zip(ran, stored_statuses(name)):
         found = errors(outputs)
         if DESKTOP_ONLY.search(source):
             assert found and all("need the desktop kit" in error and "\n" not in error for error in found), (
