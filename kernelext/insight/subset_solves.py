@@ -16,7 +16,6 @@ from kernelext.grid import Grid, build_grid
 from kernelext.insight.findings import Culprit
 from kernelext.pycsp3_glue import model_state
 from kernelext.scratch import scratch_folder
-from kernelext.solver.choice import in_browser
 from kernelext.solver.result import SolveResult, Status
 from kernelext.xcsp.subsets import XcspModel, objective_constraint, read_model
 
@@ -32,7 +31,7 @@ class SubsetSolves:
             raise PuzzleUsageError("This puzzle has no steps yet: start it with %%puzzle NAME.")
         self.deadline = time.monotonic() + timeout
         self.session = session
-        self.backend = "minizinc" if in_browser() else backend  # a browser's one solver
+        self.backend = backend  # in the browser, `auto` asks the kit's own search first, then MiniZinc
         self.expired = False
         self._folder = scratch_folder("explain")
         self.folder = Path(self._folder.name)
