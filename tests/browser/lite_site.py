@@ -61,18 +61,20 @@ def local_page(browser):
 
 
 class LiteNotebook:
-    """A notebook open in the site's JupyterLab, with its kernel started; runs cells one at a time."""
+    """A notebook open in the site's JupyterLab, with its kernel started (unless `kernel` is False: then once its
+    cells are loaded); runs cells one at a time."""
 
-    def __init__(self, page, base: str, path: str, timeout: float = 120):
+    def __init__(self, page, base: str, path: str, timeout: float = 120, *, kernel: bool = True):
         self.page = page
         page.goto(f"{base}lab/index.html?path={path}")
         page.wait_for_function(
-            """() => {
+            """(kernel) => {
             const panel = window.jupyterapp && window.jupyterapp.shell.currentWidget;
-            const kernel = panel && panel.sessionContext && panel.sessionContext.session
-                && panel.sessionContext.session.kernel;
-            return kernel && kernel.status === "idle";
+            if (!kernel) return panel && panel.context && panel.context.isReady;
+            const session = panel && panel.sessionContext && panel.sessionContext.session;
+            return session && session.kernel && session.kernel.status === "idle";
         }""",
+            arg=kernel,
             timeout=timeout * 1000,
         )
 

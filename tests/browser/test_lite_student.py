@@ -205,11 +205,11 @@ def test_work_survives_a_reload_and_a_browser_restart(playwright, site, tmp_path
     saved(nb)
     before = stored_cells(nb)
     assert before[-1][0] == PUZZLE[-1] and "status: SAT" in before[-1][1], before
-    nb = LiteNotebook(nb.page, site, "stop.ipynb")  # the page opened again: a reload
+    nb = LiteNotebook(nb.page, site, "stop.ipynb", kernel=False)  # the page opened again: a reload
     assert stored_cells(nb) == before
     context.close()
     context = launch_profile(playwright, tmp_path / "profile", only_local=True)  # the browser restarted
-    nb = LiteNotebook(context.new_page(), site, "stop.ipynb")
+    nb = LiteNotebook(context.new_page(), site, "stop.ipynb", kernel=False)
     assert stored_cells(nb) == before
     context.close()
 
