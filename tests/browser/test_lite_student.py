@@ -16,6 +16,7 @@ import shutil
 import subprocess
 import sys
 import time
+from collections import Counter
 
 import pytest
 from lab_server import ARTIFACTS, require_browser
@@ -220,8 +221,13 @@ def test_the_site_works_offline_and_asks_the_network_only_for_what_changed(brows
     context = browser.new_context(viewport={"width": 1400, "height": 1000})
     page = context.new_page()
     with served(site, ready="jupyter-lite.json", log=log) as base:
+        probed = len(log.read_text().splitlines())  # `served` asked for jupyter-lite.json
         nb = LiteNotebook(page, base, "stop.ipynb")
         kept_whole(page)
+        visit = "\n".join(log.read_text().splitlines()[probed:])
+        sent = Counter(re.findall(r'"GET (\S+) HTTP/[\d.]+" 200', visit))
+        twice = sorted(path for path, times in sent.items() if times > 1)
+        assert twice == [], twice  # no address downloaded twice by the first visit (`x.js?v=1` and `x.js` are two)
         before = len(log.read_text().splitlines())
         page.goto(base + "tree/index.html")  # a return visit: answered from the cache, nothing downloaded again
         assert kept_whole(page) == 0

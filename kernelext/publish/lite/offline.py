@@ -6,7 +6,8 @@ forgets to after the browser restarts it, keys a file by its query string too (`
 and `chunk.js?v=HASH` are then missing offline), never keeps the files under `api/` (the notebooks' listings,
 the translations), and downloads again every file it answers from its cache (40 MB and more at every visit, on a
 classroom's wifi). Exact edits fix that (`api/drive` and `api/stdin`, the kernel's requests, are answered
-before): the worker answers from its cache first, and lets a request marked `no-store` through to the network.
+before): the worker answers from its cache first, and lets the plugin's requests (marked by a header) through to
+the network.
 A build against another JupyterLite fails rather than ship a site that silently is not offline.
 
 The site's plugin (`site_extension/`) keeps the cache whole and current: `kernelext-offline.json` lists every
@@ -34,8 +35,11 @@ SERVICE_WORKER_EDITS = (
     ('||t.pathname.includes("/api/")}', "}"),
     # a file in the cache is answered from it, without downloading it again (the plugin keeps it current)
     ("a?e.waitUntil(refetch(t)):(", "a||("),
-    # the plugin's own requests go to the network
-    ("if(!enableCache)return await fetch(t);", 'if(!enableCache||"no-store"===t.cache)return await fetch(t);'),
+    # the plugin's own requests (marked by a header) go to the network, through the browser's HTTP cache
+    (
+        "if(!enableCache)return await fetch(t);",
+        'if(!enableCache||t.headers.has("x-kernelext-keep"))return await fetch(t);',
+    ),
 )
 
 

@@ -14,6 +14,8 @@
   const MANIFEST = "kernelext-offline.json"; // every file of the site, with its SHA-256
   const KEPT = ROOT + "kernelext-offline-kept.json"; // the cache's own copy of the list it was last made whole by
   const WARM_DELAY = 10000; // ms after the app is restored: the first visit's kernel starts first
+  const CLOCK_SLACK = 60000; // ms the server's clock may lag the browser's
+  const KEEP = {cache: "no-cache", headers: {"X-Kernelext-Keep": "1"}}; // the plugin's requests, to the server
   let shared = null;
 
   async function sharedModule(name) {
@@ -53,21 +55,26 @@
   }
 
   // Makes the cache hold every file the site lists, as the site now serves it. The list gives each file's
-  // SHA-256: once the cache was made whole against the same list, presence is enough; else a cached file is
-  // hashed, and only one missing or changed is fetched. The worker answers `no-store` requests from the network.
-  async function keepForOffline() {
-    const listed = await fetch(ROOT + MANIFEST, {cache: "no-store"});
+  // SHA-256: once the cache was made whole against the same list, presence is enough; against another list (the
+  // site was rebuilt), every cached file is hashed; the first time, a file the worker cached during this visit
+  // (the server dated it since the page opened) is taken as it is. Only a file missing or changed is fetched. The worker lets these requests through to the network; the
+  // browser asks the server whether its own copy is current (a file the page loaded before the worker took it
+  // over comes back as "not modified", not downloaded again).
+  async function keepForOffline(opened) {
+    const fresh = (response) => Date.parse(response.headers.get("date") || "") >= opened - CLOCK_SLACK;
+    const listed = await fetch(ROOT + MANIFEST, KEEP);
     if (!listed.ok) return;
     const text = await listed.text();
     const cache = await caches.open(CACHE);
     const kept = await cache.match(KEPT);
-    const same = kept !== undefined && (await kept.text()) === text;
+    const first = kept === undefined;
+    const same = !first && (await kept.text()) === text;
     let fetched = 0;
     for (const [path, hash] of Object.entries(JSON.parse(text))) {
       const url = new URL(path, ROOT).href;
       const cached = await cache.match(url, {ignoreSearch: true});
-      if (cached && (same || (await sha256(cached)) === hash)) continue;
-      const response = await fetch(url, {cache: "no-store"});
+      if (cached && (same || (first && fresh(cached)) || (await sha256(cached)) === hash)) continue;
+      const response = await fetch(url, KEEP);
       if (!response.ok) throw new Error(`${path} answered ${response.status}`);
       await cache.put(url, response);
       fetched += 1;
@@ -84,10 +91,11 @@
       autoStart: true,
       activate: (app) => {
         if (!("serviceWorker" in navigator) || !("caches" in window)) return;
+        const opened = Date.now();
         app.restored
           .then(() => new Promise((resolve) => setTimeout(resolve, WARM_DELAY)))
           .then(controlled)
-          .then(keepForOffline)
+          .then(() => keepForOffline(opened))
           .catch((error) => console.warn(`${NAME}: the site is not kept for offline use (${error})`));
       },
     };
