@@ -11,8 +11,8 @@ the network.
 A build against another JupyterLite fails rather than ship a site that silently is not offline.
 
 The site's plugin (`site_extension/`) keeps the cache whole and current: `kernelext-offline.json` lists every
-file with its SHA-256, and a file the cache lacks, or holds with another hash, is fetched again (the first visit
-hashes what it already fetched instead of downloading it twice).
+file with its SHA-256, and a file the cache lacks, or holds with another hash, is fetched again (on the first
+visit, what the worker fetched during it is taken as it is).
 """
 
 from __future__ import annotations
