@@ -21,6 +21,7 @@ from kernelext.grading.format.answer_checks import ExerciseFault
 from kernelext.grading.format.notebook import release
 from kernelext.grading.judging.grade import grade
 from kernelext.grading.reports.platforms import PLATFORMS, results_json
+from kernelext.grading.reports.submissions import roll_call
 from kernelext.grading.runs.sandbox import MODES
 
 
@@ -241,7 +242,9 @@ def _grade(args) -> int:
         )
     for result in results:
         print(result.summary())
-    print(f"Graded {len(results)} submission(s): {args.out_dir}/grades.csv, {args.out_dir}/feedback/")
+    print(f"Wrote {args.out_dir}/grades.csv, {args.out_dir}/feedback/")
+    for line in roll_call(results):
+        print(line)
     return 0
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 
 from kernelext.grading.format.exercise import Exercise, load_exercise
@@ -11,7 +12,7 @@ from kernelext.grading.format.notebook import Submission, read_submission
 from kernelext.grading.judging.schedule import grade_submissions, jobs_for
 from kernelext.grading.reports.results import Outcome, SubmissionResult, format_points
 from kernelext.grading.reports.scores import read_scores, with_questions
-from kernelext.grading.reports.submissions import find_submissions
+from kernelext.grading.reports.submissions import Found, find_submissions
 from kernelext.grading.runs.sandbox import exposed, resolve_mode
 from kernelext.scratch import reap_stale_folders
 
@@ -36,7 +37,8 @@ def grade(
     """Grade the notebooks in `submissions_dir`; write `grades.csv` and `feedback/<student>.txt|.html` in `out_dir`.
 
     Arguments:
-        submissions_dir: `<student>.ipynb` files, or nbgrader's `submitted/<student>/<assignment>/` layout.
+        submissions_dir: `<student>.ipynb` files, or nbgrader's `submitted/<student>/<assignment>/` layout; a
+            student folder without a notebook to grade gets 0 with the reason (see `find_submissions`).
         only: grade just these instances and parts (by name).
         time_limit, memory_mb: override the exercise's limits per run.
         executor: runs the jobs instead of the local pool (see `schedule.grade_submissions`).
@@ -47,7 +49,7 @@ def grade(
         assignment: the nbgrader assignment's name (default: the exercise folder's name).
         progress: called with each submission's result as soon as it is graded.
     Returns:
-        one SubmissionResult per notebook, sorted by student.
+        one SubmissionResult per student, sorted by student.
     """
     exercise = load_exercise(
         exercise_dir, only=only, time_limit=time_limit, memory_mb=memory_mb, max_timeouts=max_timeouts, budget=budget
@@ -62,7 +64,7 @@ def grade(
         )
     marks = read_scores(scores, exercise.questions) if scores else {}
     found = find_submissions(submissions_dir, assignment or exercise.name)
-    submissions = [read_submission(path, student=student, answer=exercise.answer) for student, path in found]
+    submissions = [_read(entry, exercise.answer) for entry in found]
     tell = None if progress is None else (lambda result: progress(with_questions(result, exercise.questions, marks)))
     results = [
         with_questions(r, exercise.questions, marks)
@@ -77,6 +79,14 @@ def grade(
         (out_dir / "feedback" / f"{result.student}.txt").write_text(result.feedback() + "\n")
         (out_dir / "feedback" / f"{result.student}.html").write_text(result.feedback_html())
     return results
+
+
+def _read(entry: Found, answer: str | None) -> Submission:
+    """The submission of a found entry: its notebook's model, noting why that notebook; or (no notebook) why not."""
+    if entry.path is None:
+        return Submission(entry.student, problem=entry.note)
+    submission = read_submission(entry.path, student=entry.student, answer=answer)
+    return replace(submission, notes=(entry.note, *submission.notes)) if entry.note else submission
 
 
 def columns(exercise: Exercise) -> list[str]:
