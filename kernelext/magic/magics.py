@@ -15,6 +15,7 @@ from kernelext.pycsp3_glue import model_state
 from kernelext.pycsp3_glue.operators import plain_operators
 from kernelext.solver.backends import BACKENDS, MINIZINC_SOLVERS, backends_help
 from kernelext.solver.engine import Solver
+from kernelext.steps.not_rule import REASONS
 from kernelext.steps.session import PuzzleSession
 from kernelext.views import view_for, view_names
 
@@ -133,6 +134,13 @@ class PuzzleMagics(Magics):
 
     @magic_arguments()
     @_with_commands
+    @argument(
+        "--not-rule",
+        metavar="WHY",
+        choices=list(REASONS),
+        help=f"mark the step as not a rule of the puzzle ({', '.join(REASONS)}): it runs here, and the grader "
+        "leaves it out when it judges answers",
+    )
     @_step_options
     @cell_magic("puzzle+")
     def puzzle_step(self, line, cell):
@@ -185,6 +193,7 @@ class PuzzleMagics(Magics):
             show=args.show,
             backend=args.solver,
             first_line=2,
+            not_rule=getattr(args, "not_rule", None) or "",
         )  # the cell's first line is the magic
         output = puzzle.show(report, current=lambda: self.current is puzzle)
         if args.domains or self.domains:

@@ -10,6 +10,7 @@ from kernelext.errors import KernelextError
 from kernelext.grid import Grid
 from kernelext.kinds import kind_for
 from kernelext.solver.result import SolveResult, Status
+from kernelext.steps.not_rule import marked_text
 from kernelext.steps.session import StepReport
 from kernelext.widgets import static_forms
 
@@ -85,6 +86,7 @@ def report_state(
     if report.objective:
         lines.append(_clip(f"objective: {report.objective}"))
     lines += [_clip(f"warning: {w}") for w in report.warnings]
+    lines += [marked_text(report.not_rule)] if report.not_rule else []
     status = status_text(report.result, report.note, counted=bool(report.all_grids), unsat=unsat_advice(report))
     lines.append(f"status: {status}")
     grids = report.all_grids if len(report.all_grids) > 1 else (report.grid,) if report.grid else ()

@@ -20,6 +20,7 @@ from kernelext.solver.engine import Solver
 from kernelext.solver.result import SolveResult, Status
 from kernelext.steps.cell_code import run_source
 from kernelext.steps.lint import check_source
+from kernelext.steps.not_rule import REASONS
 from kernelext.steps.step_model import ModelParts, StepModel
 from kernelext.xcsp.document import parse_text
 from kernelext.xcsp.subsets import XcspModel
@@ -30,13 +31,15 @@ DEFAULT_TIMEOUT = 10.0
 @dataclass(frozen=True)
 class Step:
     """One modelling step: its source, the key that identifies its cell, the line its source starts on in
-    the editor (2 below a `%%puzzle+` line), so that messages count lines as the editor does, and whether
-    it was added with strict indexing (an index past the end refused), which its replays keep."""
+    the editor (2 below a `%%puzzle+` line), so that messages count lines as the editor does, whether
+    it was added with strict indexing (an index past the end refused), which its replays keep, and why it is
+    not a rule of the puzzle ("symmetry", "implied", "hint"; "" for a rule: see `kernelext.steps.not_rule`)."""
 
     key: str
     source: str
     first_line: int = 1
     strict_indexing: bool = False
+    not_rule: str = ""
 
     @property
     def code(self) -> str:
@@ -60,6 +63,7 @@ class StepReport:
     warnings: tuple[str, ...] = ()
     all_grids: tuple[Grid, ...] = field(default=(), repr=False)
     unsat_since: int | None = None  # after UNSAT: the first step whose model, with the steps before, has none
+    not_rule: str = ""  # why the step is not a rule of the puzzle (see `kernelext.steps.not_rule`)
 
 
 class PuzzleSession:
@@ -120,18 +124,24 @@ class PuzzleSession:
         show: str | None = None,
         backend: str | None = None,
         first_line: int = 1,
+        not_rule: str = "",
     ) -> StepReport:
         """Add a step, or replace the step with the same key; then solve (unless `solve` is False).
 
         `first_line`: the editor's number of the source's first line (messages name lines that way).
+        `not_rule`: why the step is not a rule of the puzzle ("symmetry", "implied", "hint"), for the grader.
         Raises StepError (model unchanged) when the source fails.
         """
-        step, warnings, guesses = self._checked_step(source, key, first_line, backend)
+        step, warnings, guesses = self._checked_step(source, key, first_line, backend, not_rule)
         self._use_model()
         old_steps, last_grid = list(self.steps), self.last_grid
         was_unsat = self.last_result is not None and self.last_result.status is Status.UNSAT
         try:
-            report = replace(self._post(step, guesses), warnings=warnings + self._pycsp3_warnings.get(step.key, ()))
+            report = replace(
+                self._post(step, guesses),
+                warnings=warnings + self._pycsp3_warnings.get(step.key, ()),
+                not_rule=step.not_rule,
+            )
             if self.steps != old_steps:
                 self._history.append(old_steps)
             if show is not None:
@@ -150,7 +160,7 @@ class PuzzleSession:
             raise
 
     def _checked_step(
-        self, source: str, key: str | None, first_line: int, backend: str | None
+        self, source: str, key: str | None, first_line: int, backend: str | None, not_rule: str = ""
     ) -> tuple[Step, tuple[str, ...], tuple]:
         """The step to add, its lint warnings and its guesses (which wait for the run to confirm them);
         StepError or PuzzleUsageError, before anything changes, for an empty step, a refused mistake or a
@@ -159,8 +169,10 @@ class PuzzleSession:
             raise StepError("This step is empty: write variables, constraints or an objective below the magic line.")
         if backend is not None:
             check_backend(backend)  # a wrong option must not leave the step half-added
+        if not_rule and not_rule not in REASONS:
+            raise PuzzleUsageError(f"--not-rule {not_rule}: say why the step is not a rule: {', '.join(REASONS)}.")
         key = key or "source:" + hashlib.sha1(source.encode()).hexdigest()
-        step = Step(key, source, first_line, self.strict_indexing)
+        step = Step(key, source, first_line, self.strict_indexing, not_rule)
         findings = check_source(step.code, self.namespace)
         refused = [f for f in findings if f.error and not f.kind]
         if refused:
@@ -425,7 +437,8 @@ class PuzzleSession:
         for number, step in enumerate(self.steps, start=1):
             source_lines = step.source.strip().splitlines()
             more = f"  (+{len(source_lines) - 1} lines)" if len(source_lines) > 1 else ""
-            lines.append(f"  {number}. {source_lines[0]}{more}")
+            mark = f"  [not a rule: {step.not_rule}]" if step.not_rule else ""
+            lines.append(f"  {number}. {source_lines[0]}{more}{mark}")
         return "\n".join(lines)
 
     def export(self, path: str | Path) -> Path:

@@ -189,6 +189,28 @@ def test_unknown_option_is_refused(shell):
     assert "<constraints>" not in model_text()
 
 
+def test_a_step_marked_not_a_rule_runs_says_so_and_keeps_its_mark_when_run_again(shell):
+    shell.ok(AMAZE_BOARD)
+    text = shell.ok("%%puzzle+ --not-rule symmetry\nsatisfy(x[1][1] == 0)\n")
+    assert "not a rule of the puzzle: it breaks a symmetry, so the grader leaves this step out" in text
+    assert "intension(function:eq(x[1][1],0))" in text and "status: SAT" in text
+    assert "[not a rule: symmetry]" in shell.ok("%puzzle steps")
+    again = shell.ok("%%puzzle+ --not-rule symmetry\nsatisfy(x[1][1] == 0)\n")
+    assert "(replaced)" in again and "not a rule of the puzzle" in again
+    assert shell.ok("%puzzle steps").count("[not a rule: symmetry]") == 1
+    unmarked = shell.ok("%%puzzle+\nsatisfy(x[1][2] == 0)\n")
+    assert "not a rule" not in unmarked
+
+
+def test_a_mark_that_says_no_reason_is_refused_and_the_model_is_unchanged(shell):
+    shell.ok(AMAZE_BOARD)
+    text = shell.fails("%%puzzle+ --not-rule sym\nsatisfy(x[1][1] == 0)\n")
+    assert "invalid choice: 'sym' (choose from 'symmetry', 'implied', 'hint')" in text
+    assert "<constraints>" not in model_text()
+    text = shell.fails("%%puzzle amaze2 --not-rule symmetry\nx = VarArray(size=3, dom={0, 1})\n")
+    assert "unrecognized arguments: --not-rule" in text
+
+
 def test_show_naming_nothing_drawable_is_refused_and_rolled_back(shell):
     shell.ok(AMAZE_BOARD)
     text = shell.fails("%%puzzle+ --show y\nsatisfy(x[1][1] == 0)\n")
@@ -333,8 +355,12 @@ def test_help_and_magic_docstrings_document_every_command_option_view_and_solver
     for doc in (text, cell_doc, line_doc, shell.ip.find_cell_magic("puzzle+").__doc__):
         assert all(f"%puzzle {usage}" in doc for usage in [*(c.usage for c in COMMANDS.values()), "help"])
         assert all(name in doc for name in BACKENDS)
+    step_doc = shell.ip.find_cell_magic("puzzle+").__doc__
+    assert all(option in text for option in options)
+    for magic, doc in ((magics.puzzle, cell_doc), (magics.puzzle_step, step_doc)):  # each its own options
+        assert all(option in doc for action in magic.parser._actions for option in action.option_strings)
+    assert "--not-rule" in step_doc and "--not-rule" not in cell_doc
     for doc in (text, cell_doc):
-        assert all(option in doc for option in options)
         assert all(name in " ".join(doc.split()) for name in [*kinds(), *aliases()])
     shell.ok("%unload_ext kernelext")
     shell.ok("%load_ext kernelext")
