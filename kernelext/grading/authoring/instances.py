@@ -51,7 +51,7 @@ def _settled(exercise, reference: ReferenceCheck, instance: Instance) -> tuple[d
 def expected_facts(exercise, reference: ReferenceCheck, instance: Instance) -> tuple[dict | None, str]:
     """The facts to store for `instance` and a line saying them; (None, why) when the instance is refused."""
     limit = "all" if exercise.sols == "all" else 2
-    reply = reference.solutions(instance, limit)
+    reply = reference.solutions(instance, limit, rules_only=True)  # every solution the grader accepts
     if reply["objective"] and limit != 1:  # a limit on solutions would stop the search before the optimum
         reply = reference.solutions(instance, 1)
     answers, status = reply["answers"], reply["status"]

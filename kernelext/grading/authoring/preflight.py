@@ -1,7 +1,8 @@
 """Check an exercise before students see it: `kernelext-grade validate EXERCISE`.
 
 The instructor notebook must earn full marks on every instance and part; the released student notebook
-must earn nothing and crash nowhere; every instance must hold what its checker needs.
+must earn nothing and crash nowhere; every instance must hold what its checker needs; the reference model must
+judge by the puzzle's rules alone (no unmarked step refuses a right answer: see `rule_audit`).
 """
 
 from __future__ import annotations
@@ -9,6 +10,7 @@ from __future__ import annotations
 import tempfile
 from pathlib import Path
 
+from kernelext.grading.authoring.rule_audit import rule_problems
 from kernelext.grading.format.answer_checks import REFERENCE
 from kernelext.grading.format.exercise import load_exercise
 from kernelext.grading.format.notebook import release
@@ -57,6 +59,10 @@ def validate(exercise_dir: str | Path, *, sandbox: str = "auto") -> tuple[list[s
         for r in released.results
         if r.outcome in (Outcome.CRASHED, Outcome.TIMEOUT) or "the exercise is at fault" in r.message
     ]
+    if exercise.checker == REFERENCE and exercise.audit_rules:
+        audited, wrong_rules = rule_problems(exercise)
+        told += audited
+        problems += wrong_rules
     if exercise.checker == REFERENCE and not exercise.unique:
         told.append(
             "note: public instances may have several solutions, so %puzzle check cannot judge answers "

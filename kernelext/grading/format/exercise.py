@@ -24,6 +24,7 @@ DEFAULTS = MappingProxyType(
         "max_timeouts": 2,
         "budget": None,
         "strict_indexing": False,
+        "audit_rules": True,
     }
 )
 
@@ -85,6 +86,7 @@ class Exercise:
         unique: with sols=1, each instance must have one solution (`kernelext-grade instances` checks it).
         data_style: "json" (`data` is the instance's JSON as dicts and lists) or "pycsp3" (as pycsp3's
             `load_json_data` gives it: named tuples, a single value unwrapped).
+        audit_rules: `validate` looks for unmarked steps of the reference model that refuse a right answer.
     """
 
     name: str
@@ -102,6 +104,7 @@ class Exercise:
     strict_indexing: bool = False
     unique: bool = True
     data_style: str = "json"
+    audit_rules: bool = True
 
     @property
     def public(self) -> tuple[Instance, ...]:
@@ -169,6 +172,7 @@ def load_exercise(
         bool(config["strict_indexing"]),
         bool(config["unique"]),
         config["data"],
+        bool(config["audit_rules"]),
     )
 
 

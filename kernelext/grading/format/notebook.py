@@ -11,6 +11,7 @@ from pathlib import Path
 from types import MappingProxyType
 
 from kernelext.publish.handout import KERNELSPEC
+from kernelext.steps.not_rule import not_rule_in
 
 BEGIN, END = "### BEGIN SOLUTION", "### END SOLUTION"
 PLACEHOLDER = MappingProxyType({"code": "# YOUR CODE HERE", "markdown": "YOUR ANSWER HERE"})
@@ -30,6 +31,8 @@ class Submission:
         helpers: the imports, functions and classes of the other code cells, in order.
         problem: why the model cannot be run at all ("" when it can).
         notes: cells that were left out, and why.
+        not_rules: for each step, why its `%%puzzle+ --not-rule WHY` line marks it as not a rule of the
+            puzzle ("" for a rule; see `kernelext.steps.not_rule`).
     """
 
     student: str
@@ -37,6 +40,13 @@ class Submission:
     helpers: tuple[str, ...] = ()
     problem: str = ""
     notes: tuple[str, ...] = ()
+    not_rules: tuple[str, ...] = ()
+
+    @property
+    def rules(self) -> tuple[str, ...]:
+        """The steps that are rules of the puzzle: the model that judges answers."""
+        marks = self.not_rules or ("",) * len(self.steps)
+        return tuple(step for step, mark in zip(self.steps, marks) if not mark)
 
 
 def read_submission(path: str | Path, *, student: str | None = None, answer: str | None = None) -> Submission:
@@ -107,6 +117,7 @@ def extract_model(student: str, code_cells: list[str], *, answer: str | None = N
             "were run after it"
         )
     steps = [_body(code_cells[i]) for i in groups[chosen]]
+    not_rules = [not_rule_in(code_cells[i].lstrip().split("\n", 1)[0]) for i in groups[chosen]]
     helpers = []
     for number, source in enumerate(code_cells, start=1):
         if cell_magic(source):

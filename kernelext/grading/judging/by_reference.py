@@ -1,9 +1,11 @@
-"""The instructor's model as the checker: an answer is right when the reference model, on the same instance,
-accepts it (and, when optimising, is no worse than the reference's best).
+"""The instructor's model as the checker: an answer is right when the puzzle's rules (the reference model's
+steps, less those marked `--not-rule`), on the same instance, accept it, and, when optimising, its objective is
+the proven optimum.
 
 The reference runs in processes of its own (the teacher's code, outside any student's sandbox): once per
-instance for its solutions, then once per distinct answer that is not one of them, to say which of its
-constraints the answer breaks. Verdicts are kept for the grading call, so a class's common answers cost one run.
+instance for its solutions (the whole model: its symmetry breaking makes it faster; the rules alone when every
+solution is counted), then once per distinct answer that is not one of them, to say which of the rules the
+answer breaks. Verdicts are kept for the grading call, so a class's common answers cost one run.
 Without the instructor notebook (a released folder, for `%puzzle check`), the public instances' stored
 `expected.solutions` decide.
 """
@@ -48,6 +50,7 @@ class ReferenceCheck:
         self.model = read_submission(notebook, answer=exercise.answer) if notebook.is_file() else None
         if self.model is not None and self.model.problem:
             raise ValueError(f"{notebook}: {self.model.problem}")
+        self.marked = self.model is not None and any(self.model.not_rules)
         self._lock = threading.Lock()
         self._pending: dict[str, threading.Lock] = {}
         self._known: dict[str, object] = {}
@@ -68,9 +71,15 @@ class ReferenceCheck:
             return f"found {len(answers)} solutions; there are {len(reference['answers'])}"
         return ""
 
-    def solutions(self, instance, sols) -> dict:
-        """The reference's run on `instance` asking for `sols` solutions: status, bound, objective, answers."""
-        return self._run(instance, sols=sols, kind="instance")
+    def solutions(self, instance, sols, *, rules_only: bool = False) -> dict:
+        """The reference's run on `instance` asking for `sols` solutions: status, bound, objective, answers;
+        `rules_only`: without the steps marked as not rules of the puzzle."""
+        return self._run(instance, sols=sols, kind="instance", rules_only=rules_only)
+
+    def audit(self, instance) -> dict:
+        """The steps that alone refuse a right answer on `instance` ("findings": {"step", "answer", "how"} each),
+        and those there was no time to audit ("unaudited"): see `kernelext.grading.runs.symmetry_audit`."""
+        return self._run(instance, sols=1, kind="audit", audit=True)
 
     def _judge_one(self, answer, instance, reference: dict) -> str:
         if json.dumps(answer) in reference["known"]:
@@ -89,27 +98,27 @@ class ReferenceCheck:
                 f"the reference model could not decide on an answer within "
                 f"{self.exercise.time_limit:g} s (status {verdict['status']})"
             )
-        best, sense, value = reference.get("bound"), reference.get("objective"), verdict["bound"]
-        if sense and best is not None and value is not None and (value > best if sense == "minimize" else value < best):
-            return f"its objective is {value}, where the best possible is {best} (to {sense})"
-        return ""
+        return _objective_problem(reference, verdict["bound"], instance, self.exercise.time_limit)
 
     def _solutions(self, instance) -> dict:
         """The reference's run for grading, with its answers as a set of texts under "known"."""
-        reply = self.solutions(instance, "all" if self.exercise.sols == "all" else 1)
+        every = self.exercise.sols == "all"
+        reply = self.solutions(instance, "all" if every else 1, rules_only=every)
         return {**reply, "known": frozenset(json.dumps(a) for a in reply["answers"])}
 
     def _verify(self, answer, instance) -> dict:
-        [verdict] = self._run(instance, sols=1, kind="verify", answers=(answer,))["verdicts"]
+        [verdict] = self._run(instance, sols=1, kind="verify", answers=(answer,), rules_only=True)["verdicts"]
         return verdict
 
-    def _run(self, instance, *, sols, kind: str, answers: tuple = ()) -> dict:
+    def _run(
+        self, instance, *, sols, kind: str, answers: tuple = (), rules_only: bool = False, audit: bool = False
+    ) -> dict:
         exercise = self.exercise
         job = Job(
             "reference",
             instance.name,
             instance,
-            self.model.steps,
+            self.model.rules if rules_only else self.model.steps,
             self.model.helpers,
             exercise.answer,
             sols,
@@ -120,11 +129,13 @@ class ReferenceCheck:
             warm_ace=True,
             strict_indexing=exercise.strict_indexing,
             data_style=exercise.data_style,
+            not_rules=self.model.not_rules if audit else (),
         )
         run = self.run(job)
         why = _failure(run, exercise.answer)
         if why:
-            raise ExerciseFault(f"the reference model (instructor.ipynb) failed on {instance.name}: {why}")
+            rules = " (its rules alone, without the steps marked --not-rule)" if rules_only and self.marked else ""
+            raise ExerciseFault(f"the reference model (instructor.ipynb){rules} failed on {instance.name}: {why}")
         return run.reply
 
     def _remember(self, key: tuple, compute) -> object:
@@ -136,6 +147,29 @@ class ReferenceCheck:
             if name not in self._known:
                 self._known[name] = compute()
             return self._known[name]
+
+
+def _objective_problem(reference: dict, value, instance, time_limit: float) -> str:
+    """What is wrong with an answer the rules accept, whose objective is `value`: not the optimum, or ""."""
+    sense = reference.get("objective")
+    if not sense or value is None:
+        return ""
+    best = instance.expected.get("optimum", reference["bound"] if reference["status"] == "OPTIMUM" else None)
+    better = (lambda a, b: a < b) if sense == "minimize" else (lambda a, b: a > b)
+    if best is None:
+        found = reference.get("bound")
+        if found is not None and better(found, value):
+            return f"its objective is {value}, where a better one ({found}) exists (to {sense})"
+        raise ExerciseFault(
+            f"the reference model did not prove its optimum on {instance.name} within {time_limit:g} s, so an "
+            f"answer of objective {value} cannot be judged: raise time_limit, or store expected.optimum"
+        )
+    if better(value, best):
+        raise ExerciseFault(
+            f"an answer the rules accept has objective {value}, better than the optimum {best} of {instance.name}: "
+            "a step marked --not-rule, or one that should be, cuts off optimal answers"
+        )
+    return f"its objective is {value}, where the best possible is {best} (to {sense})" if value != best else ""
 
 
 def _failure(run, answer: str) -> str:

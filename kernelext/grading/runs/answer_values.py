@@ -45,3 +45,20 @@ def _empty(shape: tuple[int, ...]) -> list:
     if len(shape) == 1:
         return [None] * shape[0]
     return [_empty(shape[1:]) for _ in range(shape[0])]
+
+
+def with_singles(solution, info) -> dict:
+    """`solution` with the value of each cell of `info` left out of it whose domain holds a single value."""
+    return {**solution, **{name: value for name, value in _single_values(info).items() if solution.get(name) is None}}
+
+
+def _single_values(info) -> dict:
+    """The cells of `info` whose domain holds one value: pycsp3 leaves them out of the model when unconstrained."""
+    from pycsp3.classes.main.variables import Variable
+
+    single = {}
+    for _, name in info.cells:
+        values = Variable.name2obj[name].dom.all_values()
+        if len(values) == 1:
+            single[name] = values[0]
+    return single

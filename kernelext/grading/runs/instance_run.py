@@ -19,9 +19,10 @@ from pathlib import Path
 from kernelext.errors import KernelextError
 from kernelext.grading.format.exercise import bound_data
 from kernelext.grading.runs.answer_in_reference import verify_answers
-from kernelext.grading.runs.answer_values import add_fixing_step, at, nested_values, shape_of
+from kernelext.grading.runs.answer_values import add_fixing_step, at, nested_values, shape_of, with_singles
 from kernelext.grading.runs.jobs import Job, Run
 from kernelext.grading.runs.jvm import JVM_START, jvm_options
+from kernelext.grading.runs.symmetry_audit import audit
 from kernelext.pycsp3_glue import model_state
 from kernelext.solver.engine import Solver
 from kernelext.steps.cell_code import run_source
@@ -66,7 +67,10 @@ def limit_memory(megabytes: int, archive: str = "") -> None:
 
 def run(job: dict, *, deadline: float, solver: Solver | None = None) -> dict:
     """Run the helpers, bind `data`, add the steps, solve, and read the answer array's values."""
-    session = build(job, solver or (Solver("auto") if job.get("warm_ace") else AutoWithColdAce()))
+    solver = solver or (Solver("auto") if job.get("warm_ace") else AutoWithColdAce())
+    if job.get("kind") == "audit":
+        return audit(job, lambda steps: build(steps, solver), deadline=deadline)
+    session = build(job, solver)
     if isinstance(session, dict):
         return session
     if job.get("probes"):
@@ -80,7 +84,7 @@ def run(job: dict, *, deadline: float, solver: Solver | None = None) -> dict:
         return {"free": f"{job['answer']}{''.join(f'[{i}]' for i in info.cells[0][0])}"}
     result = session.solve(sols=job["sols"], timeout=max(1.0, deadline - time.monotonic() - JVM_START))
     solutions = [
-        _with_singles(solution, info) for solution in (result.solutions[-1:] if job["sols"] == 1 else result.solutions)
+        with_singles(solution, info) for solution in (result.solutions[-1:] if job["sols"] == 1 else result.solutions)
     ]
     unset = any(solution.get(name) is None for solution in solutions for _, name in info.cells)  # holes left out
     return {
@@ -128,23 +132,6 @@ def objective_sense() -> str:
     from pycsp3.classes.entities import ObjEntities
 
     return str(ObjEntities.items[-1].constraint).split("(", 1)[0] if ObjEntities.items else ""
-
-
-def _with_singles(solution, info) -> dict:
-    """`solution` with the value of each cell of `info` left out of it whose domain holds a single value."""
-    return {**solution, **{name: value for name, value in _single_values(info).items() if solution.get(name) is None}}
-
-
-def _single_values(info) -> dict:
-    """The cells of `info` whose domain holds one value: pycsp3 leaves them out of the model when unconstrained."""
-    from pycsp3.classes.main.variables import Variable
-
-    single = {}
-    for _, name in info.cells:
-        values = Variable.name2obj[name].dom.all_values()
-        if len(values) == 1:
-            single[name] = values[0]
-    return single
 
 
 def run_probes(session, probes: list[dict], *, deadline: float) -> list[str]:

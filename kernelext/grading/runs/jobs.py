@@ -16,14 +16,16 @@ class Job:
 
     Attributes:
         label: what the student sees ("moon", "hidden 1", a part's title).
-        kind: "instance" (solve and check the answer), "part" (run `probes` and compare their statuses) or
-            "verify" (a reference run: fix each of `answers` in the model and say what it breaks).
+        kind: "instance" (solve and check the answer), "part" (run `probes` and compare their statuses),
+            "verify" (a reference run: fix each of `answers` in the model and say what it breaks) or "audit" (a
+            reference run: the steps that refuse a right answer, see `symmetry_audit`).
         probes: for a part, `{"fix": {array: values}, "expect": "sat"|"unsat", "why": text}` each.
         sandbox: "bwrap" or "process" (see `kernelext.grading.runs.sandbox`).
         strict_indexing: an index past the end of an array fails the run (see `Exercise`).
         warm_ace: where CP-SAT does not read the model, ACE runs in one worker JVM kept for the run's solves
             (a reference run's explanations solve many small models) rather than in a new JVM per solve.
         data_style: how `data` is bound: "json" or "pycsp3" (see `Exercise`).
+        not_rules: for an audit, why each step is not a rule of the puzzle ("" for a rule).
     """
 
     student: str
@@ -43,6 +45,7 @@ class Job:
     answers: tuple = ()
     warm_ace: bool = False
     data_style: str = "json"
+    not_rules: tuple = ()
 
     def payload(self) -> dict:
         """The run's `job.json`: what the model needs, never the instance's `expected` facts."""
@@ -61,6 +64,7 @@ class Job:
             "answers": list(self.answers),
             "warm_ace": self.warm_ace,
             "data_style": self.data_style,
+            "not_rules": list(self.not_rules),
         }
 
 
