@@ -129,7 +129,7 @@ def extract_model(student: str, code_cells: list[str], *, answer: str | None = N
             continue
         if helper:
             helpers.append(helper)
-    return Submission(student, tuple(steps), tuple(helpers), notes=tuple(notes))
+    return Submission(student, tuple(steps), tuple(helpers), notes=tuple(notes), not_rules=tuple(not_rules))
 
 
 def declares(source: str, name: str) -> bool:
@@ -160,9 +160,13 @@ def release(*, exercise_dir: str | Path, out_dir: str | Path) -> Path:
 
     The notebook loses its solutions (replaced by a placeholder) and its outputs; `exercise.json`, the public
     instances and the exercise's own check file (if it has one) are copied; the hidden instances and the
-    instructor notebook are not.
+    instructor notebook are not. A markdown cell tagged `graded-summary`, after the first markdown cell (or in
+    place of one the notebook has), says what is graded (see `graded_summary`).
     """
     import nbformat
+
+    from kernelext.grading.format.exercise import load_exercise  # imported here: exercise.py imports this module
+    from kernelext.grading.format.graded_summary import TAG, graded_summary
 
     exercise_dir, out_dir = Path(exercise_dir), Path(out_dir)
     notebook = nbformat.read(exercise_dir / "instructor.ipynb", as_version=4)
@@ -172,6 +176,15 @@ def release(*, exercise_dir: str | Path, out_dir: str | Path) -> Path:
             raise ValueError(f"Cell {number} of the instructor notebook has an unpaired solution marker.")
         if cell.cell_type == "code":
             cell.outputs, cell.execution_count = [], None
+    tagged = [i for i, cell in enumerate(notebook.cells) if TAG in cell.metadata.get("tags", [])]
+    notebook.cells = [cell for cell in notebook.cells if TAG not in cell.metadata.get("tags", [])]
+    first = next((i + 1 for i, cell in enumerate(notebook.cells) if cell.cell_type == "markdown"), 0)
+    summary = graded_summary(load_exercise(exercise_dir, public_only=True))  # hidden instances only counted
+    # a fixed id, so that releasing again writes the same file (cells have no id before nbformat 4.5)
+    summary_cell = nbformat.v4.new_markdown_cell(summary, id=TAG, metadata={"tags": [TAG]})
+    if notebook.nbformat_minor < 5:
+        del summary_cell["id"]
+    notebook.cells.insert(tagged[0] if tagged else first, summary_cell)
     notebook.metadata.pop("widgets", None)
     notebook.metadata["kernelspec"] = dict(KERNELSPEC)  # as JupyterLab writes it: opening it changes nothing
     out_dir.mkdir(parents=True, exist_ok=True)
