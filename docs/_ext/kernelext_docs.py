@@ -4,6 +4,9 @@
   kit's code when the pages are built (the commands' table in `kernelext.magic.commands`, the `%%puzzle?` help
   that IPython builds from the magics' docstrings and `magic_arguments`, the `%config PuzzleMagics` traits),
   so that it cannot drift from what the kernel says;
+- `grade-cli` and `exercise-json` directives: the teachers' reference of `kernelext-grade` (from its argparse
+  parser, `kernelext.grading.cli.parser()`) and of `exercise.json` (from `kernelext.grading.format.exercise.FIELDS`,
+  which `load_exercise` reads by); `grade_commands()` and `exercise_fields()` make their text without Sphinx;
 - each classroom notebook's page links to the same notebook in the `kernelext-lite` site built beside the
   pages (`lite/`, see the publishing guide), by a relative address;
 - a notebook of notebooks/ without its link in docs/notebooks/ is a build warning (an error under -W);
@@ -13,7 +16,10 @@
 
 from __future__ import annotations
 
+import argparse
+import json
 from pathlib import Path
+from typing import NamedTuple
 
 from docutils import nodes
 from docutils.statemachine import StringList
@@ -31,6 +37,93 @@ def _cell(text: str) -> str:
     return text.replace("|", "\\|")
 
 
+def _code(text: str) -> str:
+    return f"`{text}`" if text else ""
+
+
+def markdown_table(header: list[str], rows: list[tuple[str, ...]]) -> list[str]:
+    """The lines of a Markdown table (cells are Markdown; a `|` in them is escaped)."""
+    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+    return lines + ["| " + " | ".join(_cell(text) for text in row) + " |" for row in rows]
+
+
+class Command(NamedTuple):
+    """A `kernelext-grade` command as its reference shows it: name, usage line, help, and its arguments' table."""
+
+    name: str
+    usage: str
+    help: str
+    table: list[str]
+
+
+GRADE_CLI_HEADER = ["argument", "value", "default", "choices", "what it does"]
+USAGE_WIDTH = 100  # the usage lines' width, whatever the terminal that builds the pages
+
+
+def grade_commands() -> list[Command]:
+    """Each `kernelext-grade` command, from the parser `kernelext-grade` itself parses with."""
+    from kernelext.grading.cli import parser
+
+    top = parser()
+    [subparsers] = [action for action in top._actions if isinstance(action, argparse._SubParsersAction)]
+    helps = {action.dest: action for action in subparsers._get_subactions()}
+    commands = []
+    for name, sub in subparsers.choices.items():
+        formatter = sub.formatter_class(prog=sub.prog, width=USAGE_WIDTH)
+        formatter.add_usage(sub.usage, sub._actions, sub._mutually_exclusive_groups, prefix="")
+        rows = [_argument_row(formatter, action) for action in sub._actions if "-h" not in action.option_strings]
+        commands.append(
+            Command(
+                name,
+                formatter.format_help().strip(),
+                formatter._expand_help(helps[name]),
+                markdown_table(GRADE_CLI_HEADER, rows),
+            )
+        )
+    return commands
+
+
+def _argument_row(formatter: argparse.HelpFormatter, action: argparse.Action) -> tuple[str, ...]:
+    """An argument as a row: its name(s), the value it takes, its default, its choices and its help."""
+    positional = not action.option_strings
+    shown = action.metavar is not None or not (positional or action.choices)  # else the name or choices say it
+    value = formatter._format_args(action, action.dest.upper()) if shown else ""
+    if action.required or positional:
+        default = "required"
+    elif action.default is None or action.default == []:
+        default = ""
+    elif action.nargs == 0:
+        default = "off" if action.default is False else "on"
+    else:
+        default = _code(str(action.default))
+    return (
+        _code(action.dest) if positional else ", ".join(_code(option) for option in action.option_strings),
+        _code(value),
+        default,
+        ", ".join(_code(str(choice)) for choice in action.choices or ()),
+        formatter._expand_help(action) if action.help else "",
+    )
+
+
+EXERCISE_JSON_HEADER = ["key", "type", "default", "what it means"]
+
+
+def exercise_fields() -> list[str]:
+    """The table of `exercise.json`'s keys, from the fields `load_exercise` reads by."""
+    from kernelext.grading.format.exercise import FIELDS, Mark
+
+    rows = [
+        (
+            _code(field.name),
+            field.kind,
+            f"*{field.default.word}*" if isinstance(field.default, Mark) else _code(json.dumps(field.default)),
+            field.meaning,
+        )
+        for field in FIELDS
+    ]
+    return markdown_table(EXERCISE_JSON_HEADER, rows)
+
+
 class PuzzleCommands(SphinxDirective):
     """The `%puzzle COMMAND` line commands, as a table, from `kernelext.magic.commands.COMMANDS`."""
 
@@ -42,10 +135,11 @@ class PuzzleCommands(SphinxDirective):
         return self._table(["command", "what it does"], rows)
 
     def _table(self, header: list[str], rows: list[tuple[str, str]]) -> list[nodes.Node]:
-        lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
-        lines += ["| " + " | ".join(_cell(text) for text in row) + " |" for row in rows]
+        return self._markdown(markdown_table(header, rows), "kernelext.magic.commands")
+
+    def _markdown(self, lines: list[str], source: str) -> list[nodes.Node]:
         container = nodes.container()
-        self.state.nested_parse(StringList(lines, source="kernelext.magic.commands"), self.content_offset, container)
+        self.state.nested_parse(StringList(lines, source=source), self.content_offset, container)
         return container.children
 
 
@@ -60,6 +154,32 @@ class PuzzleConfig(PuzzleCommands):
             for name, trait in sorted(PuzzleMagics.class_traits(config=True).items())
         ]
         return self._table(["setting (its default)", "what it sets"], rows)
+
+
+class GradeCli(PuzzleCommands):
+    """A section per `kernelext-grade` command: its usage line, its help and its arguments' table."""
+
+    def run(self):
+        sections = []
+        for command in grade_commands():
+            title = f"kernelext-grade {command.name}"
+            section = nodes.section("", nodes.title(title, title), ids=[nodes.make_id(title)])
+            section["names"].append(nodes.fully_normalize_name(title))
+            self.state.document.note_implicit_target(section, section)
+            section += nodes.paragraph(command.help, command.help)
+            usage = nodes.literal_block(command.usage, command.usage)
+            usage["language"] = "text"
+            section += usage
+            section.extend(self._markdown(command.table, "kernelext.grading.cli"))
+            sections.append(section)
+        return sections
+
+
+class ExerciseJson(PuzzleCommands):
+    """The keys of `exercise.json`, as a table, from `kernelext.grading.format.exercise.FIELDS`."""
+
+    def run(self):
+        return self._markdown(exercise_fields(), "kernelext.grading.format.exercise")
 
 
 class PuzzleHelp(SphinxDirective):
@@ -134,6 +254,8 @@ def setup(app: Sphinx) -> dict:
     app.add_directive("puzzle-commands", PuzzleCommands)
     app.add_directive("puzzle-config", PuzzleConfig)
     app.add_directive("puzzle-help", PuzzleHelp)
+    app.add_directive("grade-cli", GradeCli)
+    app.add_directive("exercise-json", ExerciseJson)
     app.connect("doctree-read", _lite_link)
     app.connect("doctree-read", _links_into_notebooks)
     app.connect("builder-inited", _check_notebook_links)

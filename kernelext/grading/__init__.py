@@ -1,7 +1,7 @@
 """Graded exercises: release student notebooks, grade submissions, check a model on public instances."""
 
 from kernelext.grading.format.exercise import load_instance
-from kernelext.grading.format.notebook import release
+from kernelext.grading.format.release import release
 from kernelext.grading.judging.grade import grade
 from kernelext.grading.judging.public_check import check_public
 from kernelext.grading.reports.results import (

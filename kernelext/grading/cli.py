@@ -16,9 +16,10 @@ from types import MappingProxyType
 from kernelext.grading.authoring.author import new_exercise
 from kernelext.grading.authoring.generate import PROGRAM, GiveUp, generate
 from kernelext.grading.authoring.instances import fill_instances
+from kernelext.grading.authoring.nbgrader_course import nbgrader_source
 from kernelext.grading.authoring.preflight import validate
 from kernelext.grading.format.answer_checks import ExerciseFault
-from kernelext.grading.format.notebook import release
+from kernelext.grading.format.release import release
 from kernelext.grading.judging.grade import grade
 from kernelext.grading.reports.platforms import PLATFORMS, results_json
 from kernelext.grading.reports.submissions import roll_call
@@ -36,18 +37,24 @@ class Subcommand:
     run: Callable[[argparse.Namespace], int]
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(
+def parser() -> argparse.ArgumentParser:
+    """`kernelext-grade`'s parser: a subcommand per entry of `SUBCOMMANDS` (the docs' reference is made from it)."""
+    top = argparse.ArgumentParser(
         prog="kernelext-grade", description="Release an exercise to students, or grade their submissions."
     )
-    subparsers = parser.add_subparsers(dest="command", required=True)
+    subparsers = top.add_subparsers(dest="command", required=True)
     for command in SUBCOMMANDS.values():
         command.arguments(subparsers.add_parser(command.name, help=command.help))
-    args = parser.parse_args(argv)
+    return top
+
+
+def main(argv: list[str] | None = None) -> int:
+    command_line = parser()
+    args = command_line.parse_args(argv)
     try:
         return SUBCOMMANDS[args.command].run(args)
     except (OSError, ValueError) as error:
-        parser.error(str(error))
+        command_line.error(str(error))
 
 
 def _new_arguments(parser: argparse.ArgumentParser) -> None:
@@ -266,6 +273,17 @@ def _results(args) -> int:
     return 0
 
 
+def _nbgrader_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("exercise_dir")
+    parser.add_argument("course_dir", help="nbgrader's course folder (CourseDirectory.root)")
+    parser.add_argument("--assignment", metavar="NAME", help="the assignment's name (default: the exercise's)")
+
+
+def _nbgrader(args) -> int:
+    assignment = args.assignment or Path(args.exercise_dir).resolve().name
+    return _say(nbgrader_source(args.exercise_dir, args.course_dir, assignment), [])
+
+
 @contextlib.contextmanager
 def _dask(address: str | None):
     """A Dask client connected to `address` (None: no client)."""
@@ -327,6 +345,13 @@ SUBCOMMANDS = MappingProxyType(
             ),
             Subcommand(
                 "results", "grade one notebook and write a platform's results.json", _results_arguments, _results
+            ),
+            Subcommand(
+                "nbgrader",
+                "write an nbgrader assignment's source (COURSE_DIR/source/NAME/) whose autograder cells grade "
+                "the model, the exercise kept beside it for the grader",
+                _nbgrader_arguments,
+                _nbgrader,
             ),
         )
     }

@@ -188,11 +188,17 @@ COMMANDS = MappingProxyType(
     }
 )
 HELP = "help", "show this summary"  # the one command that needs no puzzle: run_command answers it
+GRADER_COMMANDS = MappingProxyType(  # answered by the magics, which hold the grader's state
+    {
+        "grading": ("grading NAME", "(in nbgrader's autograde) record the %%puzzle cells below for the grader"),
+        "points": ("points GROUP", "a graded group's points (public, hidden or a part): nbgrader's test cells"),
+    }
+)
 
 
 def commands_text() -> str:
     """Every line command, one per line."""
-    usages = [(command.usage, command.summary) for command in COMMANDS.values()] + [HELP]
+    usages = [(command.usage, command.summary) for command in COMMANDS.values()] + [*GRADER_COMMANDS.values(), HELP]
     return "\n".join(f"  %puzzle {usage:<17} {summary}" for usage, summary in usages)
 
 

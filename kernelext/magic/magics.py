@@ -5,11 +5,12 @@ from __future__ import annotations
 from IPython.core.error import UsageError
 from IPython.core.magic import Magics, cell_magic, line_cell_magic, magics_class
 from IPython.core.magic_arguments import argument, magic_arguments, parse_argstring
+from IPython.display import display
 from traitlets import Bool, Float, TraitError, Unicode, observe, validate
 
 from kernelext.errors import KernelextError, PuzzleUsageError
 from kernelext.kinds import kind_for, view_choices
-from kernelext.magic.commands import commands_text, run_command, sols
+from kernelext.magic.commands import GRADER_COMMANDS, commands_text, run_command, sols
 from kernelext.magic.puzzle import NotebookPuzzle
 from kernelext.pycsp3_glue import model_state
 from kernelext.pycsp3_glue.operators import plain_operators
@@ -76,6 +77,7 @@ class PuzzleMagics(Magics):
         self._solver = None
         self._cell_id = None
         self._failed = None  # the name of a puzzle whose %%puzzle cell failed: no current puzzle until one starts
+        self.grading = None  # under nbgrader's autograde (`%puzzle grading`): the model is recorded, not run
 
     @property
     def session(self):
@@ -128,6 +130,8 @@ class PuzzleMagics(Magics):
         Running a `%%puzzle NAME` cell again starts that puzzle afresh.
         """
         args = self._parse(self.puzzle, line)
+        if cell is not None and self.grading is not None:
+            return print(self.grading.record(f"%%puzzle {line}", cell))
         if cell is not None:
             return self._guarded(self._start, args, cell)
         return self._guarded(self._command, args)
@@ -150,6 +154,8 @@ class PuzzleMagics(Magics):
         A step that fails is rolled back: the model stays as it was before the cell.
         """
         args = self._parse(self.puzzle_step, line)
+        if self.grading is not None:
+            return print(self.grading.record(f"%%puzzle+ {line}", cell))
         return self._guarded(self._add, args, cell)
 
     # -- actions --------------------------------------------------------------------------------
@@ -200,7 +206,35 @@ class PuzzleMagics(Magics):
             puzzle.show_domains(output)
 
     def _command(self, args):
+        name, *rest = args.words or ["help"]
+        if name in GRADER_COMMANDS:
+            if len(rest) != 1:
+                raise PuzzleUsageError(f"Say which: %puzzle {GRADER_COMMANDS[name][0]}.")
+            return self._grader_command(name, rest[0])
+        if self.grading is not None:
+            return print(f"%puzzle {name}: not run while the grader records the model.")
         run_command(args.words, args, self._require_puzzle, magic_options)
+
+    def _grader_command(self, name: str, word: str):
+        """`%puzzle grading NAME` (nbgrader's autograde: record the model from now on) or `%puzzle points
+        GROUP` (the group's points, the cell's value; in a student's own notebook, a check of the public ones)."""
+        from kernelext.grading.judging.course_cells import (  # deferred: only graded notebooks need them
+            CourseGrading,
+            own_points,
+        )
+
+        try:
+            if name == "grading":
+                self.grading = CourseGrading(word, self.shell.user_ns)
+                return print("Grading: the %%puzzle cells below are recorded, then graded in the grader's sandbox.")
+            if self.grading is not None:
+                report, points = self.grading.points(word)
+            else:
+                report, points = own_points(self._require_puzzle().session, word)
+        except (OSError, ValueError) as error:
+            raise PuzzleUsageError(str(error)) from None
+        display(report)
+        return points
 
     # -- helpers --------------------------------------------------------------------------------
 

@@ -210,7 +210,7 @@ def notebook(cells: list[str]) -> dict:
 
 def released_and_solved(tmp: Path) -> Path:
     """The Futoshiki exercise released to students, with a student's notebook that solves it and checks it."""
-    from kernelext.grading.format.notebook import release
+    from kernelext.grading.format.release import release
 
     folder = tmp / "futoshiki_exercise"
     student = release(exercise_dir=ROOT / "exercises" / "futoshiki", out_dir=folder)

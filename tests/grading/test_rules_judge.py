@@ -112,7 +112,11 @@ def test_a_marked_step_passes_validate_and_no_longer_judges_answers(marked, unma
     feedback = (tmp_path / "after" / "feedback" / "worse.txt").read_text()
     assert "its objective is 4, where the best possible is 3 (to minimize)" in feedback
     clash = (tmp_path / "after" / "feedback" / "clash.txt").read_text()
-    assert "it breaks ne(c[2],c[5])" in clash and "c[2] = " in clash
+    assert "it breaks ne(c[2],c[5]), where c[2] (Germany) = 1, c[5] (Switzerland) = 1" in clash  # the data's names
+    assert (
+        "hidden 1     failed    0/2  wrong answer: it breaks one of the puzzle's rules (a constraint of the kind ne)"
+        in clash
+    )
 
 
 def test_an_objective_must_equal_the_optimum_and_an_unproven_one_goes_to_the_teacher():
@@ -128,3 +132,29 @@ def test_an_objective_must_equal_the_optimum_and_an_unproven_one_goes_to_the_tea
     assert "a better one (7) exists" in _objective_problem(unproven, 6, instance, 30)
     with pytest.raises(ExerciseFault, match="did not prove its optimum"):
         _objective_problem(unproven, 7, instance, 30)
+
+
+@pytest.mark.timeout(300)
+def test_a_released_folder_judges_any_answer_on_its_public_instances_by_the_stored_rules(marked, tmp_path):
+    from kernelext.grading import check_public, release
+    from kernelext.grading.judging.stored_rules import unpack
+
+    stored = json.loads((marked / "public" / "europe.json").read_text())["expected"]
+    assert "<constraints>" in unpack(stored["rules"]) and "eq(c[0],0)" not in unpack(stored["rules"])  # rules only
+    release(exercise_dir=marked, out_dir=tmp_path / "out")
+    answers = {
+        "permuted": [DECLARE, NEIGHBOURS, "%%puzzle+\nsatisfy(c[0] == 2)", FEWEST],
+        "clash": [DECLARE, "%%puzzle+\nsatisfy(c[i] != c[j] for i, j in edges[:-1])\nsatisfy(c[2] == c[5])", FEWEST],
+        "worse": [DECLARE, NEIGHBOURS, "%%puzzle+\nsatisfy(c[1] == 4)"],
+    }
+    lines = {}
+    for student, cells in answers.items():
+        sources = [cell.split("\n", 1)[1] for cell in cells]
+        [result] = check_public(sources, tmp_path / "out", namespace={}, sandbox="process").results
+        lines[student] = (result.outcome.value, result.message)
+    assert lines["permuted"] == ("passed", "")
+    assert lines["clash"] == (
+        "failed",
+        "wrong answer: it breaks ne(c[2],c[5]), where c[2] (Germany) = 1, c[5] (Switzerland) = 1",
+    )
+    assert lines["worse"] == ("failed", "wrong answer: its objective is 4, where the best possible is 3 (to minimize)")

@@ -3,7 +3,8 @@
 For each instance the reference model is solved: an optimisation gets its `optimum`; with `sols: "all"`, the
 number of solutions; with `sols: 1`, the instance must have one solution (unless `"unique": false`), and one
 with several is refused, two of them shown. Public instances of an exercise checked by the reference model
-also store their solutions, so that `%puzzle check` can judge answers where the instructor notebook is not.
+also store their solutions and their rules (compiled, see `judging/stored_rules.py`), so that `%puzzle check`
+can judge any answer where the instructor notebook is not.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from kernelext.grading.format.answer_checks import REFERENCE, ExerciseFault
 from kernelext.grading.format.exercise import Instance, load_exercise
 from kernelext.grading.judging.by_reference import ReferenceCheck
 from kernelext.grading.judging.schedule import usable_cores
+from kernelext.grading.judging.stored_rules import pack
 from kernelext.grading.runs.warm_pool import WarmPool
 
 
@@ -60,13 +62,14 @@ def expected_facts(exercise, reference: ReferenceCheck, instance: Instance) -> t
     if status == "UNSAT" or not answers:
         return None, "the reference model finds no solution"
     keep = not instance.hidden and exercise.checker == REFERENCE
+    rules = {"rules": pack(reference.rules(instance))} if keep else {}  # `%puzzle check` judges any answer
     if reply["objective"] and status != "OPTIMUM":
         return None, f"the reference model did not prove its optimum within {exercise.time_limit:g} s ({status})"
     if reply["objective"]:
-        facts = {"optimum": reply["bound"], **({"solutions": answers[-1:]} if keep else {})}
+        facts = {"optimum": reply["bound"], **({"solutions": answers[-1:]} if keep else {}), **rules}
         return facts, f"optimum {reply['bound']} ({reply['objective']})"
     if exercise.sols == "all":
-        facts = {"n_solutions": len(answers), **({"solutions": answers} if keep else {})}
+        facts = {"n_solutions": len(answers), **({"solutions": answers} if keep else {}), **rules}
         return facts, f"{len(answers)} solution{'s' * (len(answers) > 1)}"
     if len(answers) > 1 and exercise.unique:
         shown = "\n".join(f"  solution {n}: {json.dumps(a)}" for n, a in enumerate(answers[:2], start=1))
@@ -75,5 +78,5 @@ def expected_facts(exercise, reference: ReferenceCheck, instance: Instance) -> t
             f"exercise.json):\n{shown}"
         )
     if len(answers) > 1:
-        return {}, "several solutions (any one is accepted)"
-    return {"n_solutions": 1, **({"solutions": answers} if keep else {})}, "1 solution (unique)"
+        return rules, "several solutions (any one is accepted)"
+    return {"n_solutions": 1, **({"solutions": answers} if keep else {}), **rules}, "1 solution (unique)"

@@ -13,7 +13,7 @@ from pathlib import Path
 from kernelext.grading.authoring.rule_audit import rule_problems
 from kernelext.grading.format.answer_checks import REFERENCE
 from kernelext.grading.format.exercise import load_exercise
-from kernelext.grading.format.notebook import release
+from kernelext.grading.format.release import release
 from kernelext.grading.judging.grade import grade
 from kernelext.grading.reports.results import Outcome
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import difflib
 import json
 from dataclasses import dataclass
 from pathlib import Path
@@ -11,21 +12,76 @@ from kernelext.grading.format.answer_checks import REFERENCE, resolve
 from kernelext.grading.format.notebook import questions
 
 DATA_STYLES = ("json", "pycsp3")
+
+
+@dataclass(frozen=True)
+class Mark:
+    """A default that is no value: the key must be given (`REQUIRED`), or may be left out (`OPTIONAL`)."""
+
+    word: str
+
+
+REQUIRED, OPTIONAL = Mark("required"), Mark("optional")
+
+
+@dataclass(frozen=True)
+class Field:
+    """A key of `exercise.json`: its name (`points.public`, `parts[].probes[].fix` for nested keys), its default
+    (or `REQUIRED`, `OPTIONAL`), its JSON type and what it means. The docs' reference is made from `FIELDS`."""
+
+    name: str
+    default: object
+    kind: str
+    meaning: str
+
+
+FIELDS = (
+    Field(
+        "answer",
+        REQUIRED,
+        "string",
+        "the array whose values are checked; with several `%%puzzle` cells, it picks the model",
+    ),
+    Field(
+        "checker",
+        REFERENCE,
+        "string",
+        '"reference" (the instructor\'s model), "FILE.py:FUNCTION" (a function in the folder) or a kind\'s check',
+    ),
+    Field("sols", 1, '1 or "all"', 'how many solutions a run asks for; "all": every one is checked and counted'),
+    Field("unique", True, "boolean", "with sols 1, each instance must have one solution (`instances` checks it)"),
+    Field(
+        "data",
+        "json",
+        '"json" or "pycsp3"',
+        "how `data` reaches the model: as dicts and lists, or as `load_json_data` gives it",
+    ),
+    Field("points", {"public": 1, "hidden": 1}, "object", "the points of each instance, public and hidden (give both)"),
+    Field("points.public", REQUIRED, "number", "the points of each public instance"),
+    Field("points.hidden", REQUIRED, "number", "the points of each hidden instance"),
+    Field("time_limit", 30.0, "number", "wall-clock seconds per run, start included"),
+    Field("memory_mb", 2048, "integer", "address-space limit per run, in MB (the JVM heap gets a quarter)"),
+    Field("max_timeouts", 2, "integer", "a submission's runs stop after this many time-outs (0: never)"),
+    Field("budget", None, "number or null", "seconds of runs a submission may use in all (null: no budget)"),
+    Field("strict_indexing", False, "boolean", "an index past an array's end fails the run (pycsp3 wraps it round)"),
+    Field(
+        "audit_rules",
+        True,
+        "boolean",
+        "`validate` looks for unmarked steps of the reference that refuse a right answer",
+    ),
+    Field("parts", [], "list of objects", "graded parts of the model, each checked by probes on one public instance"),
+    Field("parts[].name", REQUIRED, "string", "the part's name: its column in grades.csv, and for `--only`"),
+    Field("parts[].title", OPTIONAL, "string", "what the feedback calls the part (left out: its name)"),
+    Field("parts[].points", REQUIRED, "number", "the part's points, all or nothing"),
+    Field("parts[].instance", REQUIRED, "string", "the public instance the probes run on (its file name, no .json)"),
+    Field("parts[].probes", REQUIRED, "list of objects", "the part passes when all its probes do"),
+    Field("parts[].probes[].fix", REQUIRED, "object", 'arrays fixed to values, by name: `{"x": [[...]]}`'),
+    Field("parts[].probes[].expect", REQUIRED, '"sat" or "unsat"', "whether the model must then have a solution"),
+    Field("parts[].probes[].why", REQUIRED, "string", "the feedback when the model does otherwise"),
+)
 DEFAULTS = MappingProxyType(
-    {
-        "checker": REFERENCE,
-        "sols": 1,
-        "unique": True,
-        "data": "json",
-        "points": {"public": 1, "hidden": 1},
-        "time_limit": 30.0,
-        "memory_mb": 2048,
-        "parts": [],
-        "max_timeouts": 2,
-        "budget": None,
-        "strict_indexing": False,
-        "audit_rules": True,
-    }
+    {field.name: field.default for field in FIELDS if "." not in field.name and not isinstance(field.default, Mark)}
 )
 
 
@@ -132,7 +188,9 @@ def load_exercise(
     config_path = folder / "exercise.json"
     if not config_path.is_file():
         raise FileNotFoundError(f"No exercise.json in {folder}: give the exercise's folder.")
-    config = {**DEFAULTS, **json.loads(config_path.read_text())}
+    given = json.loads(config_path.read_text())
+    _refuse_unknown_keys(given, config_path)
+    config = {**DEFAULTS, **given}
     if "answer" not in config:
         raise ValueError(f'{config_path}: give "answer", the name of the array that holds the answer.')
     resolve(config["checker"], folder)
@@ -232,3 +290,17 @@ def _part(folder: Path, spec: dict, number: int) -> Part:
 def _instance(path: Path, hidden: bool, points: float) -> Instance:
     content = json.loads(path.read_text())
     return Instance(path.stem, hidden, content["data"], content.get("expected", {}), points)
+
+
+def _refuse_unknown_keys(config: dict, path: Path) -> None:
+    """A key that no `Field` names (a typo such as "time-limit") is refused, not ignored."""
+    points = [config["points"]] if isinstance(config.get("points"), dict) else []
+    parts = [part for part in config.get("parts") or () if isinstance(part, dict)]
+    probes = [probe for part in parts for probe in part.get("probes") or () if isinstance(probe, dict)]
+    for prefix, objects in (("", [config]), ("points.", points), ("parts[].", parts), ("parts[].probes[].", probes)):
+        known = [f.name.removeprefix(prefix) for f in FIELDS if f.name.startswith(prefix)]
+        known = [name for name in known if "." not in name]
+        for key in (key for each in objects for key in each if key not in known):
+            close = difflib.get_close_matches(key, known, n=1)
+            hint = f' (did you mean "{close[0]}"?)' if close else ""
+            raise ValueError(f'{path}: unknown key "{prefix}{key}"{hint}; the keys are {", ".join(known)}.')

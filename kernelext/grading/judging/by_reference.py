@@ -6,8 +6,8 @@ The reference runs in processes of its own (the teacher's code, outside any stud
 instance for its solutions (the whole model: its symmetry breaking makes it faster; the rules alone when every
 solution is counted), then once per distinct answer that is not one of them, to say which of the rules the
 answer breaks. Verdicts are kept for the grading call, so a class's common answers cost one run.
-Without the instructor notebook (a released folder, for `%puzzle check`), the public instances' stored
-`expected.solutions` decide.
+Without the instructor notebook (a released folder, for `%puzzle check`), the rules stored with the public
+instances (`expected.rules`, see `stored_rules`) decide, else their stored `expected.solutions`.
 """
 
 from __future__ import annotations
@@ -25,6 +25,9 @@ from kernelext.grading.format.answer_checks import (
     resolve,
 )
 from kernelext.grading.format.notebook import read_submission
+from kernelext.grading.judging.puzzle_words import called, cell_namer
+from kernelext.grading.judging.stored_rules import judge_by_rules
+from kernelext.grading.runs.answer_values import shape_of
 from kernelext.grading.runs.jobs import Job
 from kernelext.grading.runs.warm_pool import execute
 
@@ -57,7 +60,7 @@ class ReferenceCheck:
 
     def __call__(self, answers: list, instance, sols) -> str:
         if self.model is None:
-            return _against_stored(answers, instance, sols)
+            return _against_stored(answers, instance, sols, self.exercise.answer)
         reference = self._remember(("solutions", instance.name), partial(self._solutions, instance))
         if sols == "all":
             problem = count_problem(answers, None)
@@ -76,6 +79,10 @@ class ReferenceCheck:
         `rules_only`: without the steps marked as not rules of the puzzle."""
         return self._run(instance, sols=sols, kind="instance", rules_only=rules_only)
 
+    def rules(self, instance) -> str:
+        """The rules (the model less its steps marked `--not-rule`) compiled on `instance`, as XCSP3."""
+        return self._run(instance, sols=1, kind="rules", rules_only=True)["rules"]
+
     def audit(self, instance) -> dict:
         """The steps that alone refuse a right answer on `instance` ("findings": {"step", "answer", "how"} each),
         and those there was no time to audit ("unaudited"): see `kernelext.grading.runs.symmetry_audit`."""
@@ -92,7 +99,7 @@ class ReferenceCheck:
         if "problem" in verdict:
             return verdict["problem"]
         if verdict.get("broken"):
-            return _broken_text(verdict["broken"], self.exercise.answer, answer)
+            return _broken_text(verdict["broken"], self.exercise.answer, answer, instance.data)
         if verdict["status"] not in ("SAT", "OPTIMUM"):
             raise ExerciseFault(
                 f"the reference model could not decide on an answer within "
@@ -186,11 +193,17 @@ def _failure(run, answer: str) -> str:
     return "it leaves cells of the answer free" if "free" in reply else ""
 
 
-def _broken_text(broken: list[dict], name: str, answer) -> str:
-    """`it breaks C, where x[0][0] = 1, ...` for one constraint, `it breaks these together: C1; C2` for several."""
+def _broken_text(broken: list[dict], name: str, answer, data) -> str:
+    """`it breaks C, where x[0][0] = 1, ...` for one constraint (a cell the data names followed by its name:
+    `c[5] (Switzerland) = 0`), `it breaks these together: C1; C2` for several."""
     if len(broken) > 1:
         return "it breaks these together: " + "; ".join(c["text"] for c in broken)
-    cells = [f"{vid} = {value}" for vid in broken[0]["scope"] if (value := _value_at(answer, name, vid)) is not None]
+    named = cell_namer(data, shape_of(answer))
+    cells = [
+        f"{vid}{called(named, vid)} = {value}"
+        for vid in broken[0]["scope"]
+        if (value := _value_at(answer, name, vid)) is not None
+    ]
     shown = f", where {', '.join(cells)}" if cells and len(broken[0]["scope"]) <= MAX_CELLS_SHOWN else ""
     return f"it breaks {broken[0]['text']}{shown}"
 
@@ -208,8 +221,11 @@ def _value_at(answer, name: str, vid: str):
     return value if isinstance(value, int) else None
 
 
-def _against_stored(answers: list, instance, sols) -> str:
-    """Without the reference model: compare with the solutions stored in a public instance's `expected`."""
+def _against_stored(answers: list, instance, sols, answer: str) -> str:
+    """Without the reference model: judge by the rules stored in a public instance's `expected`, else compare
+    with the solutions stored there."""
+    if "rules" in instance.expected:
+        return judge_by_rules(answers, instance, sols, answer)
     known = instance.expected.get("solutions")
     if known is None:
         raise OnlyTheGrader(

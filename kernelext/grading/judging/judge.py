@@ -11,6 +11,7 @@ import re
 import signal
 
 from kernelext.grading.format.answer_checks import ExerciseFault, OnlyTheGrader
+from kernelext.grading.judging.puzzle_words import hidden_wording
 from kernelext.grading.reports.results import InstanceResult, Outcome
 
 SHOWN_CAP = 160  # characters of student-controlled text shown back for a public instance
@@ -92,7 +93,10 @@ def judge_reply(job, reply: dict, check) -> InstanceResult:
         text = "wrong answer: the model leaves cells free (some cells of the answer have no constraint)"
         return result_for(job, Outcome.FAILED, text, shown=text)
     problem = check(answers, job.instance, job.sols)
-    return result_for(job, Outcome.FAILED, f"wrong answer: {problem}") if problem else result_for(job, Outcome.PASSED)
+    if not problem:
+        return result_for(job, Outcome.PASSED)
+    shown = hidden_wording(problem) if job.instance.hidden else None
+    return result_for(job, Outcome.FAILED, f"wrong answer: {problem}", shown=shown)
 
 
 def _error(job, message: str, kind: str) -> InstanceResult:

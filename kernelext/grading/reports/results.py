@@ -112,6 +112,21 @@ class SubmissionResult:
 
 
 @dataclass(frozen=True)
+class StudentFeedback:
+    """A submission's results as its student sees them (hidden instances by label), for a notebook's output."""
+
+    result: SubmissionResult
+
+    def __repr__(self) -> str:
+        return self.result.feedback()
+
+    def _repr_html_(self) -> str:
+        result = self.result
+        caption = f"{result.student}: {format_points(result.points)}/{format_points(result.max_points)} points"
+        return _table(caption, result.results, result.notes, for_student=True)
+
+
+@dataclass(frozen=True)
 class CheckReport:
     """A model run on an exercise's public instances: one row per instance."""
 

@@ -77,6 +77,8 @@ def run(job: dict, *, deadline: float, solver: Solver | None = None) -> dict:
         return {"probes": run_probes(session, job["probes"], deadline=deadline)}
     if job.get("kind") == "verify":
         return {"verdicts": verify_answers(session, job["answer"], job["answers"], deadline=deadline)}
+    if job.get("kind") == "rules":
+        return {"rules": session.compile().read_text()}
     info = session.array(job["answer"])
     if info is None:
         return {"missing": job["answer"]}

@@ -17,8 +17,9 @@ class Job:
     Attributes:
         label: what the student sees ("moon", "hidden 1", a part's title).
         kind: "instance" (solve and check the answer), "part" (run `probes` and compare their statuses),
-            "verify" (a reference run: fix each of `answers` in the model and say what it breaks) or "audit" (a
-            reference run: the steps that refuse a right answer, see `symmetry_audit`).
+            "verify" (a reference run: fix each of `answers` in the model and say what it breaks), "audit" (a
+            reference run: the steps that refuse a right answer, see `symmetry_audit`) or "rules" (a reference
+            run: the model compiled on the instance, as XCSP3).
         probes: for a part, `{"fix": {array: values}, "expect": "sat"|"unsat", "why": text}` each.
         sandbox: "bwrap" or "process" (see `kernelext.grading.runs.sandbox`).
         strict_indexing: an index past the end of an array fails the run (see `Exercise`).
