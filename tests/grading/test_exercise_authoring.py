@@ -189,7 +189,7 @@ def test_validate_says_what_is_off(tmp_path):
     assert told[0].startswith("instructor notebook:")
     assert "no hidden instance: an answer hard-coded for the public ones would get full marks" in problems
     assert (
-        "public/six.json: no stored solutions, so %puzzle check cannot judge it: run kernelext-grade instances"
+        "public/six.json: no stored rules, so %puzzle check cannot judge it: run kernelext-grade instances"
         in problems
     )
 
@@ -201,8 +201,9 @@ def test_the_released_folder_checks_public_answers_without_the_instructor_notebo
     right = check_public(list(steps), tmp_path / "student", sandbox="process")
     assert right.passed, right.summary()
     wrong = check_public(list(steps[:3]), tmp_path / "student", sandbox="process")
-    assert not wrong.passed and "it is not a solution of the puzzle" in wrong.summary()
-    six = tmp_path / "student" / "public" / "six.json"  # as for a puzzle with several solutions
+    assert not wrong.passed and "six          failed    0/1  wrong answer: it breaks sum(" in wrong.summary()
+    assert "), where x[" in wrong.summary()  # the stored rules name the broken one and its cells
+    six = tmp_path / "student" / "public" / "six.json"  # as an instance filled by an older kit
     six.write_text(json.dumps({**json.loads(six.read_text()), "expected": {}}))
     unsure = check_public(list(steps[:3]), tmp_path / "student", sandbox="process")
     assert unsure.summary().splitlines()[:2] == [

@@ -63,11 +63,6 @@ def validate(exercise_dir: str | Path, *, sandbox: str = "auto") -> tuple[list[s
         audited, wrong_rules = rule_problems(exercise)
         told += audited
         problems += wrong_rules
-    if exercise.checker == REFERENCE and not exercise.unique:
-        told.append(
-            "note: public instances may have several solutions, so %puzzle check cannot judge answers "
-            "on them; the grader does, with the instructor's model"
-        )
     return told, problems
 
 
@@ -82,13 +77,6 @@ def _instance_problems(exercise) -> list[str]:
         where = f"{'hidden' if instance.hidden else 'public'}/{instance.name}.json"
         if exercise.sols == "all" and "n_solutions" not in instance.expected and exercise.checker != REFERENCE:
             problems.append(f"{where}: no expected n_solutions: run kernelext-grade instances")
-        if (
-            exercise.checker == REFERENCE
-            and exercise.unique
-            and not instance.hidden
-            and "solutions" not in instance.expected
-        ):
-            problems.append(
-                f"{where}: no stored solutions, so %puzzle check cannot judge it: run kernelext-grade instances"
-            )
+        if exercise.checker == REFERENCE and not instance.hidden and "rules" not in instance.expected:
+            problems.append(f"{where}: no stored rules, so %puzzle check cannot judge it: run kernelext-grade instances")
     return problems
