@@ -113,6 +113,10 @@ def test_a_marked_step_passes_validate_and_no_longer_judges_answers(marked, unma
     assert "its objective is 4, where the best possible is 3 (to minimize)" in feedback
     clash = (tmp_path / "after" / "feedback" / "clash.txt").read_text()
     assert "it breaks ne(c[2],c[5]), where c[2] (Germany) = 1, c[5] (Switzerland) = 1" in clash  # the data's names
+    page = (tmp_path / "after" / "feedback" / "clash.html").read_text()
+    assert "<caption>the answer; ✗ marks the cells of the constraint it breaks</caption>" in page
+    assert page.count("border:3px solid #cf222e;font-weight:bold\">1 ✗</td>") == 2  # c[2] and c[5]
+    assert page.count("<caption>the answer") == 1  # drawn for the public instance only
     assert (
         "hidden 1     failed    0/2  wrong answer: it breaks one of the puzzle's rules (a constraint of the kind ne)"
         in clash

@@ -78,5 +78,7 @@ def _instance_problems(exercise) -> list[str]:
         if exercise.sols == "all" and "n_solutions" not in instance.expected and exercise.checker != REFERENCE:
             problems.append(f"{where}: no expected n_solutions: run kernelext-grade instances")
         if exercise.checker == REFERENCE and not instance.hidden and "rules" not in instance.expected:
-            problems.append(f"{where}: no stored rules, so %puzzle check cannot judge it: run kernelext-grade instances")
+            problems.append(
+                f"{where}: no stored rules, so %puzzle check cannot judge it: run kernelext-grade instances"
+            )
     return problems

@@ -9,9 +9,10 @@ from __future__ import annotations
 import builtins
 import re
 import signal
+from dataclasses import replace
 
 from kernelext.grading.format.answer_checks import ExerciseFault, OnlyTheGrader
-from kernelext.grading.judging.puzzle_words import hidden_wording
+from kernelext.grading.judging.puzzle_words import broken_cells, cell_namer, hidden_wording
 from kernelext.grading.reports.results import InstanceResult, Outcome
 
 SHOWN_CAP = 160  # characters of student-controlled text shown back for a public instance
@@ -95,8 +96,21 @@ def judge_reply(job, reply: dict, check) -> InstanceResult:
     problem = check(answers, job.instance, job.sols)
     if not problem:
         return result_for(job, Outcome.PASSED)
-    shown = hidden_wording(problem) if job.instance.hidden else None
-    return result_for(job, Outcome.FAILED, f"wrong answer: {problem}", shown=shown)
+    if job.instance.hidden:
+        return result_for(job, Outcome.FAILED, f"wrong answer: {problem}", shown=hidden_wording(problem))
+    failed = result_for(job, Outcome.FAILED, f"wrong answer: {problem}")
+    if len(answers) != 1:
+        return failed
+    return replace(failed, answer=answers[0], marked=broken_cells(problem), labels=_labels(job.instance, answers[0]))
+
+
+def _labels(instance, answer) -> tuple[str, ...]:
+    """The names the instance's data gives a 1-D answer's cells (all of them, or none)."""
+    if not isinstance(answer, list) or not answer or isinstance(answer[0], list):
+        return ()
+    named = cell_namer(instance.data, (len(answer),))
+    labels = tuple(named((j,)) for j in range(len(answer)))
+    return labels if all(labels) else ()
 
 
 def _error(job, message: str, kind: str) -> InstanceResult:

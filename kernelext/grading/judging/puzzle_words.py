@@ -30,6 +30,12 @@ def called(named: Callable[[tuple[int, ...]], str | None], vid: str) -> str:
     return f" ({name})" if name else ""
 
 
+def broken_cells(problem: str) -> tuple[str, ...]:
+    """The cell ids (`c[2]`) named in the constraint a problem says is broken (`it breaks ne(c[2],c[5])...`)."""
+    broken = re.match(r"^it breaks (\w+\(.*?\))(?:, where|$)", problem)
+    return tuple(dict.fromkeys(re.findall(r"\w+(?:\[\d+\])+", broken.group(1)))) if broken else ()
+
+
 def hidden_wording(problem: str) -> str:
     """What a student is told of `problem` (the teacher's wording) on a hidden instance: the kind of rule, never
     the instance's cells, values or optimum."""

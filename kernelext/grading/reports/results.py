@@ -32,6 +32,9 @@ class InstanceResult:
         message: one line for the teacher saying why it did not pass ("" when it did).
         kind: "instance", "part" or "question".
         shown: the student's version of `message` (None: the same), with nothing of hidden instances.
+        answer: a wrong answer on a public instance, as nested lists (drawn in the HTML feedback), else None.
+        marked: the ids of the answer's cells in the constraint it breaks (`c[2]`), marked in that drawing.
+        labels: the names the instance's data gives a 1-D answer's cells (regions, towns), over that drawing.
     """
 
     instance: str
@@ -43,6 +46,9 @@ class InstanceResult:
     message: str = ""
     kind: str = "instance"
     shown: str | None = None
+    answer: object = None
+    marked: tuple[str, ...] = ()
+    labels: tuple[str, ...] = ()
 
     @property
     def student_message(self) -> str:
@@ -175,7 +181,7 @@ def _table(
         f"<tr><td>{html.escape(r.label if for_student or r.kind == 'part' else r.instance)}</td>"
         f'<td style="color:{colour.get(r.outcome, "#cf222e")}">{r.outcome.value}</td>'
         f"<td>{format_points(r.points)}/{format_points(r.max_points)}</td>"
-        f"<td>{html.escape(r.student_message if for_student else r.message)}</td></tr>"
+        f"<td>{html.escape(r.student_message if for_student else r.message)}{answer_table(r)}</td></tr>"
         for r in results
     )
     items = "".join(f"<li>{html.escape(note)}</li>" for note in notes)
@@ -184,6 +190,33 @@ def _table(
         f"<tr><th>instance</th><th>outcome</th><th>points</th><th>why</th></tr>{rows}</table>"
         + (f"<ul>{items}</ul>" if items else "")
     )
+
+
+def answer_table(result: InstanceResult) -> str:
+    """A wrong public answer as an HTML table (one row per row of a 2-D answer), the cells of the broken
+    constraint marked in three ways: a thick border, bold text and a ✗ (readable in grayscale and aloud)."""
+    if result.answer is None or result.hidden or not isinstance(result.answer, list):
+        return ""
+    rows = result.answer if result.answer and isinstance(result.answer[0], list) else [result.answer]
+    name = result.marked[0].split("[", 1)[0] if result.marked else ""
+    two_d = rows is result.answer
+    body = "<tr>" + "".join(f'<th scope="col">{html.escape(label)}</th>' for label in result.labels) + "</tr>"
+    body = body if result.labels and not two_d else ""
+    for i, row in enumerate(rows):
+        cells = ""
+        for j, value in enumerate(row):
+            vid = f"{name}[{i}][{j}]" if two_d else f"{name}[{j}]"
+            shown = "" if value is None else html.escape(str(value))
+            if vid in result.marked:
+                cells += f'<td style="{_CELL}border:3px solid #cf222e;font-weight:bold">{shown} ✗</td>'
+            else:
+                cells += f'<td style="{_CELL}border:1px solid #57606a">{shown}</td>'
+        body += f"<tr>{cells}</tr>"
+    caption = "the answer; ✗ marks the cells of the constraint it breaks" if result.marked else "the answer"
+    return f'<table style="border-collapse:collapse;margin-top:4px"><caption>{caption}</caption>{body}</table>'
+
+
+_CELL = "min-width:1.6em;padding:2px 4px;text-align:center;"
 
 
 def format_points(value: float) -> str:
