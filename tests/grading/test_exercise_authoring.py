@@ -189,8 +189,7 @@ def test_validate_says_what_is_off(tmp_path):
     assert told[0].startswith("instructor notebook:")
     assert "no hidden instance: an answer hard-coded for the public ones would get full marks" in problems
     assert (
-        "public/six.json: no stored rules, so %puzzle check cannot judge it: run kernelext-grade instances"
-        in problems
+        "public/six.json: no stored rules, so %puzzle check cannot judge it: run kernelext-grade instances" in problems
     )
 
 

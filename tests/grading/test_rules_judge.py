@@ -115,7 +115,7 @@ def test_a_marked_step_passes_validate_and_no_longer_judges_answers(marked, unma
     assert "it breaks ne(c[2],c[5]), where c[2] (Germany) = 1, c[5] (Switzerland) = 1" in clash  # the data's names
     page = (tmp_path / "after" / "feedback" / "clash.html").read_text()
     assert "<caption>the answer; ✗ marks the cells of the constraint it breaks</caption>" in page
-    assert page.count("border:3px solid #cf222e;font-weight:bold\">1 ✗</td>") == 2  # c[2] and c[5]
+    assert page.count('border:3px solid #cf222e;font-weight:bold">1 ✗</td>') == 2  # c[2] and c[5]
     assert page.count("<caption>the answer") == 1  # drawn for the public instance only
     assert (
         "hidden 1     failed    0/2  wrong answer: it breaks one of the puzzle's rules (a constraint of the kind ne)"
@@ -162,3 +162,44 @@ def test_a_released_folder_judges_any_answer_on_its_public_instances_by_the_stor
         "wrong answer: it breaks ne(c[2],c[5]), where c[2] (Germany) = 1, c[5] (Switzerland) = 1",
     )
     assert lines["worse"] == ("failed", "wrong answer: its objective is 4, where the best possible is 3 (to minimize)")
+
+
+@pytest.mark.timeout(300)
+def test_validate_finds_a_mirror_symmetry_broken_in_a_magic_square_and_passes_once_it_is_marked(tmp_path):
+    (tmp_path / "three.json").write_text(json.dumps({"n": 3}))
+    (tmp_path / "four.json").write_text(json.dumps({"n": 4}))
+    breaking = (
+        "satisfy(x[0][0] < x[0][n - 1], x[0][0] < x[n - 1][0], x[0][0] < x[n - 1][n - 1], x[0][n - 1] < x[n - 1][0])"
+    )
+    cells = [
+        new_code_cell('%load_ext kernelext\nimport json\nfrom pycsp3 import *\ndata = json.load(open("three.json"))'),
+        new_code_cell('%%puzzle magic\nn = data["n"]\nx = VarArray(size=[n, n], dom=range(1, n * n + 1))'),
+        new_code_cell("%%puzzle+\nsatisfy(AllDifferent(x))"),
+        new_code_cell(
+            "%%puzzle+\ns = n * (n * n + 1) // 2\nsatisfy([Sum(x[i]) == s for i in range(n)], "
+            "[Sum(x[:, j]) == s for j in range(n)], Sum(x[i][i] for i in range(n)) == s, "
+            "Sum(x[i][n - 1 - i] for i in range(n)) == s)"
+        ),
+        new_code_cell(f"%%puzzle+\n{breaking}"),
+    ]
+    nbformat.write(new_notebook(cells=cells), tmp_path / "magic.ipynb")
+    exercise = tmp_path / "magic"
+    assert (
+        cli(["new", str(exercise), "--from", str(tmp_path / "magic.ipynb"), "--hidden", str(tmp_path / "four.json")])
+        == 0
+    )
+    config = json.loads((exercise / "exercise.json").read_text())
+    (exercise / "exercise.json").write_text(json.dumps({**config, "unique": False}))  # 4 x 4 has 880 squares
+    assert cli(["instances", str(exercise)]) == 0
+    _, problems = validate(exercise, sandbox="process")
+    three = next(p for p in problems if p.startswith("public/three:"))
+    assert "step 4 (`satisfy(x[0][0] < x[0][n - 1], x[0][0] < x[n - 1][0]," in three
+    square = json.loads(three.split("alone refuses x = ")[1].split(", a right answer")[0])
+    assert sorted(v for row in square for v in row) == list(range(1, 10)) and square[0][0] > square[0][2]
+    assert any(move in three for move in ("mirrored", "turned"))
+    notebook = nbformat.read(exercise / "instructor.ipynb", as_version=4)
+    marked = next(c for c in notebook.cells if "x[0][0] < x[0][n - 1]" in c.source)
+    marked.source = marked.source.replace("%%puzzle+", "%%puzzle+ --not-rule symmetry", 1)
+    nbformat.write(notebook, exercise / "instructor.ipynb")
+    told, problems = validate(exercise, sandbox="process")
+    assert problems == [] and any("steps 4 marked --not-rule" in line for line in told)

@@ -16,6 +16,7 @@ from kernelext.grading.judging.schedule import usable_cores
 from kernelext.grading.runs.warm_pool import WarmPool
 
 MAX_ANSWER_TEXT = 200  # characters of an answer shown in a problem
+MAX_LINE_TEXT = 80  # characters of a step's first line shown in a problem
 
 
 def rule_problems(exercise) -> tuple[list[str], list[str]]:
@@ -52,7 +53,7 @@ def _instance_problems(reference: ReferenceCheck, instance) -> tuple[list[str], 
         answer = answer if len(answer) <= MAX_ANSWER_TEXT else answer[:MAX_ANSWER_TEXT] + "..."
         problems.append(
             f"{where}: step {step} (`{_first_line(reference.model.steps[step - 1])}`) alone refuses {name} = "
-            f"{answer}, a right answer (one the whole model accepts, with {finding['how']}). If the step breaks a "
+            f"{answer}, a right answer (the whole model accepts it {finding['how']}). If the step breaks a "
             "symmetry, start its cell with `%%puzzle+ --not-rule symmetry` (or implied, hint); if it is a rule "
             'of the puzzle, say so in the exercise\'s text and set "audit_rules": false in exercise.json.'
         )
@@ -62,7 +63,8 @@ def _instance_problems(reference: ReferenceCheck, instance) -> tuple[list[str], 
 def _first_line(source: str) -> str:
     """The step's first line of code (solution markers and blank lines skipped)."""
     lines = [line.strip() for line in source.splitlines() if line.strip() and not line.strip().startswith("###")]
-    return lines[0] if lines else "(empty)"
+    first = lines[0] if lines else "(empty)"
+    return first if len(first) <= MAX_LINE_TEXT else first[: MAX_LINE_TEXT - 3] + "..."
 
 
 def _optimum_problems(reference: ReferenceCheck, instance, where: str) -> list[str]:

@@ -112,10 +112,10 @@ def images(answer, values: list[int], info) -> list[tuple[str, object]]:
     used = sorted({v for _, v in _cells(answer)}, key=lambda v: -sum(1 for _, w in _cells(answer) if w == v))
     kept = sorted(values if len(values) <= MAX_SWAPPED_VALUES else used[:MAX_SWAPPED_VALUES])
     for a, b in itertools.combinations(kept, 2):
-        moves.append((f"the values {a} and {b} swapped", _mapped({a: b, b: a})))
+        moves.append((f"with the values {a} and {b} swapped", _mapped({a: b, b: a})))
     if len(values) > 1:
         low, high = values[0], values[-1]
-        moves.append((f"each value v replaced by {low + high} - v", _mapped({v: low + high - v for v in values})))
+        moves.append((f"with each value v replaced by {low + high} - v", _mapped({v: low + high - v for v in values})))
     moves += _shapes(answer)
     seen, found = {repr(answer)}, []
     holes = {index for index, _ in _cells(answer, holes=True)} - {index for index, _ in info.cells}
