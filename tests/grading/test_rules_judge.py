@@ -156,6 +156,10 @@ def test_a_released_folder_judges_any_answer_on_its_public_instances_by_the_stor
         sources = [cell.split("\n", 1)[1] for cell in cells]
         [result] = check_public(sources, tmp_path / "out", namespace={}, sandbox="process").results
         lines[student] = (result.outcome.value, result.message)
+    from kernelext.grading.judging.course_cells import own_points
+
+    with pytest.raises(ValueError, match="%puzzle points colors: give public, hidden."):
+        own_points(None, "colors", tmp_path / "out")
     assert lines["permuted"] == ("passed", "")
     assert lines["clash"] == (
         "failed",

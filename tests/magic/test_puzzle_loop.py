@@ -562,3 +562,13 @@ def test_cells_run_with_pycsp3s_in_and_python_s_own_is_back_between_cells(shell)
     shell.ok("%unload_ext kernelext")
     assert in_operator.pycsp3s_written()  # as stock pycsp3 leaves them
     shell.ok("%load_ext kernelext")
+
+
+def test_the_grader_commands_say_what_is_wrong_in_one_line(shell, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    assert "Say which: %puzzle points GROUP." in shell.fails("%puzzle points")
+    assert "No kernelext-exercises/colouring/ in" in shell.fails("%puzzle grading colouring")
+    assert "run kernelext-grade nbgrader" in shell.fails("%puzzle grading colouring")
+    shell.ok(AMAZE_BOARD)
+    assert "No exercise.json in ." in shell.fails("%puzzle points public")  # not in an exercise's folder
+    assert "graded by your teacher's grader" in shell.ok("%puzzle points hidden")

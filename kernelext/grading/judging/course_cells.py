@@ -84,6 +84,11 @@ def own_points(session, group: str, exercise_dir: str | Path = ".") -> tuple[obj
     points; the hidden ones wait for the grader (no points)."""
     if group == "hidden":
         return HIDDEN_NOTE, None
+    parts = [part.name for part in load_exercise(exercise_dir, public_only=True).parts]
+    if group != "public" and group not in parts:
+        raise ValueError(
+            f"%puzzle points {group}: give public, hidden{' or a part: ' + ', '.join(parts) if parts else ''}."
+        )
     report = check_public(session, exercise_dir)
     if group == "public":
         return report, float(sum(r.points for r in report.results if r.outcome is Outcome.PASSED))
