@@ -102,7 +102,7 @@ class SubmissionResult:
         """The student's view as a standalone HTML page."""
         caption = f"{self.student}: {format_points(self.points)}/{format_points(self.max_points)} points"
         return (
-            '<!DOCTYPE html>\n<html><head><meta charset="utf-8"><title>'
+            '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8"><title>'
             + html.escape(caption)
             + "</title></head><body>"
             + _table(caption, self.results, self.notes, for_student=True)
