@@ -284,7 +284,7 @@ def test_check_public_runs_the_model_and_its_notebook_helpers_on_public_instance
     report = check_public(list(model.steps), EXERCISES / "layout", namespace=namespace)
     assert report.passed and len(report.results) == len(load_exercise(EXERCISES / "layout").public)
     assert report.summary().startswith("layout: 2/2 public instances passed")
-    assert repr(report) == report.summary() and "<table>" in report._repr_html_()
+    assert repr(report) == report.summary() and '<table cellpadding="4">' in report._repr_html_()
     broken = check_public(list(model.steps[:2]), EXERCISES / "layout", namespace=namespace)
     assert not broken.passed and "overlap" in broken.summary()
 

@@ -186,7 +186,7 @@ def _table(
     )
     items = "".join(f"<li>{html.escape(note)}</li>" for note in notes)
     return (
-        f"<table><caption>{html.escape(caption)}</caption>"
+        f'<table cellpadding="4"><caption>{html.escape(caption)}</caption>'
         f"<tr><th>instance</th><th>outcome</th><th>points</th><th>why</th></tr>{rows}</table>"
         + (f"<ul>{items}</ul>" if items else "")
     )
