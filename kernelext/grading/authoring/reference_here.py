@@ -40,7 +40,7 @@ class ReferenceHere:
     def solutions(self, name: str, data, limit: int = 2) -> dict:
         """The reference's reply on `data` asking for `limit` solutions (see `ReferenceCheck.solutions`); an
         ExerciseFault when the model fails on it or does not decide in the exercise's time limit."""
-        reply = self.check.solutions(self.instance(name, data), limit)
+        reply = self.check.solutions(self.instance(name, data), limit, rules_only=True)  # as the grader counts
         if reply["stopped"] and len(reply["answers"]) < limit:
             raise ExerciseFault(
                 f"the reference model did not decide within {self.exercise.time_limit:g} s how many "
