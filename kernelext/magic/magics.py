@@ -226,7 +226,8 @@ class PuzzleMagics(Magics):
         try:
             if name == "grading":
                 self.grading = CourseGrading(word, self.shell.user_ns)
-                return print("Grading: the %%puzzle cells below are recorded, then graded in the grader's sandbox.")
+                self.shell.input_transformers_cleanup.append(self._recorded_while_grading)
+                return print("Grading: the code cells below are recorded, then graded in the grader's sandbox.")
             if self.grading is not None:
                 report, points = self.grading.points(word)
             else:
@@ -235,6 +236,15 @@ class PuzzleMagics(Magics):
             raise PuzzleUsageError(str(error)) from None
         display(report)
         return points
+
+    def _recorded_while_grading(self, lines: list[str]) -> list[str]:
+        """Input transformer while grading: a code cell other than the kit's own is recorded, not run."""
+        from kernelext.grading.judging.course_cells import runs_while_grading  # deferred, as in _grader_command
+
+        source = "".join(lines)
+        if self.grading is None or not source.strip() or runs_while_grading(source):
+            return lines
+        return [f"print({self.grading.record_cell(source)!r})\n"]
 
     # -- helpers --------------------------------------------------------------------------------
 
@@ -280,6 +290,8 @@ class PuzzleMagics(Magics):
             self.current.close()
         if self._solver is not None:
             self._solver.close()
+        if self._recorded_while_grading in self.shell.input_transformers_cleanup:
+            self.shell.input_transformers_cleanup.remove(self._recorded_while_grading)
 
 
 def magic_options() -> dict[str, str]:

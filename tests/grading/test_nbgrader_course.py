@@ -32,7 +32,13 @@ STUDENTS = {
     ],
     "blank": None,  # the released notebook, untouched
     "loop": [DECLARE, "import signal\nsignal.signal(signal.SIGINT, signal.SIG_IGN)\nwhile True:\n    pass", "", ""],
+    "cheat": None,  # a blank model, and a cell of its own that patches the grader
 }
+CHEAT = (
+    "import kernelext.grading.judging.course_cells as cells\n"
+    "cells.CourseGrading.points = lambda self, group: ('all good', 99.0)\n"
+    "import signal\nsignal.signal(signal.SIGINT, signal.SIG_IGN)\nwhile True:\n    pass"
+)
 
 
 def nbgrader(course: Path, *args: str, timeout: float = 600) -> str:
@@ -67,6 +73,9 @@ def course(tmp_path_factory) -> Path:
             if bodies and cell.cell_type == "code" and "# YOUR CODE HERE" in cell.source:
                 body = next(answers) or "pass"
                 cell.source = cell.source.replace("# YOUR CODE HERE\nraise NotImplementedError()", body)
+        if student == "cheat":  # a cell added before the model, as students add cells
+            first = next(i for i, c in enumerate(notebook.cells) if c.source.startswith("%%puzzle"))
+            notebook.cells.insert(first, nbformat.v4.new_code_cell(CHEAT))
         folder = course / "submitted" / student / ASSIGNMENT
         folder.mkdir(parents=True)
         nbformat.write(notebook, folder / f"{ASSIGNMENT}.ipynb")
@@ -104,7 +113,8 @@ def test_the_gradebook_holds_the_models_points_per_group_and_each_student(course
     with open(course / "grades.csv") as file:
         rows = {row["student_id"]: row for row in csv.DictReader(file)}
     assert sorted(rows) == sorted(STUDENTS)
-    assert {s: float(rows[s]["score"]) for s in rows} == {"right": 3.0, "wrong": 0.0, "blank": 0.0, "loop": 0.0}
+    scores = {s: float(rows[s]["score"]) for s in rows}
+    assert scores == {"right": 3.0, "wrong": 0.0, "blank": 0.0, "loop": 0.0, "cheat": 0.0}
     assert {float(row["max_score"]) for row in rows.values()} == {3.0}
     from nbgrader.api import Gradebook
 
@@ -132,3 +142,6 @@ def test_nbgraders_feedback_shows_the_kits_results_without_the_hidden_instances(
     autograded = nbformat.read(course / "autograded" / "loop" / ASSIGNMENT / f"{ASSIGNMENT}.ipynb", as_version=4)
     recorded = [c for c in autograded.cells if "while True" in c.source]
     assert recorded and "Recorded for grading" in recorded[0].outputs[0]["text"]  # never run in nbgrader's kernel
+    cheat = nbformat.read(course / "autograded" / "cheat" / ASSIGNMENT / f"{ASSIGNMENT}.ipynb", as_version=4)
+    patch = next(c for c in cheat.cells if "CourseGrading.points" in c.source)
+    assert [o["text"] for o in patch.outputs] == ["Recorded for grading (cell 1): the grader runs it in its sandbox.\n"]

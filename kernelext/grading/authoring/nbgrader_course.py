@@ -4,9 +4,10 @@ Writes `COURSE_DIR/source/NAME/`: the instructor notebook as nbgrader's source (
 carry nbgrader's metadata), what a student's copy reads beside it (`exercise.json`, `public/`), and autograder
 test cells, one per graded group (public instances, hidden instances, each part), worth the group's points.
 The whole exercise, hidden instances and reference model included, goes to `COURSE_DIR/kernelext-exercises/NAME/`,
-which nbgrader never releases. A 0-point test cell before the model holds, in a hidden-tests region that
+which nbgrader never releases. The set-up cells above the model are locked (nbgrader puts them back as they were). A 0-point test cell before
+the model holds, in a hidden-tests region that
 nbgrader strips from `release/` and puts back at `autograde`, `%puzzle grading NAME` (the grader finds that folder
-from the notebook's): at autograde the model's cells are then recorded rather than run in nbgrader's kernel, and
+from the notebook's): at autograde the code cells below are then recorded rather than run in nbgrader's kernel, and
 the test cells grade them as `kernelext-grade grade` does, the student's code in the grader's sandbox.
 """
 
@@ -46,7 +47,12 @@ def nbgrader_source(exercise_dir: str | Path, course_dir: str | Path, assignment
     source.mkdir(parents=True)
     notebook = handout_notebook(exercise_dir)
     groups = _groups(exercise)
-    notebook.cells.insert(_first_model_cell(notebook.cells), _grading_cell(nbformat, assignment))
+    first = _first_model_cell(notebook.cells)
+    for number, cell in enumerate(notebook.cells[:first], start=1):  # the set-up: put back as it was at autograde
+        if cell.cell_type == "code" and "nbgrader" not in cell.metadata:
+            cell.metadata["nbgrader"] = {**_test_metadata(f"kernelext-setup-{number}", 0), "grade": False}
+            del cell.metadata["nbgrader"]["points"]
+    notebook.cells.insert(first, _grading_cell(nbformat, assignment))
     notebook.cells += [_points_cell(nbformat, *group) for group in groups]
     nbformat.write(notebook, source / f"{assignment}.ipynb")
     copy_public_files(exercise_dir, source)

@@ -1,7 +1,8 @@
-"""The grader inside nbgrader's autograde, cell by cell: `%puzzle grading FOLDER` records the notebook's model
-instead of running it in nbgrader's kernel, `%puzzle points GROUP` grades it (once, as `kernelext-grade grade`
-does: the student's model in a sandbox of its own, checked by the grader here) and gives a group's points as
-the cell's value, which nbgrader takes as that cell's partial credit.
+"""The grader inside nbgrader's autograde, cell by cell: `%puzzle grading NAME` records the notebook's code cells
+below it instead of running them in nbgrader's kernel (the `%%puzzle` cells as the model, the others for their
+imports and definitions), `%puzzle points GROUP` grades the model (once, as `kernelext-grade grade` does: in a
+sandbox of its own, checked by the grader here) and gives a group's points as the cell's value, which nbgrader
+takes as that cell's partial credit.
 """
 
 from __future__ import annotations
@@ -9,6 +10,7 @@ from __future__ import annotations
 import contextlib
 import io
 import os
+import re
 import warnings
 from dataclasses import replace
 from pathlib import Path
@@ -48,7 +50,19 @@ class CourseGrading:
         """Keep a `%%puzzle` or `%%puzzle+` cell for grading; the line the notebook shows."""
         self.cells.append(f"{magic_line}\n{body}")
         self._result = None
-        return f"Recorded for grading (cell {len(self.cells)}): the grader runs the model in its sandbox."
+        return self._said(len(self.cells))
+
+    def record_cell(self, source: str) -> str:
+        """Keep another code cell for grading (it gives the model its imports and definitions), once however often
+        the kernel transforms it; the line the notebook shows."""
+        if source not in self.cells:
+            self.cells.append(source)
+            self._result = None
+        return self._said(self.cells.index(source) + 1)
+
+    @staticmethod
+    def _said(number: int) -> str:
+        return f"Recorded for grading (cell {number}): the grader runs it in its sandbox."
 
     def points(self, group: str) -> tuple[StudentFeedback, float]:
         """A group's results as the student sees them, and its points: "public", "hidden" or a part's name."""
@@ -62,7 +76,7 @@ class CourseGrading:
     def _graded(self) -> SubmissionResult:
         if self._result is None:
             submission = extract_model(STUDENT, self.cells, answer=self.exercise.answer)
-            submission = replace(submission, helpers=helper_sources(self.namespace))
+            submission = replace(submission, helpers=helper_sources(self.namespace) + submission.helpers)
             with _quiet():
                 [self._result] = grade_submissions(self.exercise, [submission])
         return self._result
@@ -77,6 +91,12 @@ def course_copy(assignment: str, here: Path | None = None) -> Path:
         if (found / "exercise.json").is_file():
             return found
     raise FileNotFoundError(f"No {COURSE_COPIES}/{assignment}/ in {here} or above: run kernelext-grade nbgrader.")
+
+
+def runs_while_grading(source: str) -> bool:
+    """Whether a cell runs in nbgrader's kernel while grading: the grader's own cells (`%puzzle points`), and the
+    `%%puzzle` cells, which record themselves."""
+    return source.lstrip().startswith("%%puzzle") or bool(re.search(r"^\s*%puzzle\s+(points|grading)\b", source, re.M))
 
 
 def own_points(session, group: str, exercise_dir: str | Path = ".") -> tuple[object, float | None]:
