@@ -32,7 +32,6 @@ STUDENTS = {
     ],
     "blank": None,  # the released notebook, untouched
     "loop": [DECLARE, "import signal\nsignal.signal(signal.SIGINT, signal.SIG_IGN)\nwhile True:\n    pass", "", ""],
-    "cheat": None,  # a blank model, and a cell of its own that patches the grader
 }
 CHEAT = (
     "import kernelext.grading.judging.course_cells as cells\n"
@@ -56,7 +55,7 @@ def course(tmp_path_factory) -> Path:
     work = tmp_path_factory.mktemp("nbgrader")
     exercise = colouring_exercise(work / "teacher", "--not-rule symmetry")
     config = json.loads((exercise / "exercise.json").read_text())
-    (exercise / "exercise.json").write_text(json.dumps({**config, "time_limit": 8}))  # the loop costs 8 s a run
+    (exercise / "exercise.json").write_text(json.dumps({**config, "time_limit": 5}))  # the loop costs 5 s a run
     course = work / "course"
     course.mkdir()
     said = _cli_lines(["nbgrader", str(exercise), str(course), "--assignment", ASSIGNMENT])
@@ -73,7 +72,7 @@ def course(tmp_path_factory) -> Path:
             if bodies and cell.cell_type == "code" and "# YOUR CODE HERE" in cell.source:
                 body = next(answers) or "pass"
                 cell.source = cell.source.replace("# YOUR CODE HERE\nraise NotImplementedError()", body)
-        if student == "cheat":  # a cell added before the model, as students add cells
+        if student == "wrong":  # and a cell of its own, added before the model, that patches the grader
             first = next(i for i, c in enumerate(notebook.cells) if c.source.startswith("%%puzzle"))
             notebook.cells.insert(first, nbformat.v4.new_code_cell(CHEAT))
         folder = course / "submitted" / student / ASSIGNMENT
@@ -114,7 +113,7 @@ def test_the_gradebook_holds_the_models_points_per_group_and_each_student(course
         rows = {row["student_id"]: row for row in csv.DictReader(file)}
     assert sorted(rows) == sorted(STUDENTS)
     scores = {s: float(rows[s]["score"]) for s in rows}
-    assert scores == {"right": 3.0, "wrong": 0.0, "blank": 0.0, "loop": 0.0, "cheat": 0.0}
+    assert scores == {"right": 3.0, "wrong": 0.0, "blank": 0.0, "loop": 0.0}  # the patch had no effect
     assert {float(row["max_score"]) for row in rows.values()} == {3.0}
     from nbgrader.api import Gradebook
 
@@ -142,6 +141,6 @@ def test_nbgraders_feedback_shows_the_kits_results_without_the_hidden_instances(
     autograded = nbformat.read(course / "autograded" / "loop" / ASSIGNMENT / f"{ASSIGNMENT}.ipynb", as_version=4)
     recorded = [c for c in autograded.cells if "while True" in c.source]
     assert recorded and "Recorded for grading" in recorded[0].outputs[0]["text"]  # never run in nbgrader's kernel
-    cheat = nbformat.read(course / "autograded" / "cheat" / ASSIGNMENT / f"{ASSIGNMENT}.ipynb", as_version=4)
+    cheat = nbformat.read(course / "autograded" / "wrong" / ASSIGNMENT / f"{ASSIGNMENT}.ipynb", as_version=4)
     patch = next(c for c in cheat.cells if "CourseGrading.points" in c.source)
     assert [o["text"] for o in patch.outputs] == ["Recorded for grading (cell 1): the grader runs it in its sandbox.\n"]
