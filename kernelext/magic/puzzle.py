@@ -16,8 +16,9 @@ from kernelext.steps.posted_facts import posted_facts
 from kernelext.views import detect_view, might_draw, view_for
 from kernelext.views import modules as picture_modules
 from kernelext.views import view_data as picture_data
+from kernelext.widgets.drawing_forms import drawing_text
 from kernelext.widgets.drawing_svg import drawing_svg
-from kernelext.widgets.export import save_grid
+from kernelext.widgets.export import save_grid, text_alternative
 from kernelext.widgets.pencil_forms import pencil_html, pencil_text
 from kernelext.widgets.static_forms import (
     explanation_html,
@@ -216,7 +217,8 @@ class NotebookPuzzle:
         if chosen is not None and self._save_picture(*chosen, path):
             return
         kind = self.kind(grid)
-        print(f"Wrote {save_grid(kind_for(kind).describe(grid, self.data(kind)), path).name}")
+        saved = save_grid(kind_for(kind).describe(grid, self.data(kind)), path)
+        print(f"Wrote {saved.name}" + ("" if saved.suffix == ".svg" else f" and its text form, {saved.stem}.txt"))
 
     def _save_picture(self, module, model, path: str) -> bool:
         """Draw the picture into the .svg file `path` (or .png in the browser); False when it finds nothing to
@@ -234,11 +236,12 @@ class NotebookPuzzle:
         try:
             if png:
                 Path(path).write_bytes(svg_png(drawing_svg(drawn)))
+                text_alternative(Path(path), drawing_text(drawn))
             else:
                 Path(path).write_text(drawing_svg(drawn), encoding="utf-8")
         except OSError as error:
             raise PuzzleUsageError(f"Cannot write {path}: {error.strerror or error}.") from None
-        print(f"Wrote {Path(path).name}")
+        print(f"Wrote {Path(path).name}" + (f" and its text form, {Path(path).stem}.txt" if png else ""))
         return True
 
     def close(self) -> None:

@@ -109,7 +109,7 @@ def describe(model, data, solution, previous) -> dict:
     tail = [f"objective ({goal[0]} {goal[1]}): {score}"] if goal and score is not None else []
     legend = [["bar", "a task, from its start to its end (of a 2-D array: coloured by its first index, the job)"]]
     legend += [["faint", "start or length undecided (*)"]]
-    legend += [["orange outline", "changed by this step"], ["red", "overlaps, or over the capacity"]]
+    legend += [["thick outline", "changed by this step"], ["dotted red outline, ✗", "overlaps, or over the capacity"]]
     return picture("gantt", head, [head, *lines, *tail], shapes, legend)
 
 

@@ -120,7 +120,7 @@ def describe(model, data, solution, previous) -> dict:
         f"broken: {names[i]} - {names[j]} ({ids[i]} = {values[i]}, {ids[j]} = {values[j]})" for i, j in sorted(broken)
     ]
     legend = [["circle", "a node and its value (* undecided)"], ["line", "a constraint between two nodes"]]
-    legend += [["orange ring", "changed by this step"], ["red line", "its two ends break its constraint"]]
+    legend += [["thick ring", "changed by this step"], ["dotted red line", "its two ends break its constraint"]]
     return picture("graph", head, lines, shapes, legend)
 
 

@@ -105,8 +105,8 @@ def describe(model, data, solution, previous) -> dict:
     legend = [
         ["box", "a rectangle at its origin"],
         ["faint, aside", "not placed yet (*)"],
-        ["orange outline", "changed by this step"],
-        ["red outline", "overlaps another"],
+        ["thick outline", "changed by this step"],
+        ["dotted red outline, ✗", "overlaps another"],
     ]
     return picture("packing", head, [head, *lines], shapes, legend)
 

@@ -113,7 +113,7 @@ def describe(model, data, solution, previous) -> dict:
             text = f"{vid} = {value}{shown}" + (" (two legs in)" if stop in crowded else "")
         lines.append(text + " (changed)" * reading.changed((vid,), solution, previous))
     legend = [["circle", "a stop (faint: undecided or left out)"], ["line", "a leg of the tour"]]
-    legend += [["orange line", "changed by this step"], ["red line", "a second leg into the same stop"]]
+    legend += [["thick line", "changed by this step"], ["dotted red line", "a second leg into the same stop"]]
     return picture("route", head, lines, shapes, legend)
 
 

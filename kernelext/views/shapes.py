@@ -3,20 +3,12 @@ views fill them with. Coordinates are whole pixels, so that every drawing of a p
 
 from __future__ import annotations
 
-PALETTE = (
-    "#8dd3c7",
-    "#ffffb3",
-    "#bebada",
-    "#fb8072",
-    "#80b1d3",
-    "#fdb462",
-    "#b3de69",
-    "#fccde5",
-    "#bc80bd",
-    "#ccebc5",
-)  # values drawn as colours: at most this many
+# Values drawn as colours (at most this many): Paul Tol's "light" scheme, made for fills that carry a label. Each
+# keeps dark text at 6:1 or more, and any two stay apart for colour-blind viewers (tests/widgets/test_contrast.py).
+# A value is never told by its colour alone: each box and node also shows its value or its name.
+PALETTE = ("#77AADD", "#EE8866", "#EEDD88", "#FFAABB", "#99DDFF", "#44BB99", "#BBCC33", "#AAAA00", "#DDDDDD")
 FAINT_FILL, BAR_FILL, NODE_FILL = "#f4f4f4", "#9ecae1", "#ffffff"
-INK, GREY = "#222", "#999"
+INK, GREY = "#222", "#767676"
 
 
 def colour(index: int) -> str:

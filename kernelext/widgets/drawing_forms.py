@@ -13,11 +13,10 @@ from __future__ import annotations
 import html
 import math
 
-from kernelext.widgets.style import CHANGED_LINE, CONFLICT, FONT, FREE_TEXT, TEXT
+from kernelext.widgets.style import CONFLICT, FONT, FREE_TEXT, TEXT, marked_text, outline
 
 LINE_STEP = 7  # pixels between the squares of a drawn line, at least
 MOST_SQUARES = 24  # per line
-FAINT_TEXT = "#888888"
 
 
 def drawing_text(description: dict) -> str:
@@ -26,9 +25,11 @@ def drawing_text(description: dict) -> str:
 
 
 def drawing_html(description: dict) -> str:
-    """The picture as a relative `div` holding its shapes, absolutely placed; then its legend and note."""
+    """The picture as a relative `div` holding its shapes, absolutely placed; then its legend, its note, and its
+    text form folded in a `details` (what a screen reader reads)."""
     out = [
-        f'<div style="position:relative;width:{description["width"]}px;height:{description["height"]}px;'
+        f'<div title="{html.escape(description["name"])}" style="position:relative;width:{description["width"]}px;'
+        f"height:{description['height']}px;"
         f'background-color:#ffffff;font-family:{FONT};color:{TEXT};margin:2px 0">'
     ]
     for shape in description["shapes"]:
@@ -39,13 +40,15 @@ def drawing_html(description: dict) -> str:
         out.append(f'<div style="font-size:11px;color:{FREE_TEXT};margin:2px 0">{html.escape(legend)}</div>')
     if description.get("note"):
         out.append(f'<div style="font-size:11px;color:{TEXT}">{html.escape(description["note"])}</div>')
+    out.append(  # what a screen reader reads: shapes placed on a page say nothing in reading order
+        f'<details style="font-size:12px;margin:2px 0"><summary>{html.escape(description["name"])}: as text</summary>'
+        f'<pre style="margin:2px 0;white-space:pre-wrap">{html.escape(drawing_text(description))}</pre></details>'
+    )
     return "".join(out)
 
 
-def _outline(marks: list, width: int = 1) -> str:
-    colour = CONFLICT if "conflict" in marks else CHANGED_LINE if "changed" in marks else "#666666"
-    style = "dashed" if "faint" in marks or "dashed" in marks else "solid"
-    thick = 2 if ("conflict" in marks or "changed" in marks) else width
+def _outline(marks: list) -> str:
+    colour, thick, style = outline(marks)
     return f"border:{thick}px {style} {colour}"
 
 
@@ -57,9 +60,9 @@ def text_size(text: str, height: int, width: int) -> int:
 
 def _box(shape: dict) -> str:
     marks = shape["marks"]
-    colour = FAINT_TEXT if "faint" in marks else CONFLICT if "conflict" in marks else TEXT
-    size = text_size(shape["text"], shape["h"], shape["w"])
-    text = html.escape(shape["text"])
+    colour = FREE_TEXT if "faint" in marks else CONFLICT if "conflict" in marks else TEXT
+    size = text_size(marked_text(shape["text"], marks), shape["h"], shape["w"])
+    text = html.escape(marked_text(shape["text"], marks))
     return (
         f'<div title="{text}" style="position:absolute;left:{shape["x"]}px;top:{shape["y"]}px;'
         f"width:{shape['w']}px;height:{shape['h']}px;box-sizing:border-box;background-color:{shape['fill']};"
@@ -70,13 +73,13 @@ def _box(shape: dict) -> str:
 
 def _dot(shape: dict) -> str:
     r, marks = shape["r"], shape["marks"]
-    colour = FAINT_TEXT if "faint" in marks else TEXT
+    colour = FREE_TEXT if "faint" in marks else TEXT
     return (
         f'<div style="position:absolute;left:{max(shape["x"] - r, 0)}px;top:{max(shape["y"] - r, 0)}px;'
         f"width:{2 * r}px;height:{2 * r}px;box-sizing:border-box;border-radius:50%;"
         f"background-color:{shape['fill']};{_outline(marks)};font-size:{max(8, min(12, r))}px;"
         f'line-height:{max(2 * r - 4, 1)}px;text-align:center;white-space:nowrap;color:{colour}">'
-        f"{html.escape(shape['text'])}</div>"
+        f"{html.escape(marked_text(shape['text'], marks))}</div>"
     )
 
 
@@ -95,9 +98,10 @@ def _label(shape: dict) -> str:
 def _line(shape: dict) -> str:
     """A line as small squares along it: a horizontal or vertical line is one thin `div`."""
     x1, y1, x2, y2, marks = shape["x1"], shape["y1"], shape["x2"], shape["y2"], shape["marks"]
-    colour = CONFLICT if "conflict" in marks else CHANGED_LINE if "changed" in marks else shape["colour"]
-    thick = 3 if "conflict" in marks or "changed" in marks else 1 if x1 == x2 or y1 == y2 else 2
-    if (x1 == x2 or y1 == y2) and "dashed" not in marks:
+    colour, thick, style = outline(marks)
+    colour = shape["colour"] if thick == 1 else colour
+    thick = thick if thick > 1 else 1 if x1 == x2 or y1 == y2 else 2
+    if (x1 == x2 or y1 == y2) and style == "solid":
         left, top = min(x1, x2), min(y1, y2)
         width, height = max(abs(x2 - x1), thick), max(abs(y2 - y1), thick)
         return (
@@ -105,7 +109,7 @@ def _line(shape: dict) -> str:
             f'background-color:{colour}"></div>'
         )
     length = math.hypot(x2 - x1, y2 - y1)
-    step = max(LINE_STEP * (2 if "dashed" in marks else 1), length / MOST_SQUARES)
+    step = max(LINE_STEP * {"solid": 1, "dashed": 2, "dotted": 3}[style], length / MOST_SQUARES)
     count = max(1, int(length / step))
     size = f'px;width:{thick}px;height:{thick}px;background-color:{colour}"></div>'
     half = thick / 2

@@ -5,8 +5,10 @@ from __future__ import annotations
 
 from xml.sax.saxutils import escape, quoteattr
 
-from kernelext.widgets.drawing_forms import FAINT_TEXT, text_size
-from kernelext.widgets.style import CHANGED_LINE, CONFLICT, FONT, TEXT
+from kernelext.widgets.drawing_forms import drawing_text, text_size
+from kernelext.widgets.style import CONFLICT, FONT, FREE_TEXT, TEXT, marked_text, outline
+
+DASHES = {"solid": "", "dashed": ' stroke-dasharray="4 3"', "dotted": ' stroke-dasharray="2 3"'}
 
 
 def drawing_svg(description: dict) -> str:
@@ -17,6 +19,7 @@ def drawing_svg(description: dict) -> str:
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
         f'viewBox="0 0 {width} {height}" font-family={quoteattr(FONT)}>',
         f"<title>{escape(description['name'])}</title>",
+        f"<desc>{escape(drawing_text(description))}</desc>",
         f'<rect x="0" y="0" width="{width}" height="{height}" fill="#fff"/>',
     ]
     parts += [_SHAPES[shape["shape"]](shape) for shape in description["shapes"]]
@@ -25,10 +28,8 @@ def drawing_svg(description: dict) -> str:
 
 
 def _stroke(marks: list) -> str:
-    colour = CONFLICT if "conflict" in marks else CHANGED_LINE if "changed" in marks else "#666666"
-    width = 2 if "conflict" in marks or "changed" in marks else 1
-    dashes = ' stroke-dasharray="4 3"' if "faint" in marks or "dashed" in marks else ""
-    return f'stroke="{colour}" stroke-width="{width}"{dashes}'
+    colour, width, style = outline(marks)
+    return f'stroke="{colour}" stroke-width="{width}"{DASHES[style]}'
 
 
 def _text(x: float, y: float, text: str, size: int, colour: str = TEXT, anchor: str = "middle") -> str:
@@ -44,10 +45,11 @@ def _box(shape: dict) -> str:
         f'<rect x="{x}" y="{y}" width="{w}" height="{h}" fill="{shape["fill"]}" {_stroke(marks)}>'
         f"<title>{escape(shape['text'])}</title></rect>"
     )
-    size = text_size(shape["text"], h, w)
-    if shape["text"] and size:
-        colour = FAINT_TEXT if "faint" in marks else CONFLICT if "conflict" in marks else TEXT
-        drawn += _text(x + w / 2, y + h / 2, shape["text"], size, colour)
+    text = marked_text(shape["text"], marks)
+    size = text_size(text, h, w)
+    if text and size:
+        colour = FREE_TEXT if "faint" in marks else CONFLICT if "conflict" in marks else TEXT
+        drawn += _text(x + w / 2, y + h / 2, text, size, colour)
     return drawn
 
 
@@ -55,19 +57,18 @@ def _dot(shape: dict) -> str:
     marks = shape["marks"]
     drawn = f'<circle cx="{shape["x"]}" cy="{shape["y"]}" r="{shape["r"]}" fill="{shape["fill"]}" {_stroke(marks)}/>'
     if shape["text"]:
-        colour = FAINT_TEXT if "faint" in marks else TEXT
-        drawn += _text(shape["x"], shape["y"], shape["text"], max(8, min(12, shape["r"])), colour)
+        colour = FREE_TEXT if "faint" in marks else TEXT
+        drawn += _text(shape["x"], shape["y"], marked_text(shape["text"], marks), max(8, min(12, shape["r"])), colour)
     return drawn
 
 
 def _line(shape: dict) -> str:
     marks = shape["marks"]
-    colour = CONFLICT if "conflict" in marks else CHANGED_LINE if "changed" in marks else shape["colour"]
-    width = 3 if "conflict" in marks or "changed" in marks else 1.5
-    dashes = ' stroke-dasharray="4 3"' if "dashed" in marks else ""
+    colour, width, style = outline(marks)
+    colour, width = (shape["colour"], 1.5) if width == 1 else (colour, width)
     return (
         f'<line x1="{shape["x1"]}" y1="{shape["y1"]}" x2="{shape["x2"]}" y2="{shape["y2"]}" stroke="{colour}" '
-        f'stroke-width="{width}"{dashes}/>'
+        f'stroke-width="{width}"{DASHES[style]}/>'
     )
 
 

@@ -7,10 +7,12 @@ from pathlib import Path
 
 from kernelext.errors import PuzzleUsageError
 from kernelext.widgets.grid_svg import grid_svg
+from kernelext.widgets.static_forms import grid_text
 from kernelext.widgets.style import (
     CAGE_LINE,
     CHANGED_LINE,
     CONFLICT,
+    CONFLICT_MARK,
     HOLE,
     LINE,
     SIGN_GLYPHS,
@@ -31,9 +33,10 @@ def save_grid(description: dict, path: str | Path) -> Path:
         PuzzleUsageError: a PDF (or a PNG where no canvas draws one) asked for where matplotlib is missing.
     """
     path = Path(path)
-    if path.suffix.lower() == ".svg":
+    if path.suffix.lower() == ".svg":  # its <title> and <desc> say what it shows
         path.write_text(grid_svg(description), encoding="utf-8")
         return path
+    text_alternative(path, grid_text(description))
     if path.suffix.lower() == ".png" and can_draw_png():  # the browser: its canvas draws the SVG
         path.write_bytes(svg_png(grid_svg(description)))
         return path
@@ -92,6 +95,13 @@ def save_grid(description: dict, path: str | Path) -> Path:
     return path
 
 
+def text_alternative(path: Path, text: str) -> Path:
+    """Beside a PNG or PDF picture, a text file of the same name that says what it shows (its alt text)."""
+    beside = path.with_suffix(".txt")
+    beside.write_text(text + "\n", encoding="utf-8")
+    return beside
+
+
 def _draw_cell(axes, cell: dict, r: int, c: int, points: float) -> None:
     from matplotlib.patches import Circle, Rectangle
 
@@ -100,11 +110,13 @@ def _draw_cell(axes, cell: dict, r: int, c: int, points: float) -> None:
         axes.add_artist(Rectangle((c, r), 1, 1, facecolor=HOLE, edgecolor="none"))
         return
     axes.add_artist(Rectangle((c, r), 1, 1, facecolor=background(cell), edgecolor=LINE, linewidth=0.6))
-    for name, colour in (("changed", CHANGED_LINE), ("conflict", CONFLICT)):
-        if name in classes and (cell.get("fill") or name == "conflict"):
+    for name, colour, width in (("changed", CHANGED_LINE, 2.5), ("conflict", CONFLICT, 1.5)):
+        if name in classes and (name == "conflict" or "conflict" not in classes):
             axes.add_artist(
-                Rectangle((c + 0.08, r + 0.08), 0.84, 0.84, facecolor="none", edgecolor=colour, linewidth=1.5)
+                Rectangle((c + 0.08, r + 0.08), 0.84, 0.84, facecolor="none", edgecolor=colour, linewidth=width)
             )
+    if "conflict" in classes:
+        axes.text(c + 0.84, r + 0.2, CONFLICT_MARK, ha="center", va="center", color=CONFLICT, fontsize=points * 0.25)
     if "endpoint" in classes:
         axes.add_artist(Circle((c + 0.5, r + 0.5), 0.4, facecolor="none", edgecolor=THICK, linewidth=1.5))
     sides = {

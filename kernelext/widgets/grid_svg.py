@@ -6,10 +6,12 @@ from __future__ import annotations
 
 from xml.sax.saxutils import escape, quoteattr
 
+from kernelext.widgets.static_forms import grid_text
 from kernelext.widgets.style import (
     CAGE_LINE,
     CHANGED_LINE,
     CONFLICT,
+    CONFLICT_MARK,
     FONT,
     HOLE,
     LINE,
@@ -36,7 +38,8 @@ def grid_svg(description: dict) -> str:
         '<?xml version="1.0" encoding="utf-8" standalone="no"?>',
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{_n(width * UNIT)}" height="{_n(height * UNIT)}" '
         f'viewBox="{_n(x0)} {_n(y0)} {_n(width)} {_n(height)}" font-family={quoteattr(FONT)}>',
-        f"<title>{escape(description.get('name') or description.get('kind') or 'grid')}</title>",
+        f"<title>{escape(description.get('name') or description.get('kind') or 'grid')}: {rows} x {cols}</title>",
+        f"<desc>{escape(grid_text(description))}</desc>",
         f'<rect x="{_n(x0)}" y="{_n(y0)}" width="{_n(width)}" height="{_n(height)}" fill="#fff"/>',
     ]
     for r, row in enumerate(cells):
@@ -64,12 +67,14 @@ def _cell(cell: dict, r: int, c: int) -> list[str]:
     drawn = [
         f'<rect x="{c}" y="{r}" width="1" height="1" fill="{background(cell)}" stroke="{LINE}" stroke-width="0.02"/>'
     ]
-    for name, colour in (("changed", CHANGED_LINE), ("conflict", CONFLICT)):
-        if name in classes and (cell.get("fill") or name == "conflict"):
+    for name, colour, width in (("changed", CHANGED_LINE, 0.1), ("conflict", CONFLICT, 0.06)):
+        if name in classes and (name == "conflict" or "conflict" not in classes):
             drawn.append(
                 f'<rect x="{_n(c + 0.08)}" y="{_n(r + 0.08)}" width="0.84" height="0.84" fill="none" '
-                f'stroke="{colour}" stroke-width="0.05"/>'
+                f'stroke="{colour}" stroke-width="{width}"/>'
             )
+    if "conflict" in classes:
+        drawn.append(_text(c + 0.84, r + 0.2, CONFLICT_MARK, 0.25, CONFLICT, bold=True))
     if "endpoint" in classes:
         drawn.append(
             f'<circle cx="{_n(c + 0.5)}" cy="{_n(r + 0.5)}" r="0.4" fill="none" stroke="{THICK}" stroke-width="0.05"/>'

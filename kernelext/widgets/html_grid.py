@@ -6,7 +6,8 @@ with properties from the sanitizer's allow-list (`apputils/src/sanitizer.ts`: ba
 border-*, width, height, min-width, padding, margin, color, font-*, text-align, vertical-align,
 line-height, white-space, display, position, top, left, right, bottom, border-radius, box-shadow,
 box-sizing). No SVG, `<style>`, script, class or id. The text of each cell carries its meaning on its
-own (values, `*`, `■`, signs, clues), so a front end that drops styles still shows a readable grid.
+own (values, `*`, `■`, signs, clues, `✗` on a cell that breaks a rule), so a front end that drops styles still
+shows a readable grid, and no state is told by colour alone (see kernelext.widgets.style).
 The same bytes for the same description: no ids, timings or random parts.
 """
 
@@ -21,6 +22,7 @@ from kernelext.widgets.style import (
     CLUE_BG,
     CONFLICT,
     CONFLICT_BG,
+    CONFLICT_MARK,
     FONT,
     FREE_TEXT,
     HOLE,
@@ -71,10 +73,11 @@ def _style_of(cell: dict, s: int) -> str:
     if classes & {"given", "endpoint"}:
         parts.append("font-weight:bold")
     parts += [f"border-{SIDES[side]}:3px solid {THICK}" for side in cell.get("borders", "")]
-    ring = CONFLICT if "conflict" in classes else CHANGED_LINE if "changed" in classes and cell.get("fill") else ""
-    if ring:
-        parts.append(f"box-shadow:inset 0 0 0 2px {ring}")
-    if cell.get("cage") or cell.get("corner"):
+    if "conflict" in classes:
+        parts.append(f"box-shadow:inset 0 0 0 2px {CONFLICT}")
+    elif "changed" in classes:
+        parts.append(f"box-shadow:inset 0 0 0 3px {CHANGED_LINE}")
+    if cell.get("cage") or cell.get("corner") or "conflict" in classes:
         parts.append("position:relative")
     return ";".join(parts)
 
@@ -99,6 +102,11 @@ def _cell_content(cell: dict, s: int) -> str:
             f'<span style="position:absolute;top:1px;left:2px;font-size:{max(8, s // 3)}px;'
             f'font-weight:normal;color:{TEXT};background-color:{background(cell)};line-height:1">'
             f"{html.escape(str(cell['corner']))}</span>"
+        )
+    if "conflict" in classes:
+        parts.append(
+            f'<span style="position:absolute;top:1px;right:2px;font-size:{max(8, s // 3)}px;'
+            f'font-weight:bold;color:{CONFLICT};line-height:1">{CONFLICT_MARK}</span>'
         )
     return "".join(parts) + text
 
@@ -162,11 +170,11 @@ def grid_html(description: dict) -> str:
     return "".join(out)
 
 
-def _swatch(fill: str, line: str = LINE, text: str = "") -> str:
+def _swatch(fill: str, line: str = LINE, text: str = "", ring: int = 1) -> str:
     return (
-        f'<span style="display:inline-block;width:14px;height:14px;line-height:14px;text-align:center;'
-        f'vertical-align:middle;background-color:{fill};border:1px solid {line};font-size:10px">'
-        f"{html.escape(text)}</span>"
+        f'<span style="display:inline-block;box-sizing:border-box;width:16px;height:16px;line-height:{16 - 2 * ring}px;'
+        f"text-align:center;vertical-align:middle;background-color:{fill};border:{ring}px solid {line};"
+        f'font-size:10px;color:{TEXT}">{html.escape(text)}</span>'
     )
 
 
@@ -174,9 +182,9 @@ def legend_html(description: dict) -> str:
     """What the marks of this grid mean, for the marks it shows."""
     present = {name for row in description["cells"] for cell in row for name in cell.get("classes", ())}
     items = [
-        (_swatch(CHANGED, CHANGED_LINE), "changed by this step", "changed"),
+        (_swatch(CHANGED, CHANGED_LINE, ring=3), "changed by this step (thick ring)", "changed"),
         (_swatch(WHITE, text="*"), "no constraint on it yet", "free"),
-        (_swatch(CONFLICT_BG, CONFLICT), "breaks a rule", "conflict"),
+        (_swatch(CONFLICT_BG, CONFLICT, CONFLICT_MARK, ring=2), "breaks a rule", "conflict"),
         (_swatch(WHITE, text="■"), "filled", "filled"),
         (_swatch(WHITE, THICK, "○"), "end of a path", "endpoint"),
         (_swatch(WHITE, text="♛"), "queen", "queen"),

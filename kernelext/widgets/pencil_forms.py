@@ -1,22 +1,25 @@
 """Pencil marks drawn: a PencilGrid (see kernelext.insight.pencil_marks) as aligned text and as a static HTML
-table that every front end shows (no ids, no scripts)."""
+table that every front end shows (no ids, no scripts). Each state has a cue besides its colour: a removed
+candidate is struck through, a value decided by the step is bold in a thick ring, a cell the step reasons on
+has a ring, a wiped-out cell shows `∅`, an unknown one `*`."""
 
 from __future__ import annotations
 
 import html
 
 from kernelext.insight.pencil_marks import PencilGrid
+from kernelext.widgets.style import CHANGED, CHANGED_LINE, CONFLICT, FREE_TEXT, LINE, TEXT
 
 SMALL = 9  # domains of at most this many values are drawn digit by digit
 WIPED_OUT = "∅"
 UNKNOWN = "*"
 _STYLE = "border-collapse:collapse;font-family:sans-serif;text-align:center;margin:2px 0"
 _CELL = (
-    "border:1px solid #888;width:{s}px;height:{s}px;padding:0;vertical-align:middle;text-align:center;"
-    "background-color:#fff;color:#222;{extra}"
+    f"border:1px solid {LINE};width:{{s}}px;height:{{s}}px;padding:0;vertical-align:middle;text-align:center;"
+    f"background-color:#fff;color:{TEXT};{{extra}}"
 )
-HIGHLIGHT, HIGHLIGHT_RING = "#dbeafe", "#3b82f6"
-STRONG, WEAK = "#1d4ed8", "#ea580c"  # a chain's links: dots every 3 px (strong) or 7 px (weak)
+HIGHLIGHT, HIGHLIGHT_RING = "#dbeafe", "#1d4ed8"
+STRONG, WEAK = "#1d4ed8", "#b45309"  # a chain's links: dots every 3 px (strong) or 7 px (weak)
 
 
 def cell_text(values: tuple[int, ...] | None) -> str:
@@ -125,10 +128,9 @@ def _anchor(r: int, c: int, digit: int, size: int) -> tuple[float, float]:
 
 
 def _highlighted(colour: str) -> str:
-    """A highlighted cell's style: a light blue background, else (its background means something) a blue ring."""
-    if "background" not in colour:
-        return colour + f"background:{HIGHLIGHT};"
-    return colour if "box-shadow" in colour else colour + f"box-shadow:inset 0 0 0 2px {HIGHLIGHT_RING};"
+    """A highlighted cell's style: a blue ring, on a light blue background unless its background means something."""
+    ring = "" if "box-shadow" in colour else f"box-shadow:inset 0 0 0 2px {HIGHLIGHT_RING};"
+    return colour + ring + ("" if "background" in colour else f"background:{HIGHLIGHT};")
 
 
 def _borders(r: int, c: int, block: int | None) -> str:
@@ -144,22 +146,22 @@ def _cell_html(
 ) -> tuple[str, str]:
     """A cell's inner HTML and background style; `linked` candidates (a chain's) are circled."""
     if values is None:
-        return '<span style="color:#999">*</span>', ""
+        return f'<span style="color:{FREE_TEXT}">*</span>', ""
     if not values:
-        return f'<b style="color:#fff">{WIPED_OUT}</b>', "background:#d62728;"
+        return f'<b style="color:#fff">{WIPED_OUT}</b>', f"background:{CONFLICT};"
     if boolean:
         fill = {(1,): "#333", (0,): "#fff"}.get(values, "#ccc")
         mark = "?" if len(values) > 1 else ""
-        ring = "box-shadow:inset 0 0 0 2px #e6550d;" if removed else ""
-        return f'<span style="color:#555;font-size:11px">{mark}</span>', f"background:{fill};{ring}"
+        ring = f"box-shadow:inset 0 0 0 3px {CHANGED_LINE if values != (1,) else CHANGED};" if removed else ""
+        return f'<span style="color:{TEXT};font-size:11px">{mark}</span>', f"background:{fill};{ring}"
     if len(values) == 1:
-        changed = "background:#fff3b0;" if removed else ""
+        changed = f"background:{CHANGED};box-shadow:inset 0 0 0 3px {CHANGED_LINE};" if removed else ""
         return f'<span style="font-size:{size // 2 + 2}px;font-weight:bold">{values[0]}</span>', changed
     marks = sorted({*values, *removed})
     if len(marks) > SMALL:
         text = html.escape(cell_text(values))
         return f'<span style="font-size:10px">{text}</span>', ""
-    parts = {v: f'<s style="color:#d62728">{v}</s>' if v in removed else f"<span>{v}</span>" for v in marks}
+    parts = {v: f'<s style="color:{CONFLICT}">{v}</s>' if v in removed else f"<span>{v}</span>" for v in marks}
     for v in linked:
         if v in parts and v not in removed:
             parts[v] = f'<span style="background:#bfdbfe;border-radius:6px;font-weight:bold">{v}</span>'

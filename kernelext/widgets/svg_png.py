@@ -16,7 +16,7 @@ from kernelext.errors import PuzzleUsageError
 SCALE = 2  # PNG pixels per SVG pixel: sharp on a high-density screen or a slide
 SVG = "{http://www.w3.org/2000/svg}"
 ALIGN = {"start": "left", "middle": "center", "end": "right"}
-SKIPPED = {"svg", "title"}
+SKIPPED = {"svg", "title", "desc"}
 
 
 def can_draw_png() -> bool:

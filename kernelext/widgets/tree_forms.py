@@ -1,5 +1,7 @@
 """A search tree drawn (see kernelext.insight.search_tree): an SVG for the live widget, and an indented outline
-(text and static HTML) that a saved notebook shows in every front end."""
+(text and static HTML) that a saved notebook shows in every front end. A node's kind is told by its shape and
+mark as well as its colour: a failure is a square with `✗`, a solution a diamond with `✓`, a refutation's edge
+is dashed, the path to the selected node thick."""
 
 from __future__ import annotations
 
@@ -9,12 +11,14 @@ from kernelext.insight.search_tree import SearchTree, TreeNode, children_of
 
 COLOURS = {
     "root": "#555555",
-    "decision": "#4c78a8",
-    "refutation": "#4c78a8",
-    "failure": "#d62728",
-    "solution": "#2ca02c",
+    "decision": "#3b6ea5",
+    "refutation": "#3b6ea5",
+    "failure": "#b00020",
+    "solution": "#1a7f37",
 }
-HIGHLIGHT = "#ff7f0e"
+MARKS = {"failure": "✗", "solution": "✓"}
+HIGHLIGHT = "#8a5a00"
+EDGE, LABEL = "#767676", "#222"
 OUTLINE_LINES = 120
 
 
@@ -61,7 +65,7 @@ def tree_svg(tree: SearchTree, selected: int | None = None) -> str:
     ]
     for node in tree.nodes[1:]:
         (x1, y1), (x2, y2) = xy(node.parent), xy(node.id)
-        colour, stroke = (HIGHLIGHT, 3) if node.id in on_path else ("#999999", 1)
+        colour, stroke = (HIGHLIGHT, 3) if node.id in on_path else (EDGE, 1)
         dash = "" if node.positive else ' stroke-dasharray="4 3"'
         parts.append(
             f'<line x1="{x1:.1f}" y1="{y1:.1f}" x2="{x2:.1f}" y2="{y2:.1f}" stroke="{colour}" '
@@ -72,19 +76,32 @@ def tree_svg(tree: SearchTree, selected: int | None = None) -> str:
             anchor, shift = ("start", 4) if x2 >= x1 else ("end", -4)
             parts.append(
                 f'<text x="{(x1 + x2) / 2 + shift:.1f}" y="{(y1 + y2) / 2:.1f}" text-anchor="{anchor}" '
-                f'fill="#333">{label}</text>'
+                f'fill="{LABEL}">{label}</text>'
             )
     radius = 6 if labelled else max(2.5, min(5, dx / 3))
     for node in tree.nodes:
         x, y = xy(node.id)
         ring = (HIGHLIGHT, 3) if node.id == selected else ("#ffffff", 1)
-        parts.append(
-            f'<circle data-node="{node.id}" cx="{x:.1f}" cy="{y:.1f}" r="{radius:.1f}" '
-            f'fill="{COLOURS[node.kind]}" stroke="{ring[0]}" stroke-width="{ring[1]}" style="cursor:pointer">'
-            f"<title>{html.escape(node.text)} ({node.kind})</title></circle>"
-        )
+        paint = f'fill="{COLOURS[node.kind]}" stroke="{ring[0]}" stroke-width="{ring[1]}" style="cursor:pointer"'
+        title = f"<title>{html.escape(node.text)} ({node.kind})</title>"
+        parts.append(f'<g data-node="{node.id}">{_node_shape(node.kind, x, y, radius, paint)}{title}</g>')
+        if labelled and node.kind in MARKS:
+            parts.append(
+                f'<text x="{x + radius + 3:.1f}" y="{y + 4:.1f}" fill="{COLOURS[node.kind]}" '
+                f'font-weight="bold">{MARKS[node.kind]}</text>'
+            )
     parts.append("</svg>")
     return "".join(parts)
+
+
+def _node_shape(kind: str, x: float, y: float, r: float, paint: str) -> str:
+    """A failure as a square, a solution as a diamond, any other node as a circle."""
+    if kind == "failure":
+        return f'<rect x="{x - r:.1f}" y="{y - r:.1f}" width="{2 * r:.1f}" height="{2 * r:.1f}" {paint}/>'
+    if kind == "solution":
+        d = r * 1.35
+        return f'<polygon points="{x:.1f},{y - d:.1f} {x + d:.1f},{y:.1f} {x:.1f},{y + d:.1f} {x - d:.1f},{y:.1f}" {paint}/>'
+    return f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{r:.1f}" {paint}/>'
 
 
 def tree_outline(tree: SearchTree, most: int = OUTLINE_LINES) -> list[tuple[str, TreeNode]]:
@@ -113,15 +130,15 @@ def tree_html(tree: SearchTree) -> str:
     rows = []
     for branch, node in lines:
         label = html.escape(node.text) + html.escape(_outline_label(node))
-        colour = COLOURS[node.kind] if node.kind in ("failure", "solution") else "#222222"
-        weight = ";font-weight:bold" if node.kind in ("failure", "solution") else ""
+        colour = COLOURS[node.kind] if node.kind in MARKS else LABEL
+        weight = ";font-weight:bold" if node.kind in MARKS else ""
         rows.append(
-            f'<span style="color:#999999">{html.escape(branch)}</span>'
+            f'<span style="color:{EDGE}">{html.escape(branch)}</span>'
             f'<span style="color:{colour}{weight}">{label}</span>'
         )
     rest = len(tree.nodes) - len(lines)
     if rest:
-        rows.append(f'<span style="color:#999999">… {rest} more nodes (run the cell to browse the whole tree)</span>')
+        rows.append(f'<span style="color:{EDGE}">… {rest} more nodes (run the cell to browse the whole tree)</span>')
     summary = "<br>".join(html.escape(line) for line in tree.summary().splitlines())
     return (
         f'<div style="font-family:DejaVu Sans, Arial, sans-serif;font-size:13px"><div>{summary}</div>'

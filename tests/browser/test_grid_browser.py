@@ -16,6 +16,9 @@ import pytest
 from lab_server import ARTIFACTS, jupyter_server, open_notebook, require_browser
 from local_web import launch
 
+from kernelext.widgets.style import CONFLICT
+from kernelext.widgets.tree_forms import HIGHLIGHT
+
 pytestmark = pytest.mark.browser
 
 MSG_TYPE = re.compile(rb'"msg_type":\s*"(\w+)"')
@@ -226,7 +229,7 @@ def test_grid_widgets_in_jupyterlab(lab):
             assert final.is_visible()
             assert final.locator("table td").count() == 30 * 30 + 30 + 31  # cells, row clues, column clues
             assert final.locator("td", has_text="■").count() == filled
-            assert final.locator("td[style*='#d62728']").count() == 0  # no broken rule
+            assert final.locator(f"td[style*='{CONFLICT}']").count() == 0  # no broken rule
 
             stepper = cells.nth(4)
             assert stepper.locator(".kx-count").inner_text() == "1 of 3"
@@ -279,9 +282,9 @@ def test_pencil_marks_and_search_tree_in_jupyterlab(lab):
             assert marks[:4] == ["1", "2", "3 4", "3 4"], marks
             assert sum(len(m.split()) > 1 for m in marks) == 12, f"want 12 cells with several values: {marks}"
 
-            # The search tree: TreeWidget's SVG, one clickable circle per node, and no grid before a click.
+            # The search tree: TreeWidget's SVG, one clickable shape per node, and no grid before a click.
             tree = cells.nth(3).locator(".jp-OutputArea-output")
-            nodes = tree.locator("svg circle[data-node]")
+            nodes = tree.locator("svg [data-node]")
             try:
                 nodes.first.wait_for(state="visible", timeout=10_000)
             except Exception:
@@ -290,7 +293,7 @@ def test_pencil_marks_and_search_tree_in_jupyterlab(lab):
             caption = tree.locator("pre")
             assert caption.inner_text().startswith("search tree: ")
             size = int(re.search(r"(\d+) nodes", caption.inner_text()).group(1))
-            assert nodes.count() == size + 1, "one circle per node below the root, and the root"
+            assert nodes.count() == size + 1, "one shape per node below the root, and the root"
 
             solution = nodes.filter(has=page.locator("title", has_text="(solution)")).first
             node_id = solution.get_attribute("data-node")
@@ -309,7 +312,7 @@ def test_pencil_marks_and_search_tree_in_jupyterlab(lab):
             assert len(digits) == 16 and all(sorted(digits[4 * r : 4 * r + 4]) == list("1234") for r in range(4)), (
                 digits
             )
-            assert tree.locator(f'circle[data-node="{node_id}"]').get_attribute("stroke") == "#ff7f0e"
+            assert tree.locator(f'[data-node="{node_id}"] > polygon').get_attribute("stroke") == HIGHLIGHT
 
             # The step's widget toggles to its pencil marks in the browser alone, and back.
             widget = cells.nth(2).locator(".kx-root")

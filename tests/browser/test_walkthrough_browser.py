@@ -178,12 +178,12 @@ def test_walkthrough_static_form_untrusted_shows_every_step_as_cards_side_by_sid
 
 def test_a_chain_drawn_untrusted_keeps_its_dots_on_the_line_between_its_cells(lab):
     """The sanitizer keeps the dots' positions and colours: the weak link runs down column 7 from row 2 to
-    row 4 in orange, the strong link along row 4 from column 7 to column 6 in blue."""
+    row 4 in dark orange, the strong link along row 4 from column 7 to column 6 in blue."""
     expected = pencil_html(CHAIN, 3).count("position:absolute")
     with stored_output(lab, "chain.ipynb") as output:
         dots = output.evaluate(DOTS)
         assert len(dots) == expected and all(d["position"] == "absolute" and d["width"] >= 2 for d in dots)
-        weak = [d for d in dots if d["colour"] == "rgb(234, 88, 12)"]
+        weak = [d for d in dots if d["colour"] == "rgb(180, 83, 9)"]
         strong = [d for d in dots if d["colour"] == "rgb(29, 78, 216)"]
         assert len(weak) + len(strong) == len(dots) and weak and strong, dots
         assert all(7 < d["col"] < 8 and 2 < d["row"] < 5 for d in weak), weak

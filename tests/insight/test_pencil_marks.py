@@ -11,6 +11,7 @@ from kernelext.grid import ArrayInfo
 from kernelext.insight.pencil_marks import compare_domains, pencil_grid, pencil_report
 from kernelext.steps.session import PuzzleSession
 from kernelext.widgets.pencil_forms import pencil_html, pencil_text
+from kernelext.widgets.style import CONFLICT
 
 pytestmark = pytest.mark.timeout(300)
 
@@ -133,7 +134,7 @@ def test_wiped_out_domain_is_empty_and_red(sessions):
     grid, domains = pencil_report(session)
     assert domains["y[0]"] == ()
     assert grid.wiped_out == {(0, 0)}
-    assert "∅" in pencil_text(grid) and "#d62728" in pencil_html(grid)
+    assert "∅" in pencil_text(grid) and CONFLICT in pencil_html(grid)
 
 
 def test_time_limit_keeps_what_was_narrowed_and_says_the_marks_were_cut_short(sessions):

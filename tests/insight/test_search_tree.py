@@ -15,7 +15,7 @@ from kernelext.insight.search_tree import (
 from kernelext.kinds.queens import conflicts
 from kernelext.pycsp3_glue import model_state
 from kernelext.steps.session import PuzzleSession
-from kernelext.widgets.tree_forms import tree_html, tree_outline, tree_svg
+from kernelext.widgets.tree_forms import COLOURS, HIGHLIGHT, tree_html, tree_outline, tree_svg
 from kernelext.widgets.tree_widget import WIDGET_MIME, TreeWidget
 
 QUEENS = "q = VarArray(size=4, dom=range(4))\n"
@@ -84,9 +84,9 @@ def test_grid_at_a_node_applies_the_decisions_on_its_path(queens):
 def test_svg_colours_failures_and_solutions_and_highlights_the_path(queens):
     tree = record_tree(queens)
     picture = tree_svg(tree, selected=tree.solutions[0])
-    assert picture.count('fill="#2ca02c"') == 2
-    assert picture.count('fill="#d62728"') == len(tree.failures)
-    assert len(re.findall('<line[^>]*stroke="#ff7f0e"', picture)) == len(tree.path_ids(tree.solutions[0])) - 1
+    assert len(re.findall(f'<polygon[^>]*fill="{COLOURS["solution"]}"', picture)) == 2  # diamonds
+    assert len(re.findall(f'<rect[^>]*fill="{COLOURS["failure"]}"', picture)) == len(tree.failures)  # squares
+    assert len(re.findall(f'<line[^>]*stroke="{HIGHLIGHT}"', picture)) == len(tree.path_ids(tree.solutions[0])) - 1
     assert picture == tree_svg(tree, selected=tree.solutions[0])
 
 

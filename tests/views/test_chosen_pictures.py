@@ -177,7 +177,10 @@ def test_the_live_widget_shows_the_static_picture(shell):
 
     state = report_state(report, puzzle.kind(report.grid), {}, puzzle.drawings(report))
     widget = GridWidget(description=state)
-    assert widget.description["pictures"][0].startswith('<div style="position:relative')
+    assert (
+        widget.description["pictures"][0].startswith('<div title="Graph: ')
+        and "position:relative" in widget.description["pictures"][0]
+    )
 
 
 def test_a_step_not_solved_draws_every_task_undecided(shell):

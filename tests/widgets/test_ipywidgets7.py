@@ -1,7 +1,7 @@
 """The kit under ipywidgets 7.7.1, as Colab ships it: `%%puzzle` runs in a real kernel and every step
 carries its static forms beside the widget.
 
-ipywidgets 7.7.1 is installed, without the network, from the wheels `python tests/fetch_wheels.py` downloads
+ipywidgets 7.7.1 is installed, without the network, from the wheels `python tests/fetch_test_parts.py` downloads
 before the tests, into a folder put first on the kernel's PYTHONPATH, so the kernel imports it instead of the
 environment's ipywidgets 8.
 """
@@ -16,7 +16,7 @@ import nbclient
 import nbformat
 import pytest
 from conftest import ctrl_c_kept
-from fetch_wheels import COMMAND, IPYWIDGETS7, missing, wheels_folder
+from fetch_test_parts import COMMAND, IPYWIDGETS7, missing, wheels_folder
 from sanitized_html import sanitizer_problems
 
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"

@@ -11,6 +11,7 @@ import pytest
 from kernelext.errors import PuzzleUsageError
 from kernelext.widgets.drawing_svg import drawing_svg
 from kernelext.widgets.grid_svg import grid_svg
+from kernelext.widgets.style import CONFLICT
 from kernelext.widgets.svg_png import SCALE, can_draw_png, canvas_calls
 
 GRID = {
@@ -26,6 +27,7 @@ GRID = {
 }
 PICTURE = {
     "name": "schedule",
+    "lines": ["schedule: job 0 from 0 to 6", "an unnamed task overlaps"],
     "width": 200,
     "height": 80,
     "shapes": [
@@ -78,9 +80,10 @@ def test_the_grid_s_view_box_is_mapped_onto_the_pixels():
 
 def test_fills_strokes_and_dashes_follow_the_svg():
     _, calls = canvas_calls(drawing_svg(PICTURE))
-    assert ("set fillStyle", "#8dd3c7") in calls and ("set strokeStyle", "#d62728") in calls
+    assert ("set fillStyle", "#8dd3c7") in calls and ("set strokeStyle", CONFLICT) in calls
     dashes = [call[1] for call in calls if call[0] == "setLineDash" and call[1]]
-    assert dashes and all(dash == [4 * SCALE, 3 * SCALE] for dash in dashes)
+    assert [2 * SCALE, 3 * SCALE] in dashes, "a broken rule's outline is dotted"
+    assert all(dash in ([4 * SCALE, 3 * SCALE], [2 * SCALE, 3 * SCALE]) for dash in dashes)
     assert calls.count(("fill",)) == 4  # the background, two boxes, the dot: never the line
 
 

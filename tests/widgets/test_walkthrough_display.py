@@ -12,7 +12,7 @@ from sanitized_html import sanitizer_problems
 from kernelext.insight.pencil_marks import PencilGrid
 from kernelext.magic.puzzle import NotebookPuzzle
 from kernelext.steps.session import PuzzleSession
-from kernelext.widgets.pencil_forms import pencil_html, pencil_text
+from kernelext.widgets.pencil_forms import HIGHLIGHT, HIGHLIGHT_RING, pencil_html, pencil_text
 from kernelext.widgets.static_forms import (
     MOST_PAGES,
     page_spans,
@@ -21,24 +21,27 @@ from kernelext.widgets.static_forms import (
     walkthrough_text,
 )
 from kernelext.widgets.stepper_widget import WIDGET_MIME, StepperWidget
+from kernelext.widgets.style import CHANGED, CHANGED_LINE, CONFLICT
 
 
 def cell_styles(markup: str) -> list[str]:
     return markup.split('<td style="')[1:]
 
 
-def test_highlighted_cells_are_light_blue_and_placed_cells_stay_yellow_with_a_ring():
+def test_highlighted_cells_are_ringed_in_blue_and_placed_cells_stay_yellow_with_a_thick_ring():
     step = walkthrough().deductions[0].marks
     styles = cell_styles(pencil_html(step))
     assert len(styles) == 16
+    blue_ring = f"box-shadow:inset 0 0 0 2px {HIGHLIGHT_RING}"
     placed = styles[1]  # x[0][1]: placed by this step, and in the constraints
-    assert "#fff3b0" in placed and "#dbeafe" not in placed and "box-shadow:inset 0 0 0 2px #3b82f6" in placed
-    assert all("#dbeafe" in styles[k] for k in (0, 2, 3, 5))  # the rest of row 0, and x[1][1]
-    assert not any("#dbeafe" in styles[k] or "box-shadow" in styles[k] for k in (4, 6, 15))
+    assert CHANGED in placed and f"box-shadow:inset 0 0 0 3px {CHANGED_LINE}" in placed and HIGHLIGHT not in placed
+    for k in (0, 2, 3, 5):  # the rest of row 0, and x[1][1]: a ring besides the colour
+        assert HIGHLIGHT in styles[k] and blue_ring in styles[k]
+    assert not any(HIGHLIGHT in styles[k] or "box-shadow" in styles[k] for k in (4, 6, 15))
     plain = PencilGrid("x", step.values, step.removed)
-    assert "#dbeafe" not in pencil_html(plain) and "#3b82f6" not in pencil_html(plain)
+    assert HIGHLIGHT not in pencil_html(plain) and HIGHLIGHT_RING not in pencil_html(plain)
     binary = PencilGrid("b", (((0,), (0, 1)),), (((), ()),), boolean=True, highlighted=frozenset({(0, 0), (0, 1)}))
-    assert pencil_html(binary).count("#3b82f6") == 2  # a ring: the fill keeps meaning filled / empty / unknown
+    assert pencil_html(binary).count(HIGHLIGHT_RING) == 2  # a ring: the fill keeps meaning filled / empty / unknown
     assert sanitizer_problems(pencil_html(step, block=2)) == [] and sanitizer_problems(pencil_html(binary)) == []
 
 
@@ -76,7 +79,9 @@ def test_a_long_walkthrough_s_static_form_gathers_its_steps_into_a_few_cards():
     assert markup.count("display:inline-block") == 1 + MOST_PAGES  # the start, then the pages
     assert all(f"{n}. {html.escape(d.line())}" in markup for n, d in enumerate(steps, 1))  # every step named
     assert markup.count("#dbeafe") == 0  # a page of several steps highlights none: it marks what they changed
-    changed = markup.count("background:#fff3b0") + markup.count('<s style="color:#d62728">')  # placed, or struck out
+    changed = markup.count(f"background:{CHANGED}") + markup.count(
+        f'<s style="color:{CONFLICT}">'
+    )  # placed, or struck out
     assert changed == MOST_PAGES * 2  # on each page, both cells its steps changed
     assert sanitizer_problems(markup) == [] and len(markup) < len(walkthrough_html(w, block=2)) * 6
     assert page_spans(2) == [(0, 1), (1, 2)] and page_spans(0) == []

@@ -23,8 +23,10 @@ from kernelext.widgets.grid_widget import WIDGET_MIME, GridWidget
 from kernelext.widgets.static_forms import (
     explanation_html,
     explanation_text,
+    grid_text,
     picture_html,
 )
+from kernelext.widgets.style import CONFLICT_MARK
 
 N = 30
 CLUES = {"rows": [[N // 2]] * N, "cols": [[N]] * (N // 2) + [[]] * (N - N // 2)}
@@ -189,7 +191,9 @@ def test_an_svg_is_drawn_without_matplotlib_and_a_png_then_says_to_save_an_svg(t
     path = save_grid(description, tmp_path / "grid.svg")
     svg = ElementTree.parse(path).getroot()
     texts = sorted(t.text for t in svg.iter("{http://www.w3.org/2000/svg}text"))
-    assert texts == sorted(["1", "2", "*", "2", "1", "3", "<", "\u2228", "1", "1 1", "2", "1"])
+    assert texts == sorted(["1", "2", "*", "2", "1", "3", "<", "\u2228", "1", "1 1", "2", "1", CONFLICT_MARK])
+    assert svg.find("{http://www.w3.org/2000/svg}title").text.endswith(": 3 x 2")
+    assert svg.find("{http://www.w3.org/2000/svg}desc").text == grid_text(description)  # what a screen reader reads
     assert path.read_text() == save_grid(description, tmp_path / "again.svg").read_text()
     with pytest.raises(PuzzleUsageError, match=r"save grid\.svg instead"):
         save_grid(description, tmp_path / "grid.png")

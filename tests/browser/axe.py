@@ -1,0 +1,62 @@
+"""axe-core in the page under test: the WCAG 2.0 and 2.1 rules, levels A and AA, on the parts the kit draws.
+
+axe-core comes from the npm registry once (`python tests/fetch_test_parts.py`, in the README's test command) and
+is read from that tarball: no test downloads it. Fails (never skips) when it is missing.
+"""
+
+from __future__ import annotations
+
+import sys
+import tarfile
+from functools import cache
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from fetch_test_parts import COMMAND, axe_tarball  # noqa: E402
+
+WCAG_21_AA = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]
+RUN = """async ([selector, tags]) => {
+    const include = selector ? [...document.querySelectorAll(selector)] : [document];
+    if (!include.length) return null;
+    const result = await axe.run(include, {runOnly: {type: "tag", values: tags}, resultTypes: ["violations"]});
+    return result.violations.map((v) => ({
+        id: v.id, impact: v.impact,
+        nodes: v.nodes.map((n) => ({target: n.target.join(" "), summary: n.failureSummary.split("\\n")[1] || ""})),
+    }));
+}"""
+
+
+@cache
+def axe_source() -> str:
+    """axe.min.js, read from the fetched tarball."""
+    path = axe_tarball()
+    if not path.exists():
+        pytest.fail(f"axe-core is not fetched: run `{COMMAND}` first.")
+    with tarfile.open(path) as tarball:
+        return tarball.extractfile("package/axe.min.js").read().decode()
+
+
+def violations(page, selector: str | None = None) -> list[dict]:
+    """axe's WCAG 2.1 A/AA violations on the page, or only inside the elements `selector` picks (all of them);
+    each {"id", "impact", "nodes": [{"target", "summary"}]}. Fails when `selector` picks nothing."""
+    if not page.evaluate("() => typeof axe !== 'undefined'"):
+        page.add_script_tag(content=axe_source())
+    found = page.evaluate(RUN, [selector, WCAG_21_AA])
+    assert found is not None, f"nothing matches {selector!r} on {page.url.split('?')[0]}: nothing to check"
+    return found
+
+
+def described(found: list[dict], limit: int = 6) -> str:
+    """A few lines naming each violation and where it is, for an assertion's message."""
+    lines = [
+        f"{v['id']} ({v['impact']}) x{len(v['nodes'])}: {v['nodes'][0]['target']} {v['nodes'][0]['summary']}"
+        for v in found
+    ]
+    return "\n".join(lines[:limit])
+
+
+def count(found: list[dict]) -> int:
+    """How many elements fail, over every rule."""
+    return sum(len(v["nodes"]) for v in found)
