@@ -2,7 +2,8 @@
 
 Build (offline, warnings as errors): python -m sphinx -W --keep-going -b html docs docs/_build/html
 The classroom notebooks are shown with their stored outputs (nothing is executed); docs/notebooks/ holds one
-symbolic link per notebook of notebooks/.
+symbolic link per notebook of notebooks/. The build writes only into its output folder (and the doctree folder,
+inside it unless -d says otherwise): no bytecode of the kit or of _ext/, no jupyter_execute/ beside the output.
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+sys.dont_write_bytecode = True  # the modules imported from here on (the kit, _ext/) leave no __pycache__ behind
 DOCS = Path(__file__).resolve().parent
 sys.path.insert(0, str(DOCS / "_ext"))
 sys.path.insert(0, str(DOCS.parent))  # the kit of this checkout, for the generated reference

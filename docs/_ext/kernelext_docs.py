@@ -7,8 +7,11 @@
 - `grade-cli` and `exercise-json` directives: the teachers' reference of `kernelext-grade` (from its argparse
   parser, `kernelext.grading.cli.parser()`) and of `exercise.json` (from `kernelext.grading.format.exercise.FIELDS`,
   which `load_exercise` reads by); `grade_commands()` and `exercise_fields()` make their text without Sphinx;
-- each classroom notebook's page links to the same notebook in the `kernelext-lite` site built beside the
-  pages (`lite/`, see the publishing guide), by a relative address;
+- each classroom notebook's page links to the same notebook in the `kernelext-lite` site beside the pages
+  (`lite/`, see the publishing guide), by a relative address, when that site was built into the output folder
+  before the pages (and holds that notebook); without it the link is left out, as it would lead nowhere;
+- myst-nb writes the notebooks it reads (and their image outputs) into `jupyter_execute/` beside the output
+  folder: they go into the build's doctree folder instead (inside the output folder unless `-d` says otherwise);
 - a notebook of notebooks/ without its link in docs/notebooks/ is a build warning (an error under -W);
 - links between notebooks, and from notebooks/README.md (included in the notebooks' index), reach their pages:
   Sphinx follows the links of docs/notebooks/ to notebooks/, and MyST resolves relative links from there.
@@ -204,12 +207,39 @@ class PuzzleHelp(SphinxDirective):
         return [block]
 
 
+def lite_notebooks(outdir: str | Path) -> tuple[str, ...]:
+    """The names of the classroom notebooks that the browser site in `outdir/lite/` holds, sorted; () when no
+    site is there."""
+    site = Path(outdir) / LITE.split("/", 1)[0]
+    if not (Path(outdir) / LITE).is_file():
+        return ()
+    return tuple(sorted(path.stem for path in (site / "files" / LITE_FOLDER).glob("*.ipynb")))
+
+
+def _find_lite_site(app: Sphinx, config) -> None:
+    """Which notebooks the browser site beside the pages holds, as a setting: when it changes (a site built or
+    removed since the last build), Sphinx reads every page again, so that no page keeps a link that leads
+    nowhere, nor misses one."""
+    config.kernelext_lite_notebooks = lite_notebooks(app.outdir)
+
+
+def _execution_folder_in_build(app: Sphinx) -> None:
+    """myst-nb's folder of notebooks and outputs (`jupyter_execute/`, beside the output folder) moved into the
+    doctree folder: the build writes nothing outside the folders it was given."""
+    config = getattr(app.env, "mystnb_config", None)
+    if config is not None:
+        app.env.mystnb_config = config.copy(output_folder=str(Path(app.doctreedir, "jupyter_execute").resolve()))
+
+
 def _lite_link(app: Sphinx, doctree: nodes.document) -> None:
-    """On a notebook's page, under its title: a link to the same notebook in the browser site."""
+    """On a notebook's page, under its title: a link to the same notebook in the browser site, when the site
+    built beside the pages holds it."""
     docname = app.env.docname
     if not docname.startswith("notebooks/") or Path(app.env.doc2path(docname)).suffix != ".ipynb":
         return
     name = docname.split("/", 1)[1]
+    if name not in app.config.kernelext_lite_notebooks:
+        return
     up = "../" * docname.count("/")
     href = f"{up}{LITE}?path={LITE_FOLDER}/{name}.ipynb"
     link = nodes.reference("", "Open this notebook in the browser", refuri=href, internal=False)
@@ -256,6 +286,9 @@ def setup(app: Sphinx) -> dict:
     app.add_directive("puzzle-help", PuzzleHelp)
     app.add_directive("grade-cli", GradeCli)
     app.add_directive("exercise-json", ExerciseJson)
+    app.add_config_value("kernelext_lite_notebooks", (), "env", types=frozenset({tuple}))
+    app.connect("config-inited", _find_lite_site)
+    app.connect("builder-inited", _execution_folder_in_build, priority=900)  # after myst-nb's own (500)
     app.connect("doctree-read", _lite_link)
     app.connect("doctree-read", _links_into_notebooks)
     app.connect("builder-inited", _check_notebook_links)
