@@ -7,14 +7,14 @@ def load_ipython_extension(ipython):
     """Register the %puzzle / %%puzzle / %%puzzle+ magics (`%load_ext kernelext`); remove the temporary
     folders of kernels that ended without cleaning up; clean this kernel's own when it shuts down; keep
     pycsp3's `in` on built-in types for the cells' code only, and reached by every `in` of a cell
-    (see kernelext.pycsp3_glue.in_operator); in a browser, start loading MiniZinc and listen for Stop
-    (kernelext.solver.browser_stop)."""
+    (see kernelext.pycsp3_glue.in_operator); print pycsp3's messages without terminal colours; in a browser,
+    start loading MiniZinc and listen for Stop (kernelext.solver.browser_stop)."""
     # Deferred, here and below: every `import kernelext.grading` (the grader, kernelext-grade) runs this file,
     # and the magics with IPython would add 0.3 s to it.
     import atexit
 
     from kernelext.magic.magics import PuzzleMagics
-    from kernelext.pycsp3_glue import in_operator
+    from kernelext.pycsp3_glue import in_operator, messages
     from kernelext.scratch import reap_stale_folders
     from kernelext.solver import browser_stop, choice
 
@@ -26,6 +26,7 @@ def load_ipython_extension(ipython):
     ipython.events.register("post_execute", in_operator.between_cells)
     if in_operator.SPECIALISED:
         ipython.ast_transformers.append(in_operator.InThroughSlots())
+    messages.terminal_colours(on=False)
     if choice.in_browser():  # MiniZinc's WebAssembly loads when a solve first needs it
         ipython.events.register("pre_run_cell", browser_stop.forget)
     atexit.register(magics.close)
@@ -51,7 +52,7 @@ def unload_ipython_extension(ipython):
     import atexit  # deferred, as in load_ipython_extension
 
     from kernelext.magic.magics import PuzzleMagics
-    from kernelext.pycsp3_glue import in_operator
+    from kernelext.pycsp3_glue import in_operator, messages
     from kernelext.solver import browser_stop
 
     magics = ipython.magics_manager.registry.get(PuzzleMagics.__name__)
@@ -63,6 +64,7 @@ def unload_ipython_extension(ipython):
     if browser_stop.forget in ipython.events.callbacks["pre_run_cell"]:
         ipython.events.unregister("pre_run_cell", browser_stop.forget)
     in_operator.write(pycsp3s=True)  # as stock pycsp3 leaves them
+    messages.terminal_colours(on=True)
     ipython.ast_transformers[:] = [t for t in ipython.ast_transformers if not isinstance(t, in_operator.InThroughSlots)]
     atexit.unregister(magics.close)
     magics.close()

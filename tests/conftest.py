@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from docs_site import site  # noqa: F401  (the documentation site, built once for tests/docs/)
 from IPython.core.interactiveshell import InteractiveShell
 from IPython.utils.capture import capture_output
 

@@ -280,6 +280,15 @@ def _check_notebook_links(app: Sphinx) -> None:
         LOGGER.warning("docs/notebooks/%s links to no classroom notebook", name)
 
 
+def _headings_with_levels(app: Sphinx, pagename: str, templatename: str, context: dict, doctree) -> None:
+    """The captions of a table of contents (in the sidebar and on a page) are headings to a screen reader
+    (`role="heading"`): give them a level, as WCAG 2.1 (and axe's rule aria-required-attr) asks. Runs after Furo
+    builds the sidebar."""
+    for part in ("furo_navigation_tree", "body"):
+        if context.get(part):
+            context[part] = context[part].replace('role="heading">', 'role="heading" aria-level="2">')
+
+
 def setup(app: Sphinx) -> dict:
     app.add_directive("puzzle-commands", PuzzleCommands)
     app.add_directive("puzzle-config", PuzzleConfig)
@@ -292,4 +301,5 @@ def setup(app: Sphinx) -> dict:
     app.connect("doctree-read", _lite_link)
     app.connect("doctree-read", _links_into_notebooks)
     app.connect("builder-inited", _check_notebook_links)
+    app.connect("html-page-context", _headings_with_levels, priority=900)  # after Furo's own (500)
     return {"version": "1", "parallel_read_safe": True, "parallel_write_safe": True}

@@ -260,7 +260,7 @@ def run_source(
         raise StepError("Interrupted: the step was not added (the model is as it was before this cell).") from None
     except Exception as error:
         raise StepError(_exception_message(error, filename, guesses)) from None
-    text = printed.getvalue() if printed.getvalue().strip() else ""
+    text = _ANSI.sub("", printed.getvalue()) if printed.getvalue().strip() else ""  # no terminal colours in a notebook
     if echo and text:
         print(text, end="")
     wrapped = [_wrap_warning(line, *wrap) for line, wrap in wraps.items()]

@@ -13,7 +13,7 @@ from __future__ import annotations
 import html
 import math
 
-from kernelext.widgets.style import CONFLICT, FONT, FREE_TEXT, TEXT, marked_text, outline
+from kernelext.widgets.style import FONT, FREE_TEXT, TEXT, marked_text, outline
 
 LINE_STEP = 7  # pixels between the squares of a drawn line, at least
 MOST_SQUARES = 24  # per line
@@ -60,7 +60,7 @@ def text_size(text: str, height: int, width: int) -> int:
 
 def _box(shape: dict) -> str:
     marks = shape["marks"]
-    colour = FREE_TEXT if "faint" in marks else CONFLICT if "conflict" in marks else TEXT
+    colour = FREE_TEXT if "faint" in marks else TEXT
     size = text_size(marked_text(shape["text"], marks), shape["h"], shape["w"])
     text = html.escape(marked_text(shape["text"], marks))
     return (

@@ -6,7 +6,7 @@ from __future__ import annotations
 from xml.sax.saxutils import escape, quoteattr
 
 from kernelext.widgets.drawing_forms import drawing_text, text_size
-from kernelext.widgets.style import CONFLICT, FONT, FREE_TEXT, TEXT, marked_text, outline
+from kernelext.widgets.style import FONT, FREE_TEXT, TEXT, marked_text, outline
 
 DASHES = {"solid": "", "dashed": ' stroke-dasharray="4 3"', "dotted": ' stroke-dasharray="2 3"'}
 
@@ -48,7 +48,7 @@ def _box(shape: dict) -> str:
     text = marked_text(shape["text"], marks)
     size = text_size(text, h, w)
     if text and size:
-        colour = FREE_TEXT if "faint" in marks else CONFLICT if "conflict" in marks else TEXT
+        colour = FREE_TEXT if "faint" in marks else TEXT
         drawn += _text(x + w / 2, y + h / 2, text, size, colour)
     return drawn
 

@@ -10,7 +10,7 @@ import traitlets
 from ipywidgets import Layout, widget_serialization
 
 from kernelext.widgets.html_grid import bounds_html
-from kernelext.widgets.static_forms import picture_html, state_html, state_text
+from kernelext.widgets.static_forms import description_text, picture_html, state_html, state_text
 
 STATIC = Path(__file__).parent / "static"
 WIDGET_MIME = "application/vnd.jupyter.widget-view+json"
@@ -29,6 +29,8 @@ class GridWidget(anywidget.AnyWidget):
             message, {"event": "explain"}, answered by one update of `explanation`.
         explanation: {} until explained, then `on_explain()`: {"lines" (text), "html" (grid with culprits)}.
         pencil: the pencil marks as static HTML, or "" (no toggle); the toggle is purely client-side.
+        label: the widget's accessible name: the title and the status, from `description`.
+        texts: each picture's text form (as in the text/plain output), shown folded under the picture.
     """
 
     _esm = STATIC / "grid.js"
@@ -39,6 +41,8 @@ class GridWidget(anywidget.AnyWidget):
     explainable = traitlets.Bool(False).tag(sync=True)
     explanation = traitlets.Dict().tag(sync=True)
     pencil = traitlets.Unicode("").tag(sync=True)
+    label = traitlets.Unicode("").tag(sync=True)
+    texts = traitlets.List(traitlets.Unicode()).tag(sync=True)
 
     def __init__(self, on_explain: Callable[[], dict] | None = None, **kwargs):
         super().__init__(explainable=on_explain is not None, **kwargs)
@@ -60,6 +64,13 @@ class GridWidget(anywidget.AnyWidget):
         state["chart"] = bounds_html(state["bounds"]) if len(state["bounds"]) > 1 else ""
         return state
 
+    @traitlets.observe("description")
+    def _describe(self, change) -> None:
+        state = change["new"]
+        status = [line.removeprefix("status: ") for line in state["lines"] if line.startswith("status: ")]
+        self.label = ", ".join([state["title"], *status[-1:]])
+        self.texts = [picture_text(grid) for grid in state["grids"]]
+
     @traitlets.validate("index")
     def _check_index(self, proposal):
         return min(max(proposal["value"], 0), max(len(self.description.get("grids", ())) - 1, 0))
@@ -71,3 +82,11 @@ class GridWidget(anywidget.AnyWidget):
             "text/html": state_html(self.description),
             "text/plain": state_text(self.description),
         }, metadata
+
+
+def picture_text(description: dict) -> str:
+    """One grid or picture as text, headed by its name and legend as in the text/plain output."""
+    if "shapes" in description:
+        return description_text(description)
+    legend = f" ({description['legend']})" if description.get("legend") else ""
+    return f"{description['name']}{legend}:\n{description_text(description)}"

@@ -8,6 +8,7 @@ import anywidget
 import traitlets
 from ipywidgets import Layout, widget_serialization
 
+from kernelext.widgets.pencil_forms import pencil_text
 from kernelext.widgets.static_forms import (
     walkthrough_captions,
     walkthrough_html,
@@ -15,12 +16,14 @@ from kernelext.widgets.static_forms import (
     walkthrough_text,
 )
 
+STATIC = Path(__file__).parent / "static"
 WIDGET_MIME = "application/vnd.jupyter.widget-view+json"
 
 
 class StepperWidget(anywidget.AnyWidget):
     """One widget (one comm) per walkthrough. Every page is sent once, when the widget is created; the
-    previous / next buttons and the slider then change the shown page in the browser, with no message.
+    previous / next buttons, the slider and the arrow keys then change the shown page in the browser, with no
+    message.
 
     Arguments:
         walkthrough: the Walkthrough (kernelext.insight.findings).
@@ -28,21 +31,29 @@ class StepperWidget(anywidget.AnyWidget):
 
     Traits:
         title: the walkthrough's header.
+        label: the widget's accessible name: the puzzle and the header.
         pages: the pencil marks as static HTML, one per page: the start, then each deduction.
+        texts: the same pencil marks as text, one per page ("" where a page has no grid).
         captions: one line per page, saying what it shows.
     """
 
-    _esm = Path(__file__).parent / "static" / "stepper.js"
+    _esm = STATIC / "stepper.js"
+    _css = STATIC / "grid.css"
     title = traitlets.Unicode("").tag(sync=True)
+    label = traitlets.Unicode("").tag(sync=True)
     pages = traitlets.List(traitlets.Unicode()).tag(sync=True)
+    texts = traitlets.List(traitlets.Unicode()).tag(sync=True)
     captions = traitlets.List(traitlets.Unicode()).tag(sync=True)
     layout = traitlets.Instance(Layout, allow_none=True).tag(sync=True, **widget_serialization)  # no layout comm
 
     def __init__(self, walkthrough, block: int | None = None, **kwargs):
         self.walkthrough, self.block = walkthrough, block
+        marks = [walkthrough.start, *(d.marks for d in walkthrough.deductions)]
         super().__init__(
             title=walkthrough.header(),
+            label=f"{walkthrough.puzzle} walkthrough: {walkthrough.header()}",
             pages=walkthrough_pages(walkthrough, block),
+            texts=[pencil_text(grid) if grid is not None else "" for grid in marks],
             captions=walkthrough_captions(walkthrough),
             **kwargs,
         )

@@ -13,22 +13,31 @@ from kernelext.grid import ArrayInfo
 from kernelext.insight.search_tree import SearchTree, grid_at
 from kernelext.kinds import kind_for
 from kernelext.widgets.html_grid import grid_html
-from kernelext.widgets.tree_forms import tree_html, tree_svg
+from kernelext.widgets.tree_forms import tree_html, tree_outline, tree_svg
 
+STATIC = Path(__file__).parent / "static"
 WIDGET_MIME = "application/vnd.jupyter.widget-view+json"
 
 
 class TreeWidget(anywidget.AnyWidget):
     """One widget (one comm) per tree. The front end sets `selected` (one message per click); this side
-    then draws the tree with the path to that node and the grid of `info`'s array at it.
+    then draws the tree with the path to that node and the grid of `info`'s array at it. The nodes are
+    reached with the keyboard too (Tab, the arrow keys, Enter).
 
     Arguments:
         tree: the SearchTree.
         info: the array to draw at the selected node (no grid when None).
         kind: the grid's view (see kernelext.kinds); data: that view's data.
+
+    Traits:
+        label: the widget's accessible name: the tree's summary line.
+        text: the tree as an indented outline, its text form (shown folded under the tree).
     """
 
-    _esm = Path(__file__).parent / "static" / "tree.js"
+    _esm = STATIC / "tree.js"
+    _css = STATIC / "grid.css"
+    label = traitlets.Unicode("").tag(sync=True)
+    text = traitlets.Unicode("").tag(sync=True)
     svg = traitlets.Unicode("").tag(sync=True)
     grid_html = traitlets.Unicode("").tag(sync=True)
     caption = traitlets.Unicode("").tag(sync=True)
@@ -44,7 +53,7 @@ class TreeWidget(anywidget.AnyWidget):
         **kwargs,
     ):
         self.tree, self.info, self.kind, self.data = tree, info, kind, dict(data or {})
-        super().__init__(**kwargs)
+        super().__init__(label=tree.summary().splitlines()[0], text=tree_text(tree), **kwargs)
         self._draw()
 
     @traitlets.validate("selected")
@@ -60,7 +69,7 @@ class TreeWidget(anywidget.AnyWidget):
         node_id = self.selected if self.selected >= 0 else None
         self.svg = tree_svg(self.tree, node_id)
         if node_id is None:
-            self.caption = self.tree.summary() + "\nClick a node to see the grid there."
+            self.caption = self.tree.summary() + "\nClick a node (or press Enter on it) to see the grid there."
             self.grid_html = ""
             return
         node = self.tree.nodes[node_id]
@@ -81,3 +90,11 @@ class TreeWidget(anywidget.AnyWidget):
             "text/html": tree_html(self.tree),
             "text/plain": self.tree.summary(),
         }, metadata
+
+
+def tree_text(tree: SearchTree) -> str:
+    """The tree as an indented outline in text: the first nodes in search order, failures and solutions marked."""
+    marks = {"failure": "  ✗ failure", "solution": "  ✓ solution"}
+    lines = [f"{branch}{node.text}{marks.get(node.kind, '')}" for branch, node in tree_outline(tree)]
+    rest = len(tree.nodes) - len(lines)
+    return "\n".join(lines + ([f"… {rest} more nodes"] if rest else []))

@@ -4,8 +4,10 @@ Surfaces: JupyterLab (every notebook) and Notebook 7 (one of each kind of output
 HTML sanitizer runs) and trusted (signed with `jupyter trust`), and `jupyter nbconvert --to html` opened
 from disk with every network request refused. A grid counts as visible when its table's bordered cells
 (the sanitizer keeps their inline styles, or they have no border) lie in as many rows and columns as the
-grid has, aligned, each at least 10 px wide and high. Also a notebook a teacher runs and saves in
-JupyterLab, with and without widget state, reopens with its grids. Screenshots go to test-artifacts/.
+grid has, aligned, each at least 10 px wide and high. axe-core's WCAG 2.1 A/AA rules check every output as a
+student sees it: opened untrusted in JupyterLab and Notebook 7, and exported by nbconvert. Also a notebook a
+teacher runs and saves in JupyterLab, with and without widget state, reopens with its grids. Screenshots go to
+test-artifacts/.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from axe import count, described, notebook_violations, violations
 from lab_server import ARTIFACTS, jupyter_server, open_notebook, require_browser
 from local_web import launch
 
@@ -182,6 +185,8 @@ def measure_open(page, path: Path, surface: str, trust: str) -> dict:
     found = measure(page, path.stem, surface, expected_grids(path))
     # cells without outputs are trusted anyway: untrusted means some are not
     found["trust_as_expected"] = all(trusted_cells(page, f"{trust}/{path.name}")) == (trust == "trusted")
+    if trust == "untrusted":  # what a student sees; trusted, the same HTML is drawn without the sanitizer
+        found["axe"] = described(notebook_violations(page))
     return found
 
 
@@ -211,14 +216,17 @@ def test_exported_notebooks_show_every_grid_offline(tmp_path):
             page.route("**/*", only_files)
             for path in stored():
                 page.goto((out / f"{path.stem}.html").as_uri())
-                figures["nbconvert-offline"][path.stem] = measure(page, path.stem, "nbconvert", expected_grids(path))
+                found = measure(page, path.stem, "nbconvert", expected_grids(path))
+                axe = violations(page, ".jp-OutputArea-output")
+                figures["nbconvert-offline"][path.stem] = {**found, "axe": described(axe), "axe_count": count(axe)}
         finally:
             browser.close()
     report(figures, "exported-notebooks")
 
 
 def report(figures: dict, name: str) -> None:
-    """Print and save the count of visible grids per surface; fail on any grid not drawn or widget error."""
+    """Print and save the count of visible grids per surface; fail on any grid not drawn, widget error, wrong trust
+    state or axe violation."""
     summary = {
         surface: f"{sum(f['visible'] for f in found.values())}/{sum(f['expected'] for f in found.values())}"
         for surface, found in figures.items()
@@ -229,9 +237,12 @@ def report(figures: dict, name: str) -> None:
         f"{surface}/{nb}": found
         for surface, notebooks in figures.items()
         for nb, found in notebooks.items()
-        if found["visible"] != found["expected"] or found["widget_error"] or found.get("trust_as_expected") is False
+        if found["visible"] != found["expected"]
+        or found["widget_error"]
+        or found.get("trust_as_expected") is False
+        or found.get("axe")
     }
-    assert not bad, f"grids not drawn, widget errors or wrong trust state: {json.dumps(bad)[:3000]}"
+    assert not bad, f"grids not drawn, widget errors, wrong trust state or axe violations: {json.dumps(bad)[:3000]}"
 
 
 TEACHER_NOTEBOOK = "amaze.ipynb"

@@ -1,10 +1,11 @@
-"""The documentation site (built once by tests/docs/conftest.py: the pages with Sphinx, warnings as errors, and
+"""The documentation site (built once by tests/docs_site.py: the pages with Sphinx, warnings as errors, and
 the browser site beside them, offline), opened in Debian's Chromium served from 127.0.0.1 with every other
 host unreachable.
 
 Checked: the Sudoku notebook's page shows its grids as tables of digits and links to the browser site; the
 magics' reference (generated from the code) lists `%%puzzle+` and every line command; no code block runs past
-its right edge (long command lines wrap); no page asks anything of another host. A screenshot of the Sudoku
+its right edge (long command lines wrap); no page asks anything of another host; axe-core's WCAG 2.1 A/AA rules
+find nothing on any page. A screenshot of the Sudoku
 page goes to test-artifacts/docs/. Every page's links are checked by tests/docs/test_links.py.
 """
 
@@ -13,6 +14,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from axe import count, described, violations
 from local_web import CHROMIUM, launch, outside, served
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -73,3 +75,30 @@ def test_pages_show_the_notebooks_grids_and_the_generated_reference(site):
         finally:
             browser.close()
     assert requested and not outside(requested), f"pages asked another host: {outside(requested)[:5]}"
+
+
+def test_axe_finds_no_wcag_21_aa_violation_on_any_page(site):
+    from playwright.sync_api import sync_playwright
+
+    pages = sorted(
+        str(path.relative_to(site))
+        for path in site.rglob("*.html")
+        if not {"lite", "_static", "_sources"} & set(path.relative_to(site).parts)
+    )
+    assert len(pages) > 20, f"only {len(pages)} pages built"
+    found: dict[str, str] = {}
+    with served(site, ready="index.html") as base, sync_playwright() as p:
+        browser = launch(p, only_local=True)
+        try:
+            page = browser.new_page(viewport={"width": 1280, "height": 900})
+            page.set_default_timeout(30_000)
+            for address in pages:
+                page.goto(base + address, wait_until="load")
+                problems = violations(page)
+                if problems:
+                    found[address] = f"{count(problems)} elements: {described(problems, 3)}"
+        finally:
+            browser.close()
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    (ARTIFACTS / "axe.txt").write_text(f"{len(pages)} pages checked, {len(found)} with violations\n")
+    assert not found, "\n".join(f"{address}: {text}" for address, text in list(found.items())[:8])

@@ -1,5 +1,5 @@
 """No dead ends in the documentation site: every relative link and resource of every built page (the
-build tests/docs/conftest.py makes once) is a file of the site, and every `#anchor` an id of its target
+build tests/docs_site.py makes once) is a file of the site, and every `#anchor` an id of its target
 page. Links to other hosts (http:, https:, mailto:...) are not followed. The links into the browser site
 (`lite/`) are checked when it was built beside the pages, as the shared build does: each names a notebook the
 site holds; without it, the pages must not link into it at all.

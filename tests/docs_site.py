@@ -1,6 +1,7 @@
-"""The documentation site, built once for every test of tests/docs/ that asks for it: the browser site first
-(from the parts `kernelext-lite fetch` cached: nothing is downloaded), then the pages beside it, with Sphinx
-(warnings as errors), both into a temporary folder. The build must leave docs/ as it was and write nothing
+"""The documentation site, built once for every test of tests/docs/ that asks for it (the fixture `site`, which
+tests/conftest.py makes available: a conftest.py in tests/docs/ would shadow the shared one for
+`from conftest import`): the browser site first (from the parts `kernelext-lite fetch` cached: nothing is
+downloaded), then the pages beside it, with Sphinx (warnings as errors), both into a temporary folder. The build must leave docs/ as it was and write nothing
 beside its two folders (the pages, the doctrees)."""
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[1]
 DOCS = ROOT / "docs"
 BUILD_TIMEOUT = 600  # seconds, each build
 

@@ -6,15 +6,11 @@ is read from that tarball: no test downloads it. Fails (never skips) when it is 
 
 from __future__ import annotations
 
-import sys
 import tarfile
 from functools import cache
-from pathlib import Path
 
 import pytest
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from fetch_test_parts import COMMAND, axe_tarball  # noqa: E402
+from fetch_test_parts import COMMAND, axe_tarball
 
 WCAG_21_AA = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]
 RUN = """async ([selector, tags]) => {
@@ -46,6 +42,34 @@ def violations(page, selector: str | None = None) -> list[dict]:
     found = page.evaluate(RUN, [selector, WCAG_21_AA])
     assert found is not None, f"nothing matches {selector!r} on {page.url.split('?')[0]}: nothing to check"
     return found
+
+
+# JupyterLab's <body> is 0 px high with `overflow: hidden` (its shell is placed absolutely), which axe reads as
+# hiding the whole page: checked there, axe found nothing at all. Giving the body the window's height moves nothing
+# on screen and lets axe see the notebook.
+SEE_JUPYTERLAB = "body { height: 100vh !important; }"
+EACH = """async ([selector, tags]) => {
+    const found = [];
+    for (const element of document.querySelectorAll(selector)) {
+        element.scrollIntoView({block: "start"});
+        const result = await axe.run(element, {runOnly: {type: "tag", values: tags}, resultTypes: ["violations"]});
+        for (const v of result.violations) found.push({
+            id: v.id, impact: v.impact,
+            nodes: v.nodes.map((n) => ({target: n.target.join(" "), summary: n.failureSummary.split("\\n")[1] || ""})),
+        });
+    }
+    return found;
+}"""
+
+
+def notebook_violations(page, selector: str = ".jp-OutputArea-output") -> list[dict]:
+    """axe's violations in each output of the notebook open in JupyterLab or Notebook 7 on `page`, one output at
+    a time scrolled into view (axe judges contrast only on screen). Fails when there is no output."""
+    if not page.evaluate("() => typeof axe !== 'undefined'"):
+        page.add_script_tag(content=axe_source())
+        page.add_style_tag(content=SEE_JUPYTERLAB)
+    assert page.locator(selector).count(), f"nothing matches {selector!r} on {page.url.split('?')[0]}"
+    return page.evaluate(EACH, [selector, WCAG_21_AA])
 
 
 def described(found: list[dict], limit: int = 6) -> str:
