@@ -44,15 +44,22 @@ def violations(page, selector: str | None = None) -> list[dict]:
     return found
 
 
-# JupyterLab's <body> is 0 px high with `overflow: hidden` (its shell is placed absolutely), which axe reads as
-# hiding the whole page: checked there, axe found nothing at all. Giving the body the window's height moves nothing
-# on screen and lets axe see the notebook.
+# In JupyterLab (and Notebook 7, JupyterLite) the <body> is 0 px high with `overflow: hidden` (the shell is placed
+# absolutely), which axe reads as hiding the whole page: it checked nothing there (0 violations on notebooks where
+# nbconvert's page of the same outputs had 326). Giving the body the window's height moves nothing on screen. And
+# axe judges contrast only on screen, while a notebook scrolls inside its panel: the outputs are checked a
+# screenful at a time, in a tall window (one axe run per screenful; each run reads the whole page).
 SEE_JUPYTERLAB = "body { height: 100vh !important; }"
-EACH = """async ([selector, tags]) => {
+TALL = 4000  # pixels: the window's height while checking
+SCREENFULS = """async ([selector, tags]) => {
+    const outputs = [...document.querySelectorAll(selector)];
     const found = [];
-    for (const element of document.querySelectorAll(selector)) {
-        element.scrollIntoView({block: "start"});
-        const result = await axe.run(element, {runOnly: {type: "tag", values: tags}, resultTypes: ["violations"]});
+    for (let k = 0; k < outputs.length; ) {
+        outputs[k].scrollIntoView({block: "start"});
+        const bottom = window.innerHeight;
+        const batch = [outputs[k++]];
+        while (k < outputs.length && outputs[k].getBoundingClientRect().bottom <= bottom) batch.push(outputs[k++]);
+        const result = await axe.run(batch, {runOnly: {type: "tag", values: tags}, resultTypes: ["violations"]});
         for (const v of result.violations) found.push({
             id: v.id, impact: v.impact,
             nodes: v.nodes.map((n) => ({target: n.target.join(" "), summary: n.failureSummary.split("\\n")[1] || ""})),
@@ -63,13 +70,19 @@ EACH = """async ([selector, tags]) => {
 
 
 def notebook_violations(page, selector: str = ".jp-OutputArea-output") -> list[dict]:
-    """axe's violations in each output of the notebook open in JupyterLab or Notebook 7 on `page`, one output at
-    a time scrolled into view (axe judges contrast only on screen). Fails when there is no output."""
+    """axe's violations in every output of the notebook open in JupyterLab, Notebook 7 or JupyterLite on `page`,
+    a screenful at a time. Fails when there is no output."""
+    assert page.locator(selector).count(), f"nothing matches {selector!r} on {page.url.split('?')[0]}"
     if not page.evaluate("() => typeof axe !== 'undefined'"):
         page.add_script_tag(content=axe_source())
-        page.add_style_tag(content=SEE_JUPYTERLAB)
-    assert page.locator(selector).count(), f"nothing matches {selector!r} on {page.url.split('?')[0]}"
-    return page.evaluate(EACH, [selector, WCAG_21_AA])
+    style = page.add_style_tag(content=SEE_JUPYTERLAB)
+    size = page.viewport_size
+    page.set_viewport_size({"width": size["width"], "height": TALL})
+    try:
+        return page.evaluate(SCREENFULS, [selector, WCAG_21_AA])
+    finally:
+        page.set_viewport_size(size)
+        style.evaluate("(element) => element.remove()")
 
 
 def described(found: list[dict], limit: int = 6) -> str:

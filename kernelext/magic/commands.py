@@ -158,11 +158,16 @@ COMMANDS = MappingProxyType(
             Command("export FILE", "write the model (FILE.xml, XCSP3) or the current solution (FILE.json)", _export),
             Command(
                 "save FILE",
-                "draw the current grid into FILE.svg, FILE.png (both also in the browser) or FILE.pdf",
+                "draw the current grid into FILE.svg, FILE.png (both also in the browser) or FILE.pdf; "
+                "a PNG or PDF gets its text form beside it (FILE.txt, its alt text)",
                 _save,
             ),
             Command("domains", "the pencil marks: each cell's values left after propagation", _domains),
-            Command("tree [--nodes N]", "solve while recording the search tree (failures red, solutions green)", _tree),
+            Command(
+                "tree [--nodes N]",
+                "solve while recording the search tree (failures: red squares ✗, solutions: green diamonds ✓)",
+                _tree,
+            ),
             Command(
                 "check [DIR]",
                 "run the model on an exercise's public instances (DIR holds exercise.json; default: here)",

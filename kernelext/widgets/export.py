@@ -7,7 +7,7 @@ from pathlib import Path
 
 from kernelext.errors import PuzzleUsageError
 from kernelext.widgets.grid_svg import grid_svg
-from kernelext.widgets.static_forms import grid_text
+from kernelext.widgets.static_forms import picture_text
 from kernelext.widgets.style import (
     CAGE_LINE,
     CHANGED_LINE,
@@ -36,7 +36,7 @@ def save_grid(description: dict, path: str | Path) -> Path:
     if path.suffix.lower() == ".svg":  # its <title> and <desc> say what it shows
         path.write_text(grid_svg(description), encoding="utf-8")
         return path
-    text_alternative(path, grid_text(description))
+    text_alternative(path, picture_text(description))
     if path.suffix.lower() == ".png" and can_draw_png():  # the browser: its canvas draws the SVG
         path.write_bytes(svg_png(grid_svg(description)))
         return path

@@ -10,7 +10,7 @@ import traitlets
 from ipywidgets import Layout, widget_serialization
 
 from kernelext.widgets.html_grid import bounds_html
-from kernelext.widgets.static_forms import description_text, picture_html, state_html, state_text
+from kernelext.widgets.static_forms import picture_html, picture_text, state_html, state_text
 
 STATIC = Path(__file__).parent / "static"
 WIDGET_MIME = "application/vnd.jupyter.widget-view+json"
@@ -82,11 +82,3 @@ class GridWidget(anywidget.AnyWidget):
             "text/html": state_html(self.description),
             "text/plain": state_text(self.description),
         }, metadata
-
-
-def picture_text(description: dict) -> str:
-    """One grid or picture as text, headed by its name and legend as in the text/plain output."""
-    if "shapes" in description:
-        return description_text(description)
-    legend = f" ({description['legend']})" if description.get("legend") else ""
-    return f"{description['name']}{legend}:\n{description_text(description)}"

@@ -65,6 +65,15 @@ def description_text(description: dict) -> str:
     return drawing_text(description) if "shapes" in description else grid_text(description)
 
 
+def picture_text(description: dict) -> str:
+    """One grid or picture as text, a grid headed by its name and legend as in the text/plain output: a text
+    alternative to its drawing."""
+    if "shapes" in description:
+        return description_text(description)
+    legend = f" ({description['legend']})" if description.get("legend") else ""
+    return f"{description['name']}{legend}:\n{description_text(description)}"
+
+
 def picture_html(description: dict) -> str:
     """One grid with its legend below, or one picture (a Gantt chart, a graph, a route, a packing)."""
     if "shapes" in description:

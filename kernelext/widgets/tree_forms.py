@@ -43,8 +43,9 @@ def _layout(tree: SearchTree) -> dict[int, tuple[float, int]]:
 
 
 def tree_svg(tree: SearchTree, selected: int | None = None) -> str:
-    """The tree as an SVG for the live widget: failures red, solutions green, refutations dashed, the path to `selected`
-    highlighted. Nodes carry `data-node` (their id) for the widget to click on."""
+    """The tree as an SVG for the live widget: failures as squares, solutions as diamonds, refutations dashed, the
+    path to `selected` highlighted. Nodes carry `data-node` (their id) for the widget to click on, and
+    `data-parent` (their parent's id) for its keyboard to walk the tree."""
     place = _layout(tree)
     columns = max(x for x, _ in place.values()) + 1
     depth = max(d for _, d in place.values())
@@ -84,7 +85,8 @@ def tree_svg(tree: SearchTree, selected: int | None = None) -> str:
         ring = (HIGHLIGHT, 3) if node.id == selected else ("#ffffff", 1)
         paint = f'fill="{COLOURS[node.kind]}" stroke="{ring[0]}" stroke-width="{ring[1]}" style="cursor:pointer"'
         title = f"<title>{html.escape(node.text)} ({node.kind})</title>"
-        parts.append(f'<g data-node="{node.id}">{_node_shape(node.kind, x, y, radius, paint)}{title}</g>')
+        parent = f' data-parent="{node.parent}"' if node.id else ""
+        parts.append(f'<g data-node="{node.id}"{parent}>{_node_shape(node.kind, x, y, radius, paint)}{title}</g>')
         if labelled and node.kind in MARKS:
             parts.append(
                 f'<text x="{x + radius + 3:.1f}" y="{y + 4:.1f}" fill="{COLOURS[node.kind]}" '
@@ -124,7 +126,7 @@ def _outline_label(node: TreeNode) -> str:
 
 
 def tree_html(tree: SearchTree) -> str:
-    """The tree as an indented outline in a `pre` (failures red, solutions green): what a saved notebook shows
+    """The tree as an indented outline in a `pre` (failures red with ✗, solutions green with ✓): what a saved notebook shows
     in every front end, sanitized or not."""
     lines = tree_outline(tree)
     rows = []

@@ -3,7 +3,8 @@ that reaches no other host. Notebooks run cell by cell in JupyterLite's Pyodide 
 WebAssembly: every classroom notebook's steps (all in one kernel, one notebook after the other) against the
 statuses the desktop kit stored, the Amaze and Futoshiki walkthroughs' grids drawn, pencil marks, a search tree
 and pictures saved as SVG and PNG, models compiled in the browser against the desktop's XCSP3, and a released
-exercise checked with `%puzzle check`. Fails (never skips) when chromium, Playwright or the
+exercise checked with `%puzzle check`; axe-core's WCAG 2.1 A/AA rules over a notebook's outputs with the live
+widgets (grid, pencil marks, search tree, Gantt chart). Fails (never skips) when chromium, Playwright or the
 fetched parts are missing.
 """
 
@@ -20,6 +21,7 @@ from xml.etree import ElementTree
 
 import matplotlib.image
 import pytest
+from axe import described, notebook_violations
 from lab_server import ARTIFACTS, require_browser
 from lite_site import (
     LiteNotebook,
@@ -160,6 +162,8 @@ def assert_saved_png(nb: LiteNotebook, command: str, path: str) -> None:
     saved = nb.run_new(command)
     name = Path(path).name
     assert not errors(saved) and f"Wrote {name}" in text(saved), text(saved)
+    alt = nb.file_text(str(Path(path).with_suffix(".txt")))  # its text alternative, beside it
+    assert alt and alt.strip(), f"no text form beside {name}"
     data = nb.file_bytes(path)
     assert data is not None and data.startswith(b"\x89PNG\r\n\x1a\n"), (data or b"")[:16]
     (ARTIFACTS / f"lite-saved-{name}").write_bytes(data)
@@ -233,6 +237,8 @@ def test_pencil_marks_a_search_tree_and_saved_pictures_in_the_browser(page, site
     assert_saved_png(nb, "%puzzle save shop.png", "notebooks/shop.png")
     read = nb.run_new(BYTECODE_READ)  # the site's wheels carry bytecode: nothing compiled at start
     assert text(read).split() == ["True"] * 3, text(read)
+    found = notebook_violations(page)  # the notebook's stored outputs, and the live widgets of the cells run here
+    assert found == [], described(found)
 
 
 @pytest.fixture(scope="module")

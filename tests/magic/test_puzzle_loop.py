@@ -451,11 +451,14 @@ def test_exit_hook_of_pycsp3_writes_nothing(tmp_path):
 
 def test_save_draws_the_current_grid(shell, tmp_path):
     shell.ok(AMAZE_BOARD)
-    shell.ok(AMAZE_CLUES)
+    step = shell.ok(AMAZE_CLUES)
     shell.ok(f"%puzzle save {tmp_path / 'grid.svg'}")
-    shell.ok(f"%puzzle save {tmp_path / 'grid.png'}")
+    said = shell.ok(f"%puzzle save {tmp_path / 'grid.png'}")
     assert (tmp_path / "grid.svg").read_text().lstrip().startswith("<?xml")
     assert (tmp_path / "grid.png").read_bytes()[:4] == b"\x89PNG"
+    assert "Wrote grid.png and its text form, grid.txt" in said
+    alt = (tmp_path / "grid.txt").read_text()  # the PNG's text alternative: the grid as the text output shows it
+    assert alt.startswith("x (· = 0, ") and alt.strip() in step
     assert "use a .png, .svg or .pdf file" in shell.fails(f"%puzzle save {tmp_path / 'grid.txt'}")
 
 

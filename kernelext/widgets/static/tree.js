@@ -14,44 +14,11 @@ function element(tag, style, text) {
   return node;
 }
 
-// Where a node is drawn: the centre of its shape (a circle, a square, a diamond), read from its attributes.
-function centre(node) {
-  const shape = node.querySelector("circle, rect, polygon, ellipse") || node;
-  const number = (name) => Number(shape.getAttribute(name));
-  if (shape.matches("circle, ellipse")) return [number("cx"), number("cy")];
-  if (shape.matches("rect")) return [number("x") + number("width") / 2, number("y") + number("height") / 2];
-  const values = (shape.getAttribute("points") || "").trim().split(/[\s,]+/).map(Number);
-  const xs = values.filter((_, k) => k % 2 === 0), ys = values.filter((_, k) => k % 2 === 1);
-  if (!xs.length || values.some(Number.isNaN)) return null;
-  return [(Math.min(...xs) + Math.max(...xs)) / 2, (Math.min(...ys) + Math.max(...ys)) / 2];
-}
-
-// Each node's parent: its "data-parent" if the SVG says, else the node at the upper end of the line that ends
-// at it (nodes lie 6 px apart or more; the centres are found in 4 px cells).
-function parentsOf(svg, nodes) {
+// Each node's parent, as the SVG says (data-parent; the root has none).
+function parentsOf(nodes) {
   const parents = new Map();
   for (const node of nodes) {
     if (node.hasAttribute("data-parent")) parents.set(node.getAttribute("data-node"), node.getAttribute("data-parent"));
-  }
-  if (parents.size) return parents;
-  const cells = new Map();
-  for (const node of nodes) {
-    const at = centre(node);
-    if (!at) continue;
-    const key = at.map((v) => Math.round(v / 4)).join();
-    cells.set(key, [...(cells.get(key) || []), [at, node.getAttribute("data-node")]]);
-  }
-  function nodeAt(x, y) {
-    const [i, j] = [x, y].map((v) => Math.round(v / 4));
-    for (const key of [-1, 0, 1].flatMap((di) => [-1, 0, 1].map((dj) => `${i + di},${j + dj}`))) {
-      for (const [[nx, ny], id] of cells.get(key) || []) if (Math.hypot(nx - x, ny - y) < 1) return id;
-    }
-    return undefined;
-  }
-  for (const line of svg.querySelectorAll("line")) {
-    const [x1, y1, x2, y2] = ["x1", "y1", "x2", "y2"].map((name) => Number(line.getAttribute(name)));
-    const parent = nodeAt(x1, y1), child = nodeAt(x2, y2);
-    if (parent !== undefined && child !== undefined && parent !== child) parents.set(child, parent);
   }
   return parents;
 }
@@ -93,7 +60,7 @@ function render({ model, el }) {
     svg.setAttribute("role", "tree");
     svg.setAttribute("aria-label", "search tree nodes");
     for (const item of svg.querySelectorAll("line, text")) item.setAttribute("aria-hidden", "true");
-    parents = parentsOf(svg, all);
+    parents = parentsOf(all);
     const selected = String(model.get("selected"));
     for (const node of all) {
       const id = idOf(node);
