@@ -124,8 +124,9 @@ def test_the_live_widget_draws_the_gantt_chart(tmp_path):
                 drawn.wait_for(timeout=120_000)  # the last cell's widget, drawn once its comm message arrives
                 drawn.scroll_into_view_if_needed()
                 count = """(grid) => ({
-                    boxes: [...grid.querySelectorAll("div[title]")]
-                        .filter((d) => d.title && getComputedStyle(d).borderRadius !== "50%").length,
+                    boxes: [...grid.querySelectorAll("div[title]")].filter((d) => d.title
+                        && getComputedStyle(d).position === "absolute" && getComputedStyle(d).borderRadius !== "50%")
+                        .length,
                     dots: [...grid.querySelectorAll("div")].filter((d) => getComputedStyle(d).borderRadius === "50%").length,
                 })"""
                 try:  # a busy machine may draw the widget's picture a moment after the widget itself
