@@ -1,7 +1,7 @@
 """The solvers the kit can use: one protocol, one registry (which of them answers: kernelext.solver.choice).
 
 A backend is a subclass of Backend with a `name`, a one-line `summary`, and `solve(model, cells, *, sols,
-timeout) -> SolveResult` on a compiled model (a CompiledModel of kernelext.solver.compiled: an XCSP3 file,
+timeout, stop) -> SolveResult` on a compiled model (a CompiledModel of kernelext.solver.compiled: an XCSP3 file,
 which CP-SAT may also take as a CP-SAT model). The kit checks every answer a backend gives (Solver.solve).
 Backends are built with the owner that keeps them (`Backend(owner)`, a Solver of kernelext.solver.engine),
 which finds Java and the other backends for them. Add a backend by adding a class to BACKENDS: `--solver`, its help, the `solver` trait
@@ -11,16 +11,18 @@ and the agreement tests are built from it.
 from __future__ import annotations
 
 import re
+import threading
 import time
 from dataclasses import replace
 from pathlib import Path
 from types import MappingProxyType
 from typing import ClassVar, Protocol
 
-from kernelext.errors import ModelRejected
+from kernelext.errors import ModelRejected, Untranslatable
+from kernelext.pycsp3_glue.operators import plain_operators
 from kernelext.solver import ace_output
-from kernelext.solver.choice import auto_order, budget, in_browser, known_wrong
-from kernelext.solver.compiled import CompiledModel
+from kernelext.solver.choice import auto_order, budget, in_browser, known_wrong, race_order
+from kernelext.solver.compiled import CompiledModel, holes_of
 from kernelext.solver.cpmpy_backend import solve_ortools
 from kernelext.solver.cpsat_backend import solve_cpsat
 from kernelext.solver.errors import BackendUnsupported, SolverError, WorkerCrashed
@@ -30,14 +32,17 @@ from kernelext.solver.jvm.warm import WarmAce
 from kernelext.solver.kit_backend import solve_kit
 from kernelext.solver.minizinc.browser import solve_in_browser
 from kernelext.solver.minizinc.program import solve_minizinc
-from kernelext.solver.result import SolveResult
+from kernelext.solver.portfolio import Race, usable_cores
+from kernelext.solver.result import SolveResult, Status
 
+Stop = threading.Event | None  # a race's stop signal, honoured by the `stoppable` backends
 ALL = "all"
 MINIZINC_SOLVERS = ("gecode", "chuffed", "highs", "coin-bc")  # those of MiniZinc's WebAssembly
 # ACE's nogood base holds 1,000,000 nogoods by default: an array of 4 MB made for every solve, which costs a
 # garbage collection each time in a worker's small heap. Classroom searches record far fewer nogoods; past this
 # limit ACE records no more, which can slow a search but never changes its answers.
 NOGOOD_LIMIT = "-ngbl=10000"
+CANONICAL = 0.5  # seconds CP-SAT gets to find its solution at an optimum another solver proved
 
 
 class Owner(Protocol):
@@ -52,8 +57,17 @@ class Owner(Protocol):
     def available(self, name: str) -> bool: ...
 
     def solve(
-        self, model: CompiledModel, cells: ace_output.Cells, *, sols: int | str, timeout: float, backend: str
+        self,
+        model: CompiledModel,
+        cells: ace_output.Cells,
+        *,
+        sols: int | str,
+        timeout: float,
+        backend: str,
+        stop: Stop,
     ) -> SolveResult: ...
+
+    def check(self, model: CompiledModel, cells: ace_output.Cells, result: SolveResult) -> SolveResult: ...
 
 
 class Backend:
@@ -63,11 +77,14 @@ class Backend:
     summary: ClassVar[str]
     desktop_only: ClassVar[str] = ""  # why it cannot run in a browser's kernel, if it cannot
     needs_java: ClassVar[bool] = False
+    stoppable: ClassVar[bool] = False  # whether it ends its search when a race's `stop` is set (auto races it)
 
     def __init__(self, solver: Owner):
         self.solver = solver
 
-    def solve(self, model: CompiledModel, cells: ace_output.Cells, *, sols: int | str, timeout: float) -> SolveResult:
+    def solve(
+        self, model: CompiledModel, cells: ace_output.Cells, *, sols: int | str, timeout: float, stop: Stop = None
+    ) -> SolveResult:
         raise NotImplementedError
 
     def close(self) -> None:
@@ -81,16 +98,19 @@ class AceWarm(Backend):
     summary: ClassVar[str] = "ACE in a worker JVM kept warm between solves"
     desktop_only: ClassVar[str] = "it runs on Java, which a browser has not"
     needs_java: ClassVar[bool] = True
+    stoppable: ClassVar[bool] = True
 
     def __init__(self, solver: Owner):
         super().__init__(solver)
         self._worker = None
 
-    def solve(self, model: CompiledModel, cells: ace_output.Cells, *, sols: int | str, timeout: float) -> SolveResult:
+    def solve(
+        self, model: CompiledModel, cells: ace_output.Cells, *, sols: int | str, timeout: float, stop: Stop = None
+    ) -> SolveResult:
         refuse_known_wrong(model, "ace")
         start = time.perf_counter()
         try:
-            run = self.worker().run(ace_args(model.path(), sols, timeout), timeout=timeout)
+            run = self.worker().run(ace_args(model.path(), sols, timeout), timeout=timeout, stop=stop)
         except WorkerCrashed:  # a cold run tells a model ACE rejects from a worker that died
             return self.solver.backend("ace-cold").solve(model, cells, sols=sols, timeout=timeout)
         stopped = "interrupted" if run.interrupted else "timeout" if run.out_of_time else _timed_out(run.output)
@@ -122,7 +142,9 @@ class AceCold(Backend):
     desktop_only: ClassVar[str] = "it runs on Java, which a browser has not"
     needs_java: ClassVar[bool] = True
 
-    def solve(self, model: CompiledModel, cells: ace_output.Cells, *, sols: int | str, timeout: float) -> SolveResult:
+    def solve(
+        self, model: CompiledModel, cells: ace_output.Cells, *, sols: int | str, timeout: float, stop: Stop = None
+    ) -> SolveResult:
         refuse_known_wrong(model, "ace")
         start = time.perf_counter()
         run = run_java(
@@ -149,7 +171,9 @@ class Choco(Backend):
     desktop_only: ClassVar[str] = "it runs on Java, which a browser has not"
     needs_java: ClassVar[bool] = True
 
-    def solve(self, model: CompiledModel, cells: ace_output.Cells, *, sols: int | str, timeout: float) -> SolveResult:
+    def solve(
+        self, model: CompiledModel, cells: ace_output.Cells, *, sols: int | str, timeout: float, stop: Stop = None
+    ) -> SolveResult:
         refuse_known_wrong(model, "choco")
         args = [str(model.path()), f"-limit=[{max(1, int(timeout))}s]"]
         if sols == ALL or sols > 1:
@@ -178,7 +202,9 @@ class OrTools(Backend):
     summary: ClassVar[str] = "OR-Tools CP-SAT in this process (needs cpmpy and ortools)"
     desktop_only: ClassVar[str] = "OR-Tools is built for desktops, not for a browser"
 
-    def solve(self, model: CompiledModel, cells: ace_output.Cells, *, sols: int | str, timeout: float) -> SolveResult:
+    def solve(
+        self, model: CompiledModel, cells: ace_output.Cells, *, sols: int | str, timeout: float, stop: Stop = None
+    ) -> SolveResult:
         refuse_known_wrong(model, "ortools")
         return solve_ortools(model.path(), cells, sols=sols, timeout=timeout)
 
@@ -189,9 +215,12 @@ class CpSat(Backend):
     name: ClassVar[str] = "cp-sat"
     summary: ClassVar[str] = "OR-Tools CP-SAT in this process, on the constraints it reads directly"
     desktop_only: ClassVar[str] = "OR-Tools is built for desktops, not for a browser"
+    stoppable: ClassVar[bool] = True
 
-    def solve(self, model: CompiledModel, cells: ace_output.Cells, *, sols: int | str, timeout: float) -> SolveResult:
-        return solve_cpsat(model, cells, sols=sols, timeout=timeout)
+    def solve(
+        self, model: CompiledModel, cells: ace_output.Cells, *, sols: int | str, timeout: float, stop: Stop = None
+    ) -> SolveResult:
+        return solve_cpsat(model, cells, sols=sols, timeout=timeout, stop=stop)
 
 
 class Kit(Backend):
@@ -200,7 +229,9 @@ class Kit(Backend):
     name: ClassVar[str] = "kit"
     summary: ClassVar[str] = "the kit's own search in pure Python (no Java; the same in the browser)"
 
-    def solve(self, model: CompiledModel, cells: ace_output.Cells, *, sols: int | str, timeout: float) -> SolveResult:
+    def solve(
+        self, model: CompiledModel, cells: ace_output.Cells, *, sols: int | str, timeout: float, stop: Stop = None
+    ) -> SolveResult:
         return solve_kit(model, cells, sols=sols, timeout=timeout)
 
 
@@ -213,27 +244,97 @@ class MiniZinc(Backend):
         "MiniZinc with Gecode (or the minizinc_solver setting): the system's minizinc "
         "program (apt-get install minizinc), or its WebAssembly in the browser"
     )
+    stoppable: ClassVar[bool] = not in_browser()
 
-    def solve(self, model: CompiledModel, cells: ace_output.Cells, *, sols: int | str, timeout: float) -> SolveResult:
-        solve = solve_in_browser if in_browser() else solve_minizinc
-        return solve(model, cells, sols=sols, timeout=timeout, solver=self.solver.minizinc_solver)
+    def solve(
+        self, model: CompiledModel, cells: ace_output.Cells, *, sols: int | str, timeout: float, stop: Stop = None
+    ) -> SolveResult:
+        if in_browser():
+            return solve_in_browser(model, cells, sols=sols, timeout=timeout, solver=self.solver.minizinc_solver)
+        return solve_minizinc(model, cells, sols=sols, timeout=timeout, solver=self.solver.minizinc_solver, stop=stop)
 
 
 class Auto(Backend):
-    """CP-SAT in the kernel; in a browser, the kit's own search for a short while, then MiniZinc (and the kit's
-    search again, for the time left, when MiniZinc does not take the model). A model CP-SAT does not take (or an
-    answer of its that the kit's check refuses) goes to MiniZinc, then to warm ACE, then to the kit's own search,
+    """On the desktop, CP-SAT alone for a first slice, then a race of CP-SAT, warm ACE and MiniZinc on the
+    kernel's cores (kernelext.solver.portfolio): the first checked, complete answer wins. An optimum another
+    solver proved is shown as CP-SAT's solution for that value, the same in every run. Several solutions, or a
+    model none of the racers takes, go to the solvers in turn: CP-SAT, MiniZinc, warm ACE, the kit's own search,
     never to a solver known to be wrong on it. A large model (large tables: ACE reads them far faster than
-    Python) goes to warm ACE first where Java runs."""
+    Python) goes to warm ACE first where Java runs. In a browser, the kit's own search for a short while, then
+    MiniZinc (and the kit's search again, for the time left, when MiniZinc does not take the model)."""
 
     name: ClassVar[str] = "auto"
     summary: ClassVar[str] = (
-        "CP-SAT in this process, optimisation included; in the browser, the kit's own search then MiniZinc (the default)"
+        "CP-SAT in this process, raced by warm ACE and MiniZinc when it does not answer at once; in the browser, "
+        "the kit's own search then MiniZinc (the default)"
     )
 
-    def solve(self, model: CompiledModel, cells: ace_output.Cells, *, sols: int | str, timeout: float) -> SolveResult:
-        started, refusals, notes, cut = time.monotonic(), [], [], None
-        order = auto_order(not in_browser() and model.large(), self.solver.available)
+    def solve(
+        self, model: CompiledModel, cells: ace_output.Cells, *, sols: int | str, timeout: float, stop: Stop = None
+    ) -> SolveResult:
+        racers = self._racers(model, sols)
+        if len(racers) < 2:
+            large = not in_browser() and model.large()
+            return self._in_turn(model, cells, sols, timeout, auto_order(large, self.solver.available))
+        started = time.monotonic()
+        with plain_operators():  # once for all the racers' threads: pycsp3's operators are one global state
+            race = Race(
+                lambda name, seconds, stop: self.solver.solve(
+                    model, cells, sols=sols, timeout=seconds, backend=name, stop=stop
+                ),
+                racers,
+                timeout,
+                usable_cores(),
+                _sense(model, cells),
+            )
+            result = race.run()
+        left = timeout - (time.monotonic() - started)
+        if result is None and race.failure() is not None:
+            raise race.failure()
+        if result is None:  # every racer refused the model: the others, in turn
+            rest = tuple(name for name in auto_order(False, self.solver.available) if name not in racers)
+            return self._in_turn(model, cells, sols, max(0.01, left), rest, race.refusals(), race.notes())
+        result = self._canonical(model, cells, result, left)
+        notes = race.notes()
+        return replace(result, invalid=f"{'; '.join(notes)}; solved again with {result.backend}") if notes else result
+
+    def _racers(self, model: CompiledModel, sols: int | str) -> tuple[str, ...]:
+        """The solvers raced for one solution (or the optimum) on the desktop; none in a browser."""
+        if in_browser() or sols != 1:
+            return ()
+        order = race_order(model.large(), self.solver.available)
+        return tuple(name for name in order if self.solver.backend(name).stoppable)
+
+    def _canonical(self, model: CompiledModel, cells: ace_output.Cells, result: SolveResult, seconds: float):
+        """`result`, an optimum another solver proved shown as CP-SAT's solution with the objective held at its
+        value (the same solution in every run, whichever solver won), when CP-SAT finds it within `seconds` and
+        CANONICAL (else the winner's own solution, the same in every run that solver wins)."""
+        if result.status is not Status.OPTIMUM or result.backend == "cp-sat" or seconds <= 0:
+            return result
+        try:
+            with plain_operators():
+                again = solve_cpsat(model, cells, sols=1, timeout=min(seconds, CANONICAL), objective_at=result.bound)
+        except BackendUnsupported:
+            return result
+        again = self.solver.check(model, cells, again)
+        if again.status is not Status.SAT or again.invalid:
+            return result
+        if model.checker(holes_of(cells)).objective_value(again.solution) != result.bound:
+            return result
+        return replace(result, solutions=again.solutions)
+
+    def _in_turn(
+        self,
+        model: CompiledModel,
+        cells: ace_output.Cells,
+        sols: int | str,
+        timeout: float,
+        order: tuple[str, ...],
+        refusals: list[str] | None = None,
+        notes: list[str] | None = None,
+    ) -> SolveResult:
+        """Ask the solvers of `order` one after the other, each for the time left."""
+        started, refusals, notes, cut = time.monotonic(), list(refusals or ()), list(notes or ()), None
         for name in order:
             left = max(0.01, timeout - (time.monotonic() - started))  # reading the model counts
             allowed = min(left, budget(name)) if name != order[-1] else left
@@ -256,6 +357,14 @@ class Auto(Backend):
         if notes:
             raise SolverError(f"No solver gave an answer the kit could check: {notes[0]}.")
         raise BackendUnsupported(f"no solver of the kit takes this model ({refusals[0]})")
+
+
+def _sense(model: CompiledModel, cells: ace_output.Cells) -> str:
+    """ "minimize", "maximize" or "" (a satisfaction model, or one the kit's checker does not read)."""
+    try:
+        return model.checker(holes_of(cells)).optimises
+    except Untranslatable:
+        return ""
 
 
 def refuse_known_wrong(model: CompiledModel, solver: str) -> None:

@@ -1,8 +1,8 @@
 """OR-Tools CP-SAT in the kernel's own process, on the compiled model read directly (see kernelext.solver.cpsat.reader).
 
 One search worker and CP-SAT's fixed seed, so that the same model gives the same solutions in every run.
-The search runs on a thread of its own: the kernel's Stop (KeyboardInterrupt) and the wall-clock limit
-both stop it at once.
+The search runs on a thread of its own: the kernel's Stop (KeyboardInterrupt), the wall-clock limit and a
+race's stop signal (kernelext.solver.portfolio) all stop it at once.
 """
 
 from __future__ import annotations
@@ -16,16 +16,28 @@ from kernelext.pycsp3_glue.operators import plain_operators
 from kernelext.solver import ace_output
 from kernelext.solver.compiled import CompiledModel, compiled, holes_of
 from kernelext.solver.cpsat.module import cp_model, required_cp_model
+from kernelext.solver.cpsat.reader import Translated
+from kernelext.solver.portfolio import wait_for
 from kernelext.solver.result import SolveResult, Status
 
 STOP_WAIT = 0.2  # seconds CP-SAT gets to end after being told to stop
 
 
 def solve_cpsat(
-    model: Path | CompiledModel, cells: ace_output.Cells, *, sols: int | str, timeout: float
+    model: Path | CompiledModel,
+    cells: ace_output.Cells,
+    *,
+    sols: int | str,
+    timeout: float,
+    stop: threading.Event | None = None,
+    objective_at: int | None = None,
 ) -> SolveResult:
     """Solve `model` within `timeout` seconds of wall time from the call (reading the model counts).
 
+    Arguments:
+        stop: ends the search when set (a race was decided).
+        objective_at: a value the objective is held at, the objective dropped: the first solution found is
+            then the one optimal solution CP-SAT shows for that value, whichever solver proved it optimal.
     Raises:
         BackendUnsupported: the model uses something the direct reading does not translate.
     """
@@ -36,6 +48,8 @@ def solve_cpsat(
             translated = compiled(model).cp_sat(holes)
     except KeyboardInterrupt:
         return SolveResult(Status.UNKNOWN, time=time.perf_counter() - called, backend="cp-sat", stopped="interrupted")
+    if objective_at is not None and translated.objective:
+        translated = _held_at(translated, objective_at)
     solver = required_cp_model().CpSolver()
     solver.parameters.num_workers = 1
     solver.parameters.catch_sigint_signal = False  # Stop is a KeyboardInterrupt here, which stops the thread
@@ -43,7 +57,7 @@ def solve_cpsat(
     limit = None if translated.objective or sols == "all" else int(sols)
     solver.parameters.enumerate_all_solutions = limit != 1 and not translated.objective
     recorder = _Recorder(translated.variables, cells, limit, called)
-    stopped = _run(solver, translated.model, recorder, deadline=called + timeout)
+    stopped = _run(solver, translated.model, recorder, deadline=called + timeout, stop=stop)
     elapsed = time.perf_counter() - called
     name = solver.StatusName(recorder.status) if recorder.status is not None else None
     status, reason = _status(
@@ -98,8 +112,20 @@ class _Recorder:
         return Callback()
 
 
-def _run(solver, model, recorder: _Recorder, deadline: float) -> str:
-    """Run the search on a thread; "interrupted" on KeyboardInterrupt, "timeout" if it outlives `deadline`."""
+def _held_at(translated: Translated, value: int) -> Translated:
+    """A copy of `translated` without its objective, which is held at `value` instead."""
+    model = translated.model.clone()
+    objective = model.Proto().objective
+    scale = objective.scaling_factor or 1  # the objective's value is scale * (sum of coeffs * vars + offset)
+    terms = sum(coeff * model.GetIntVarFromProtoIndex(var) for var, coeff in zip(objective.vars, objective.coeffs))
+    model.clear_objective()
+    model.Add(terms == round(value / scale - objective.offset))
+    return Translated(model, translated.variables, objective=False)  # the same variables, by index
+
+
+def _run(solver, model, recorder: _Recorder, deadline: float, stop: threading.Event | None) -> str:
+    """Run the search on a thread; "interrupted" on KeyboardInterrupt, "timeout" if it outlives `deadline`
+    or `stop` is set."""
     callback = recorder.callback(cp_model())
     done = threading.Event()  # waited on rather than the thread: an interrupted join can leave it unusable
 
@@ -112,7 +138,7 @@ def _run(solver, model, recorder: _Recorder, deadline: float) -> str:
     threading.Thread(target=search, daemon=True).start()
     stopped = ""
     try:
-        if not done.wait(max(0.0, deadline - time.perf_counter())):
+        if not wait_for(done, max(0.0, deadline - time.perf_counter()), stop):
             stopped = "timeout"
     except KeyboardInterrupt:
         stopped = "interrupted"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import threading
 from pathlib import Path
 
 from kernelext.errors import Untranslatable
@@ -38,6 +39,7 @@ class Solver:
         sols: int | str = 1,
         timeout: float = 10.0,
         backend: str | None = None,
+        stop: threading.Event | None = None,
     ) -> SolveResult:
         """Solve `model` (an XCSP3 file, or a CompiledModel); `cells` names each array's variables (to read
         solutions).
@@ -46,11 +48,12 @@ class Solver:
             sols: how many solutions to look for (an int, or "all").
             timeout: seconds before the search stops (the best solution so far is kept).
             backend: overrides the default backend for this solve.
+            stop: ends the search when set (a race of `auto` was decided; see Backend.stoppable).
         Returns:
             a SolveResult.
         """
         name, model = backend or self.default, compiled(model)
-        result = self.backend(name).solve(model, cells, sols=sols, timeout=timeout)
+        result = self.backend(name).solve(model, cells, sols=sols, timeout=timeout, stop=stop)
         return result if name == "auto" else self.check(model, cells, result)  # auto checks each solver it asks
 
     def check(self, model: CompiledModel, cells: ace_output.Cells, result: SolveResult) -> SolveResult:

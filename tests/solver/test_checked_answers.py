@@ -25,8 +25,8 @@ class Liar(CpSat):
 
     lie = staticmethod(lambda result: result)
 
-    def solve(self, model, cells, *, sols, timeout):
-        return self.lie(super().solve(model, cells, sols=sols, timeout=timeout))
+    def solve(self, model, cells, *, sols, timeout, stop=None):
+        return self.lie(super().solve(model, cells, sols=sols, timeout=timeout, stop=stop))
 
 
 def first_cell_set_to(value: int):
@@ -103,11 +103,11 @@ def test_auto_solves_again_with_another_backend(lying):
     liar.lie = first_cell_set_to(7)
     session = session_of(solver, DIFFERENT)
     result = session.solve(backend="auto")
-    assert result.status is Status.SAT and result.backend == "minizinc"
+    assert result.status is Status.SAT and result.backend in ("minizinc", "ace-warm")  # the race's winner
     assert sorted(result.solution.values()) == [0, 1, 2]
     assert (
         result.invalid.startswith("CP-SAT returned a solution that breaks")
-        and "solved again with minizinc" in result.invalid
+        and f"solved again with {result.backend}" in result.invalid
     )
 
 

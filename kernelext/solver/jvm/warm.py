@@ -23,6 +23,7 @@ from kernelext.scratch import make_scratch_folder
 from kernelext.solver.errors import JavaNotFound, SolverError, WorkerCrashed
 from kernelext.solver.jvm.jars import ace_jar
 from kernelext.solver.jvm.java import JavaRuntime, find_java
+from kernelext.solver.portfolio import POLL
 
 GRACE = 0.7  # seconds a worker gets after a stop request sent on Ctrl-C, before it is killed
 STOP_WAIT = 0.2  # seconds a worker gets to answer the stop request sent at its wall-clock deadline
@@ -69,8 +70,9 @@ class WarmAce:
         """The worker's process id, or None when no worker runs."""
         return self._worker.process.pid if self._worker is not None else None
 
-    def run(self, args: list[str], timeout: float) -> AceRun:
-        """Solve with ACE's command-line `args` (the XCSP3 file first), stopping after `timeout` seconds.
+    def run(self, args: list[str], timeout: float, stop: threading.Event | None = None) -> AceRun:
+        """Solve with ACE's command-line `args` (the XCSP3 file first), stopping after `timeout` seconds, or
+        when `stop` is set (as at the time limit).
 
         A `-t=` limit is added to `args` unless one is there. KeyboardInterrupt stops the search
         and returns what ACE printed so far, with `interrupted` set.
@@ -80,9 +82,11 @@ class WarmAce:
             JavaNotFound: no Java runtime to start the worker with.
         """
         args = _with_time_limit(args, timeout)
-        return self._exchange({"op": "solve", "args": [str(arg) for arg in args]}, timeout)[1]
+        return self._exchange({"op": "solve", "args": [str(arg) for arg in args]}, timeout, stop)[1]
 
-    def _exchange(self, message: dict, timeout: float) -> tuple[dict | None, AceRun]:
+    def _exchange(
+        self, message: dict, timeout: float, stop: threading.Event | None = None
+    ) -> tuple[dict | None, AceRun]:
         """Send `message` to the worker (started if need be) and wait for its reply, with what ACE printed.
 
         KeyboardInterrupt asks the worker to stop its search (an interrupted run); so does the wall-clock
@@ -111,7 +115,7 @@ class WarmAce:
         try:
             worker.clear_output()
             worker.send(message)
-            reply = worker.receive(deadline)
+            reply = worker.receive(deadline, stop)
         except KeyboardInterrupt:
             interrupted = True
             reply = self._stop_search(worker, GRACE)
@@ -239,12 +243,15 @@ class _Worker:
         except (BrokenPipeError, OSError):
             pass  # the worker is gone; receive() reports it
 
-    def receive(self, deadline: float) -> dict | None:
-        """The worker's next reply, or None if it died; TimeoutError at `deadline`."""
-        try:
-            return self.replies.get(timeout=max(0.0, deadline - time.monotonic()))
-        except queue.Empty:
-            raise TimeoutError from None
+    def receive(self, deadline: float, stop: threading.Event | None = None) -> dict | None:
+        """The worker's next reply, or None if it died; TimeoutError at `deadline`, or once `stop` is set."""
+        while True:
+            wait = deadline - time.monotonic()
+            try:
+                return self.replies.get(timeout=max(0.0, min(wait, POLL) if stop is not None else wait))
+            except queue.Empty:
+                if wait <= POLL or stop is None or stop.is_set():
+                    raise TimeoutError from None
 
     def clear_output(self) -> None:
         os.truncate(self.stdout_path, 0)

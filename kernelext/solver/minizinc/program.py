@@ -23,6 +23,7 @@ from kernelext.solver import ace_output
 from kernelext.solver.compiled import CompiledModel
 from kernelext.solver.errors import BackendUnsupported
 from kernelext.solver.minizinc.answers import read_answers
+from kernelext.solver.portfolio import wait_for
 from kernelext.solver.result import SolveResult
 from kernelext.xcsp.to_minizinc import MiniZincModel, translate
 
@@ -39,9 +40,16 @@ def minizinc_program() -> str:
 
 
 def solve_minizinc(
-    model: CompiledModel, cells: ace_output.Cells, *, sols: int | str, timeout: float, solver: str = "gecode"
+    model: CompiledModel,
+    cells: ace_output.Cells,
+    *,
+    sols: int | str,
+    timeout: float,
+    solver: str = "gecode",
+    stop: threading.Event | None = None,
 ) -> SolveResult:
-    """Solve `model` within `timeout` seconds of wall time from the call (translating counts).
+    """Solve `model` within `timeout` seconds of wall time from the call (translating counts), or until
+    `stop` is set.
 
     Raises:
         BackendUnsupported: the model holds something the translation does not take, or MiniZinc is missing.
@@ -67,7 +75,7 @@ def solve_minizinc(
             ],
             started=called,
         )
-        stopped = run.wait(left + GRACE)
+        stopped = run.wait(left + GRACE, stop)
     return _result(run, translated, cells, sols, stopped, time.perf_counter() - called)
 
 
@@ -130,11 +138,12 @@ class _Run:
     def _read_errors(self) -> None:
         self.errors = self.process.stderr.read()
 
-    def wait(self, limit: float) -> str:
-        """Wait for the program's end: "" when it ended, "timeout" or "interrupted" when it was stopped."""
+    def wait(self, limit: float, stop: threading.Event | None = None) -> str:
+        """Wait for the program's end: "" when it ended, "timeout" or "interrupted" when it was stopped (at
+        `limit`, or when `stop` was set)."""
         stopped = ""
         try:
-            if not self.done.wait(limit):
+            if not wait_for(self.done, limit, stop):
                 stopped = "timeout"
         except KeyboardInterrupt:
             stopped = "interrupted"

@@ -1,0 +1,164 @@
+"""`auto` as a portfolio on the desktop: the first solver alone for a short first slice (a classroom step ends
+there), then a race of the solvers that run here, as many at once as the kernel has cores. The first checked,
+complete answer wins and the others are stopped; at the time limit, the best checked answer found so far."""
+
+from __future__ import annotations
+
+import os
+import queue
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+
+from kernelext.solver.errors import BackendUnsupported
+from kernelext.solver.result import SolveResult, Status
+
+FIRST_SLICE = 0.5  # seconds the first solver has alone: what a classroom step takes, and more
+POLL = 0.05  # seconds between two looks at a race's stop signal
+LATE = 3.0  # seconds a racer may take past the time limit to hand back what it found (it was told to stop)
+
+Solve = Callable[[str, float, threading.Event], SolveResult]  # (backend, seconds, stop) -> a checked result
+
+
+def wait_for(done: threading.Event, seconds: float, stop: threading.Event | None) -> bool:
+    """Whether `done` was set within `seconds`; False as soon as `stop` is set (a race was decided)."""
+    if stop is None:
+        return done.wait(seconds)
+    deadline = time.monotonic() + seconds
+    while not done.wait(max(0.0, min(POLL, deadline - time.monotonic()))):
+        if stop.is_set() or time.monotonic() >= deadline:
+            return False
+    return True
+
+
+def usable_cores() -> int:
+    """How many cores this process may use: its CPU affinity, within a container's CPU quota (cgroup v2)."""
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+    try:
+        quota, period = Path("/sys/fs/cgroup/cpu.max").read_text().split()[:2]
+    except (OSError, ValueError):
+        return max(1, cores)
+    return max(1, min(cores, int(quota) // int(period))) if quota != "max" else max(1, cores)
+
+
+def decided(result: SolveResult) -> bool:
+    """Whether `result` is a complete, checked answer: a proof (UNSAT, OPTIMUM) or every solution asked for."""
+    if result.invalid:
+        return False
+    return result.status in (Status.UNSAT, Status.OPTIMUM) or (result.status is Status.SAT and not result.stopped)
+
+
+@dataclass
+class Race:
+    """One race: `solve` runs a backend; `order` the racers, best first; `cores` how many run at once.
+
+    `sense` is "minimize", "maximize" or "" (a satisfaction model), to keep the best of unfinished answers.
+    """
+
+    solve: Solve
+    order: tuple[str, ...]
+    timeout: float
+    cores: int
+    sense: str = ""
+    first_slice: float = FIRST_SLICE
+    results: dict[str, SolveResult] = field(default_factory=dict)
+    errors: dict[str, Exception] = field(default_factory=dict)
+
+    def run(self) -> SolveResult | None:
+        """The winner, or the best unfinished answer (None when no racer gave one: see `errors`)."""
+        started, stop, finished = time.monotonic(), threading.Event(), queue.Queue()
+        waiting, running = list(self.order), set()
+
+        def left() -> float:
+            return self.timeout - (time.monotonic() - started)
+
+        def start() -> None:
+            name = waiting.pop(0)
+            running.add(name)
+            threading.Thread(target=self._racer, args=(name, max(0.01, left()), stop, finished), daemon=True).start()
+
+        def next_answer(until: float) -> tuple[str, SolveResult | None] | None:
+            try:
+                return finished.get(timeout=max(0.0, until - time.monotonic()))
+            except queue.Empty:
+                return None
+
+        interrupted, winner = False, None
+        try:
+            start()
+            answer = next_answer(started + self.first_slice)  # the first solver alone, for the first slice
+            while True:
+                if answer is not None:
+                    name, result = answer
+                    running.discard(name)
+                    if result is not None and decided(result):
+                        winner = result
+                        break
+                while waiting and len(running) < self.cores and left() > 0:
+                    start()
+                if not running:
+                    break
+                answer = next_answer(started + self.timeout + LATE)
+                if answer is None:
+                    break
+        except KeyboardInterrupt:
+            interrupted = True
+        stop.set()
+        self._collect(running, finished, started)
+        if winner is not None:
+            return winner
+        best = self._best()
+        return replace(best, stopped="interrupted") if best is not None and interrupted else best
+
+    def _racer(self, name: str, seconds: float, stop: threading.Event, finished: queue.Queue) -> None:
+        result = None
+        try:
+            result = self.solve(name, seconds, stop)
+            self.results[name] = result
+        except Exception as error:  # a refusal (BackendUnsupported) or a solver's error: the others go on
+            self.errors[name] = error
+        finally:
+            finished.put((name, result))
+
+    def _collect(self, running: set[str], finished: queue.Queue, started: float) -> None:
+        """Wait for the racers still running (told to stop) to hand back what they found."""
+        while running:
+            try:
+                name, _ = finished.get(timeout=max(0.1, self.timeout + LATE - (time.monotonic() - started)))
+            except queue.Empty:
+                return
+            running.remove(name)
+
+    def _best(self) -> SolveResult | None:
+        """The best unfinished answer: the best objective (optimising), else the first racer's with solutions."""
+        answered = [self.results[name] for name in self.order if name in self.results]
+        with_solutions = [result for result in answered if result.solutions and not result.invalid]
+        if not with_solutions:
+            return next((result for result in answered if not result.invalid), None)
+        if self.sense and any(result.bound is not None for result in with_solutions):
+            sign = 1 if self.sense == "minimize" else -1
+            return min((r for r in with_solutions if r.bound is not None), key=lambda r: sign * r.bound)
+        return with_solutions[0]
+
+    def refusals(self) -> list[str]:
+        """The racers' refusals, in order."""
+        return [str(self.errors[name]) for name in self.order if isinstance(self.errors.get(name), BackendUnsupported)]
+
+    def failure(self) -> Exception | None:
+        """The first racer's error that is not a refusal (a solver's error, a model it rejects), or None."""
+        return next(
+            (
+                self.errors[n]
+                for n in self.order
+                if n in self.errors and not isinstance(self.errors[n], BackendUnsupported)
+            ),
+            None,
+        )
+
+    def notes(self) -> list[str]:
+        """What the racers returned that the kit's check refused."""
+        return [
+            self.results[name].invalid for name in self.order if name in self.results and self.results[name].invalid
+        ]
