@@ -16,9 +16,9 @@ import os
 import statistics
 import time
 
-from kernelext.grading.judging.schedule import usable_cores
 from kernelext.insight.explain import explain, walkthrough
 from kernelext.solver.engine import Solver
+from kernelext.solver.portfolio import usable_cores
 from kernelext.steps.session import PuzzleSession
 
 BOARD = """clues = [[int(d) for d in row] for row in [

@@ -25,7 +25,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from kernelext.grading import grade
-from kernelext.grading.judging.schedule import usable_cores
+from kernelext.solver.portfolio import usable_cores
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from kernels import worktree

@@ -29,13 +29,13 @@ from dataclasses import replace
 from pathlib import Path
 
 from kernelext.grading.format.exercise import Instance
-from kernelext.grading.judging.schedule import usable_cores
 from kernelext.grading.runs.jobs import GRACE, Job
 from kernelext.grading.runs.sandbox import resolve_mode
 from kernelext.grading.runs.warm_pool import WarmPool
 from kernelext.solver.cpsat_backend import solve_cpsat
 from kernelext.solver.engine import Solver
 from kernelext.solver.jvm.warm import WarmAce
+from kernelext.solver.portfolio import usable_cores
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 from test_cpsat_reading import HARD_CELLS, hard_instance

@@ -26,7 +26,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from kernels import worktree
 
-from kernelext.grading.judging.schedule import usable_cores
+from kernelext.solver.portfolio import usable_cores
 
 ROOT = Path(__file__).resolve().parents[1]
 SUDOKU_RULES = (

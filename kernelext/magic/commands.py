@@ -87,7 +87,7 @@ def _domains(puzzle: NotebookPuzzle, args: Namespace, rest: list[str]) -> None:
 
 def _tree(puzzle: NotebookPuzzle, args: Namespace, rest: list[str]) -> None:
     _no_arguments("tree", rest)
-    puzzle.show_tree(args.nodes)
+    puzzle.show_tree(args.nodes, args.timeout)
 
 
 def _check(puzzle: NotebookPuzzle, args: Namespace, rest: list[str]) -> None:
@@ -97,7 +97,7 @@ def _check(puzzle: NotebookPuzzle, args: Namespace, rest: list[str]) -> None:
 
     if len(rest) > 1:
         raise PuzzleUsageError("%puzzle check [DIR]: DIR is the exercise folder (default: this one).")
-    display(check_public(puzzle.session, rest[0] if rest else "."))
+    display(check_public(puzzle.session, rest[0] if rest else ".", timeout=args.timeout))
 
 
 def _explain(puzzle: NotebookPuzzle, args: Namespace, rest: list[str]) -> None:

@@ -6,7 +6,7 @@ from IPython.core.error import UsageError
 from IPython.core.magic import Magics, cell_magic, line_cell_magic, magics_class
 from IPython.core.magic_arguments import argument, magic_arguments, parse_argstring
 from IPython.display import display
-from traitlets import Bool, Float, TraitError, Unicode, observe, validate
+from traitlets import Bool, Float, Int, TraitError, Unicode, observe, validate
 
 from kernelext.errors import KernelextError, PuzzleUsageError
 from kernelext.kinds import kind_for, view_choices
@@ -15,7 +15,7 @@ from kernelext.magic.puzzle import NotebookPuzzle
 from kernelext.pycsp3_glue import model_state
 from kernelext.pycsp3_glue.operators import plain_operators
 from kernelext.solver.backends import BACKENDS, MINIZINC_SOLVERS, backends_help
-from kernelext.solver.engine import Solver
+from kernelext.solver.engine import KEEP, Solver
 from kernelext.steps.not_rule import REASONS
 from kernelext.steps.session import PuzzleSession
 from kernelext.views import view_for, view_names
@@ -66,15 +66,18 @@ class PuzzleMagics(Magics):
         help=f"The solver MiniZinc runs, one of {', '.join(MINIZINC_SOLVERS)} (the "
         "last three in the browser, or with MiniZinc's own bundle).",
     ).tag(config=True)
+    max_solutions = Int(
+        KEEP, help="The most solutions `--sols all` keeps for the stepper (the others are counted)."
+    ).tag(config=True)
     domains = Bool(False, help="Show pencil marks (domains after propagation) after every step.").tag(config=True)
     strict_indexing = Bool(
         False, help="Refuse an index past the end of an array (pycsp3 wraps it round to the start, and the kit warns)."
     ).tag(config=True)
 
     def __init__(self, shell=None, **kwargs):
+        self._solver = None  # before the traits are set from the configuration: their observers look at it
         super().__init__(shell=shell, **kwargs)
         self.current = None  # the NotebookPuzzle being built
-        self._solver = None
         self._cell_id = None
         self._failed = None  # the name of a puzzle whose %%puzzle cell failed: no current puzzle until one starts
         self.grading = None  # under nbgrader's autograde (`%puzzle grading`): the model is recorded, not run
@@ -102,6 +105,17 @@ class PuzzleMagics(Magics):
     def _minizinc_solver_changed(self, change):
         if self._solver is not None:
             self._solver.minizinc_solver = change["new"]
+
+    @validate("max_solutions")
+    def _positive_max_solutions(self, proposal):
+        if proposal["value"] < 1:
+            raise TraitError(f"max_solutions must be 1 or more, not {proposal['value']}.")
+        return proposal["value"]
+
+    @observe("max_solutions")
+    def _max_solutions_changed(self, change):
+        if self._solver is not None:
+            self._solver.keep = change["new"]
 
     def remember_cell_id(self, info=None):
         """pre_run_cell hook: keep the id of the cell about to run (front ends that send one)."""
@@ -281,7 +295,7 @@ class PuzzleMagics(Magics):
 
     def _shared_solver(self):
         if self._solver is None:
-            self._solver = Solver(self.solver, self.minizinc_solver)
+            self._solver = Solver(self.solver, self.minizinc_solver, self.max_solutions)
         return self._solver
 
     def close(self):

@@ -34,6 +34,9 @@ if TYPE_CHECKING:
     from kernelext.steps.session import PuzzleSession, StepReport
 
 EXPLAIN_TIME_FACTOR = 3  # explanations solve many sub-models: they get this many times a solve's time limit
+# A search tree is drawn after its search, at about a fifth of the search's time: the search gets this share of
+# the time limit, so that the whole command ends within it.
+TREE_SEARCH_SHARE = 0.8
 
 
 class NotebookPuzzle:
@@ -165,13 +168,15 @@ class NotebookPuzzle:
             output.pencil = marks
         display({"text/plain": pencil_text(grid), "text/html": marks}, raw=True)
 
-    def show_tree(self, nodes: int | None) -> None:
-        """Solve while recording the search tree; a tree widget in a kernel, else its outline."""
+    def show_tree(self, nodes: int | None, timeout: float | None = None) -> None:
+        """Solve while recording the search tree (within `timeout` seconds, the puzzle's by default); a tree
+        widget in a kernel, else its outline."""
         from kernelext.widgets.tree_widget import (
             TreeWidget,  # deferred: anywidget adds 0.17 s to %load_ext
         )
 
-        tree = record_tree(self.session, nodes=nodes or 500, timeout=self.timeout)
+        seconds = (timeout or self.timeout) * TREE_SEARCH_SHARE
+        tree = record_tree(self.session, nodes=nodes or 500, timeout=seconds)
         if not in_kernel():
             display({"text/plain": tree.summary(), "text/html": tree_html(tree)}, raw=True)
             return

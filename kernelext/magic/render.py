@@ -46,7 +46,12 @@ def status_text(result: SolveResult | None, note: str = "", counted: bool = Fals
     text = result.status.value
     if result.bound is not None:
         text += f" (bound {result.bound})"
-    if len(result.solutions) > 1:
+    if result.more:
+        text += (
+            f": {len(result.solutions) + result.more:,} solutions found, the first {len(result.solutions):,} kept "
+            "and checked (more: %config PuzzleMagics.max_solutions)"
+        )
+    elif len(result.solutions) > 1:
         text += f": {len(result.solutions)} solutions"
     elif counted and result.solutions and not result.stopped:
         text += ": 1 solution, the only one"

@@ -49,6 +49,7 @@ class Owner(Protocol):
     """What backends ask of the one that keeps them: another backend, and the Java runtime."""
 
     minizinc_solver: str
+    keep: int
 
     def backend(self, name: str) -> Backend: ...
 
@@ -220,7 +221,7 @@ class CpSat(Backend):
     def solve(
         self, model: CompiledModel, cells: ace_output.Cells, *, sols: int | str, timeout: float, stop: Stop = None
     ) -> SolveResult:
-        return solve_cpsat(model, cells, sols=sols, timeout=timeout, stop=stop)
+        return solve_cpsat(model, cells, sols=sols, timeout=timeout, stop=stop, keep=self.solver.keep)
 
 
 class Kit(Backend):

@@ -47,6 +47,16 @@ def checked(result: SolveResult, checker) -> SolveResult:
     )
 
 
+def kept(result: SolveResult, keep: int) -> SolveResult:
+    """`result` with at most its first `keep` solutions (the best, when optimising: the last), the rest counted in
+    `more`."""
+    extra = len(result.solutions) - keep
+    if extra <= 0:
+        return result
+    solutions = result.solutions[-keep:] if result.bound is not None else result.solutions[:keep]
+    return replace(result, solutions=solutions, more=result.more + extra)
+
+
 def _solver_name(backend: str) -> str:
     return {
         "ace-warm": "ACE",

@@ -31,6 +31,7 @@ def solve_cpsat(
     timeout: float,
     stop: threading.Event | None = None,
     objective_at: int | None = None,
+    keep: int | None = None,
 ) -> SolveResult:
     """Solve `model` within `timeout` seconds of wall time from the call (reading the model counts).
 
@@ -38,6 +39,7 @@ def solve_cpsat(
         stop: ends the search when set (a race was decided).
         objective_at: a value the objective is held at, the objective dropped: the first solution found is
             then the one optimal solution CP-SAT shows for that value, whichever solver proved it optimal.
+        keep: the most solutions kept (None: all); the others are only counted (`more`).
     Raises:
         BackendUnsupported: the model uses something the direct reading does not translate.
     """
@@ -56,20 +58,23 @@ def solve_cpsat(
     solver.parameters.max_time_in_seconds = max(0.001, timeout - (time.perf_counter() - called))
     limit = None if translated.objective or sols == "all" else int(sols)
     solver.parameters.enumerate_all_solutions = limit != 1 and not translated.objective
-    recorder = _Recorder(translated.variables, cells, limit, called)
+    recorder = _Recorder(translated.variables, cells, limit, called, None if translated.objective else keep)
     stopped = _run(solver, translated.model, recorder, deadline=called + timeout, stop=stop)
     elapsed = time.perf_counter() - called
     name = solver.StatusName(recorder.status) if recorder.status is not None else None
     status, reason = _status(
         name,
         bool(recorder.found),
-        complete=limit is not None and len(recorder.found) >= limit,
+        complete=limit is not None and len(recorder.found) + recorder.more >= limit,
         objective=translated.objective,
     )
     bound = recorder.bounds[-1][1] if translated.objective and recorder.found else None
     ended = recorder.status is not None  # else the search has not yet answered the stop request
     stats = MappingProxyType(
-        {"solutions": str(len(recorder.found)), "search seconds": f"{solver.WallTime() if ended else elapsed:.4f}"}
+        {
+            "solutions": str(len(recorder.found) + recorder.more),
+            "search seconds": f"{solver.WallTime() if ended else elapsed:.4f}",
+        }
     )
     solutions = tuple(recorder.found[-1:] if translated.objective else recorder.found)  # optimising: the best
     return SolveResult(
@@ -81,15 +86,17 @@ def solve_cpsat(
         "cp-sat",
         stats,
         stopped or reason,
+        more=recorder.more,
     )
 
 
 class _Recorder:
     """Keeps each solution CP-SAT reports (for an objective, each improving one) as {variable id: value}."""
 
-    def __init__(self, variables: dict, cells: ace_output.Cells, limit: int | None, start: float):
-        self.variables, self.cells, self.limit, self.start = variables, cells, limit, start
+    def __init__(self, variables: dict, cells: ace_output.Cells, limit: int | None, start: float, keep: int | None):
+        self.variables, self.cells, self.limit, self.start, self.keep = variables, cells, limit, start, keep
         self.found: list = []
+        self.more = 0  # solutions found past `keep`: counted only
         self.bounds: list[tuple[float, int]] = []
         self.status = None
 
@@ -98,6 +105,11 @@ class _Recorder:
 
         class Callback(cp_model.CpSolverSolutionCallback):
             def on_solution_callback(self) -> None:
+                if recorder.keep is not None and len(recorder.found) >= recorder.keep:
+                    recorder.more += 1
+                    if recorder.limit is not None and len(recorder.found) + recorder.more >= recorder.limit:
+                        self.StopSearch()
+                    return
                 values = {}
                 for array in recorder.cells.values():
                     for _, vid in array:

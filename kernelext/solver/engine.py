@@ -8,12 +8,14 @@ from pathlib import Path
 from kernelext.errors import Untranslatable
 from kernelext.solver import ace_output
 from kernelext.solver.backends import BACKENDS, Backend, check_backend, check_minizinc_solver
-from kernelext.solver.checking import checked
+from kernelext.solver.checking import checked, kept
 from kernelext.solver.choice import in_browser, runs_here
 from kernelext.solver.compiled import CompiledModel, compiled, holes_of
 from kernelext.solver.errors import BackendUnsupported, JavaNotFound, SolverError
 from kernelext.solver.jvm.java import find_java
 from kernelext.solver.result import SolveResult, Status
+
+KEEP = 10_000  # solutions a solve keeps at most: a stepper's worth, within a few MB (the rest are counted)
 
 
 class Solver:
@@ -23,11 +25,13 @@ class Solver:
     Arguments:
         backend: the default backend, a name of BACKENDS.
         minizinc_solver: the solver MiniZinc runs (one of MINIZINC_SOLVERS).
+        keep: the most solutions a solve keeps (for `sols="all"`): the others are counted (`more`).
     """
 
-    def __init__(self, backend: str = "auto", minizinc_solver: str = "gecode"):
+    def __init__(self, backend: str = "auto", minizinc_solver: str = "gecode", keep: int = KEEP):
         self.default = check_backend(backend)
         self.minizinc_solver = check_minizinc_solver(minizinc_solver)
+        self.keep = keep
         self._backends: dict[str, Backend] = {}
         self._java = None
 
@@ -54,7 +58,9 @@ class Solver:
         """
         name, model = backend or self.default, compiled(model)
         result = self.backend(name).solve(model, cells, sols=sols, timeout=timeout, stop=stop)
-        return result if name == "auto" else self.check(model, cells, result)  # auto checks each solver it asks
+        if name == "auto":
+            return result  # auto checks each solver it asks
+        return self.check(model, cells, kept(result, self.keep))
 
     def check(self, model: CompiledModel, cells: ace_output.Cells, result: SolveResult) -> SolveResult:
         """`result` with its answers checked on `model`'s constraints (see kernelext.solver.checking)."""

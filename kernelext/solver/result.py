@@ -32,6 +32,8 @@ class SolveResult:
         stopped: why the search stopped early ("timeout", "interrupted"), or "".
         invalid: which solver returned an answer the kit's check refused, and the constraint it breaks, or "".
         repeats: how many repeated solutions were dropped.
+        more: how many solutions were found past the most a solve keeps (Solver.keep): counted, not kept, so
+            neither checked nor shown.
     """
 
     status: Status
@@ -44,6 +46,7 @@ class SolveResult:
     stopped: str = ""
     invalid: str = ""
     repeats: int = 0
+    more: int = 0
 
     @property
     def solution(self) -> Solution | None:

@@ -26,6 +26,10 @@ from kernelext.xcsp.document import parse_text
 from kernelext.xcsp.subsets import XcspModel
 
 DEFAULT_TIMEOUT = 10.0
+# Several solutions are checked and drawn after the search, at most Solver.keep of them (about a second for
+# 10,000): the search leaves them this share of the time limit, at most DRAW_RESERVE seconds.
+DRAW_SHARE = 0.2
+DRAW_RESERVE = 1.0
 
 
 @dataclass(frozen=True)
@@ -378,7 +382,10 @@ class PuzzleSession:
         return self._solved(report, sols, timeout, backend)
 
     def _solved(self, report: StepReport, sols: int | str, timeout: float | None, backend: str | None) -> StepReport:
-        result = self.solve(sols=sols, timeout=timeout, backend=backend)
+        seconds = timeout or self.timeout
+        if sols != 1:  # each solution kept is checked and drawn after the search: that counts in the time limit
+            seconds -= min(DRAW_RESERVE, seconds * DRAW_SHARE)
+        result = self.solve(sols=sols, timeout=seconds, backend=backend)
         grids = tuple(self.grid(result, index=i) for i in range(len(result.solutions))) if sols != 1 else ()
         return replace(report, result=result, grid=self._remember(self.grid(result)), all_grids=grids)
 

@@ -10,8 +10,8 @@ from test_grading import PICROSS, SETUP, picross_cells, read_csv, write_notebook
 from kernelext.grading import Outcome, grade
 from kernelext.grading.format.exercise import Question
 from kernelext.grading.format.notebook import extract_model, read_submission
-from kernelext.grading.judging.schedule import usable_cores
 from kernelext.grading.reports.scores import read_scores
+from kernelext.solver.portfolio import usable_cores
 
 STEPS = read_submission(PICROSS / "instructor.ipynb").steps
 ONE_VIEWPOINT = dict(

@@ -16,9 +16,9 @@ from pathlib import Path
 from kernelext.grading.format.answer_checks import REFERENCE, ExerciseFault
 from kernelext.grading.format.exercise import Instance, load_exercise
 from kernelext.grading.judging.by_reference import ReferenceCheck
-from kernelext.grading.judging.schedule import usable_cores
 from kernelext.grading.judging.stored_rules import pack
 from kernelext.grading.runs.warm_pool import WarmPool
+from kernelext.solver.portfolio import usable_cores
 
 
 def fill_instances(exercise_dir: str | Path) -> tuple[list[str], list[str]]:

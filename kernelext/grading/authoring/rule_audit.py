@@ -12,8 +12,8 @@ from concurrent.futures import ThreadPoolExecutor
 
 from kernelext.grading.format.answer_checks import ExerciseFault
 from kernelext.grading.judging.by_reference import ReferenceCheck
-from kernelext.grading.judging.schedule import usable_cores
 from kernelext.grading.runs.warm_pool import WarmPool
+from kernelext.solver.portfolio import usable_cores
 
 MAX_ANSWER_TEXT = 200  # characters of an answer shown in a problem
 MAX_LINE_TEXT = 80  # characters of a step's first line shown in a problem

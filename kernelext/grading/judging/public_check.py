@@ -20,7 +20,13 @@ from kernelext.solver.choice import in_browser
 
 
 def check_public(
-    model, exercise_dir: str | Path = ".", *, namespace: dict | None = None, executor=None, sandbox: str = "auto"
+    model,
+    exercise_dir: str | Path = ".",
+    *,
+    namespace: dict | None = None,
+    executor=None,
+    sandbox: str = "auto",
+    timeout: float | None = None,
 ) -> CheckReport:
     """Run a model on the public instances of the exercise in `exercise_dir`, each in a process of its own (in a
     browser, one after the other in the kernel's process).
@@ -31,6 +37,8 @@ def check_public(
             namespace); a PuzzleSession's own namespace by default.
         executor: runs the instances instead of a local thread pool.
         sandbox: where the model runs: "auto", "bwrap" or "process" (see `kernelext.grading.runs.sandbox`).
+        timeout: seconds for the whole check: no instance runs longer, and none starts once the runs have used
+            them up (the exercise's own limits otherwise).
     Returns:
         a CheckReport: one row per public instance (passed, failed, error, timed out, crashed).
     """
@@ -39,6 +47,8 @@ def check_public(
     steps = getattr(model, "steps", model)
     sources = tuple(getattr(step, "source", step) for step in steps)
     exercise = replace(load_exercise(exercise_dir, public_only=True), parts=())
+    if timeout is not None:
+        exercise = replace(exercise, time_limit=min(exercise.time_limit, timeout), budget=timeout)
     submission = Submission("you", sources, helper_sources(namespace))
     if not sources:
         return CheckReport(exercise.name, (), ("no steps yet: start the puzzle with a %%puzzle NAME cell",))

@@ -7,7 +7,6 @@ time `budget`; they are reported as not run, with the reason.
 
 from __future__ import annotations
 
-import os
 import threading
 import time
 from collections.abc import Callable
@@ -23,6 +22,7 @@ from kernelext.grading.runs.jobs import Job
 from kernelext.grading.runs.jvm import ace_archive
 from kernelext.grading.runs.sandbox import resolve_mode
 from kernelext.grading.runs.warm_pool import WarmPool, execute
+from kernelext.solver.portfolio import usable_cores
 
 
 @dataclass(frozen=True)
@@ -181,10 +181,3 @@ def _capacity(executor) -> int:
         return max(1, sum(executor.nthreads().values()))
     except Exception:
         return usable_cores()
-
-
-def usable_cores() -> int:
-    """The cores this process may run on (a container's or a batch job's share, not the host's count)."""
-    if hasattr(os, "sched_getaffinity"):
-        return len(os.sched_getaffinity(0))
-    return os.cpu_count() or 1  # macOS and Windows: no affinity to ask about
