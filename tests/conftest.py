@@ -58,12 +58,17 @@ class Shell:
         return run.text + "\n" + str(run.error)
 
 
+# Solutions a test's solver keeps: the differential tests compare whole sets of solutions, some over the
+# 10,000 a notebook keeps.
+EVERY_SOLUTION = 10**7
+
+
 @pytest.fixture(scope="module")
 def solver():
     """One solver for a test module, so that its warm JVM starts once."""
     from kernelext.solver.engine import Solver
 
-    shared = Solver()
+    shared = Solver(keep=EVERY_SOLUTION)
     yield shared
     shared.close()
 
@@ -143,6 +148,7 @@ SLOW_FILES = {
     "solver/test_time_and_memory.py",
     "solver/test_resources.py",
     "solver/test_warm_solver.py",
+    "solver/test_portfolio.py",
     "publish/test_lite_build.py",
     "pycsp3_glue/test_stock_models.py",
     "widgets/test_ipywidgets7.py",

@@ -6,6 +6,7 @@ beside its two folders (the pages, the doctrees)."""
 
 from __future__ import annotations
 
+import fcntl
 import os
 import subprocess
 import sys
@@ -42,8 +43,22 @@ def source_tree() -> dict[str, float]:
 @pytest.fixture(scope="session")
 def site(tmp_path_factory) -> Path:
     """The pages built as docs/install.md says, into a temporary folder, with the browser site in html/lite/
-    (built first, so that each notebook's page links to it)."""
-    tmp = tmp_path_factory.mktemp("docs")
+    (built first, so that each notebook's page links to it). Built once for the whole run: the first of the
+    test workers (pytest-xdist) to ask builds it, in a folder they share, while the others wait."""
+    shared = tmp_path_factory.getbasetemp()
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        shared = shared.parent  # the workers' own folders sit side by side in it
+    with open(shared / "docs-site.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        tmp = shared / "docs-site"
+        if not (tmp / "html" / "index.html").exists():
+            tmp.mkdir(exist_ok=True)
+            build(tmp)
+    return tmp / "html"
+
+
+def build(tmp: Path) -> None:
+    """Build the browser site, then the pages, into `tmp`/html; check that nothing else was written."""
     html = tmp / "html"
     before = source_tree()
     run(
@@ -75,4 +90,3 @@ def site(tmp_path_factory) -> Path:
     print(f"docs built in {time.monotonic() - started:.1f} s: {len(list(html.rglob('*.html')))} pages")
     assert source_tree() == before, "the build wrote into docs/"
     assert sorted(path.name for path in tmp.iterdir()) == ["doctrees", "html"], "the build wrote beside its folders"
-    return html

@@ -388,10 +388,13 @@ def hide_java(monkeypatch, tmp_path):
 def test_missing_java_gives_one_clear_message_for_a_java_solver(shell, monkeypatch, tmp_path):
     hide_java(monkeypatch, tmp_path)
     shell.ok("%config PuzzleMagics.solver = 'ace-cold'")
-    shell.ok(AMAZE_BOARD)
-    text = shell.fails(AMAZE_CLUES)
-    assert "No Java runtime found" in text and "Traceback" not in text
-    assert "2 step(s)" in shell.ok("%puzzle steps")
+    try:
+        shell.ok(AMAZE_BOARD)
+        text = shell.fails(AMAZE_CLUES)
+        assert "No Java runtime found" in text and "Traceback" not in text
+        assert "2 step(s)" in shell.ok("%puzzle steps")
+    finally:
+        shell.ok("%config PuzzleMagics.solver = 'auto'")  # the shell's configuration outlives the test
 
 
 def test_without_java_the_default_solves_everything_with_cp_sat(shell, monkeypatch, tmp_path):

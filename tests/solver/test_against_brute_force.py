@@ -10,6 +10,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 import pytest
+from conftest import EVERY_SOLUTION
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -391,7 +392,7 @@ def _solved(solver, construct: Construct, parameters: dict, backend: str, object
 
 @pytest.fixture(scope="module")
 def shared_solver():
-    solver = Solver()
+    solver = Solver(keep=EVERY_SOLUTION)
     yield solver
     solver.close()
 

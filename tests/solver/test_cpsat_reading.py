@@ -11,6 +11,7 @@ import time
 from pathlib import Path
 
 import pytest
+from conftest import EVERY_SOLUTION
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -153,7 +154,7 @@ GLOBAL_FORMS = {
 
 @pytest.fixture(scope="module")
 def solver():
-    solver = Solver()
+    solver = Solver(keep=EVERY_SOLUTION)
     yield solver
     solver.close()
 
