@@ -286,7 +286,7 @@ class Auto(Backend):
                 racers,
                 timeout,
                 usable_cores(),
-                _sense(model, cells),
+                lambda: _sense(model, cells),
             )
             result = race.run()
         left = timeout - (time.monotonic() - started)

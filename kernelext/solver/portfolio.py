@@ -54,14 +54,15 @@ def decided(result: SolveResult) -> bool:
 class Race:
     """One race: `solve` runs a backend; `order` the racers, best first; `cores` how many run at once.
 
-    `sense` is "minimize", "maximize" or "" (a satisfaction model), to keep the best of unfinished answers.
+    `sense()` says "minimize", "maximize" or "" (a satisfaction model), to keep the best of unfinished answers
+    (asked only then: it may read the model).
     """
 
     solve: Solve
     order: tuple[str, ...]
     timeout: float
     cores: int
-    sense: str = ""
+    sense: Callable[[], str] = str
     first_slice: float = FIRST_SLICE
     results: dict[str, SolveResult] = field(default_factory=dict)
     errors: dict[str, Exception] = field(default_factory=dict)
@@ -137,9 +138,11 @@ class Race:
         with_solutions = [result for result in answered if result.solutions and not result.invalid]
         if not with_solutions:
             return next((result for result in answered if not result.invalid), None)
-        if self.sense and any(result.bound is not None for result in with_solutions):
-            sign = 1 if self.sense == "minimize" else -1
-            return min((r for r in with_solutions if r.bound is not None), key=lambda r: sign * r.bound)
+        bounded = [result for result in with_solutions if result.bound is not None]
+        sense = self.sense() if bounded else ""
+        if sense:
+            sign = 1 if sense == "minimize" else -1
+            return min(bounded, key=lambda r: sign * r.bound)
         return with_solutions[0]
 
     def refusals(self) -> list[str]:

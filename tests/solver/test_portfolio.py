@@ -93,6 +93,7 @@ def test_an_optimum_another_solver_proved_is_shown_as_cp_sats_solution_for_that_
 def test_a_racer_stops_when_the_race_is_decided(solver, backend):
     session = session_of(solver, MANY)
     model, cells = session.compile(), model_state.solution_cells()
+    solver.solve(model, cells, backend=backend)  # started (a JVM, a program) before the timed search
     signal = threading.Event()
     stop = threading.Timer(1.0, signal.set)
     stop.start()
@@ -126,9 +127,9 @@ def test_the_race_keeps_the_best_unfinished_answer():
     def solve(name, seconds, stop):
         return SolveResult(Status.SAT, ({"x": bounds[name]},), bound=bounds[name], backend=name, stopped="timeout")
 
-    race = Race(solve, ("a", "b", "c"), timeout=1, cores=3, sense="minimize", first_slice=0.05)
+    race = Race(solve, ("a", "b", "c"), timeout=1, cores=3, sense=lambda: "minimize", first_slice=0.05)
     assert race.run().backend == "b"
-    race = Race(solve, ("a", "b", "c"), timeout=1, cores=3, sense="maximize", first_slice=0.05)
+    race = Race(solve, ("a", "b", "c"), timeout=1, cores=3, sense=lambda: "maximize", first_slice=0.05)
     assert race.run().backend == "a"
 
 
