@@ -32,7 +32,7 @@ from kernelext.solver.jvm.warm import WarmAce
 from kernelext.solver.kit_backend import solve_kit
 from kernelext.solver.minizinc.browser import solve_in_browser
 from kernelext.solver.minizinc.program import solve_minizinc
-from kernelext.solver.portfolio import Race, usable_cores
+from kernelext.solver.portfolio import FIRST_SLICE, Race, usable_cores
 from kernelext.solver.result import SolveResult, Status
 
 Stop = threading.Event | None  # a race's stop signal, honoured by the `stoppable` backends
@@ -265,6 +265,7 @@ class Auto(Backend):
     MiniZinc (and the kit's search again, for the time left, when MiniZinc does not take the model)."""
 
     name: ClassVar[str] = "auto"
+    first_slice: ClassVar[float] = FIRST_SLICE  # seconds CP-SAT has alone
     summary: ClassVar[str] = (
         "CP-SAT in this process, raced by warm ACE and MiniZinc when it does not answer at once; in the browser, "
         "the kit's own search then MiniZinc (the default)"
@@ -287,6 +288,7 @@ class Auto(Backend):
                 timeout,
                 usable_cores(),
                 lambda: _sense(model, cells),
+                self.first_slice,
             )
             result = race.run()
         left = timeout - (time.monotonic() - started)

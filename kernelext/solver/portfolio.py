@@ -1,6 +1,7 @@
 """`auto` as a portfolio on the desktop: the first solver alone for a short first slice (a classroom step ends
-there), then a race of the solvers that run here, as many at once as the kernel has cores. The first checked,
-complete answer wins and the others are stopped; at the time limit, the best checked answer found so far."""
+there), then a race of the solvers that run here, as many at once as the kernel has cores (the others take turns
+on them). The first checked, complete answer wins and the others are stopped; at the time limit, the best
+checked answer found so far."""
 
 from __future__ import annotations
 
@@ -17,7 +18,7 @@ from kernelext.solver.result import SolveResult, Status
 
 FIRST_SLICE = 0.5  # seconds the first solver has alone: what a classroom step takes, and more
 POLL = 0.05  # seconds between two looks at a race's stop signal
-LATE = 3.0  # seconds a racer may take past the time limit to hand back what it found (it was told to stop)
+LATE = 1.0  # seconds a racer may take past the time limit to hand back what it found (it was told to stop)
 
 Solve = Callable[[str, float, threading.Event], SolveResult]  # (backend, seconds, stop) -> a checked result
 
@@ -68,17 +69,25 @@ class Race:
     errors: dict[str, Exception] = field(default_factory=dict)
 
     def run(self) -> SolveResult | None:
-        """The winner, or the best unfinished answer (None when no racer gave one: see `errors`)."""
-        started, stop, finished = time.monotonic(), threading.Event(), queue.Queue()
-        waiting, running = list(self.order), set()
+        """The winner, or the best unfinished answer (None when no racer gave one: see `errors`).
+
+        The first racer runs until the end. When more racers wait than cores are free, each one after the first
+        gets a turn of an equal share of the time left, then yields its core to the next (a solver that is fast
+        on a model is fast within its share)."""
+        started, finished = time.monotonic(), queue.Queue()
+        waiting, stops, turns = list(self.order), {}, {}  # turns: when each racer's turn ends
 
         def left() -> float:
             return self.timeout - (time.monotonic() - started)
 
         def start() -> None:
             name = waiting.pop(0)
-            running.add(name)
-            threading.Thread(target=self._racer, args=(name, max(0.01, left()), stop, finished), daemon=True).start()
+            stops[name] = threading.Event()
+            if waiting and name != self.order[0]:
+                turns[name] = time.monotonic() + left() / (1 + len(waiting))
+            threading.Thread(
+                target=self._racer, args=(name, max(0.01, left()), stops[name], finished), daemon=True
+            ).start()
 
         def next_answer(until: float) -> tuple[str, SolveResult | None] | None:
             try:
@@ -93,21 +102,27 @@ class Race:
             while True:
                 if answer is not None:
                     name, result = answer
-                    running.discard(name)
+                    stops.pop(name)
+                    turns.pop(name, None)
                     if result is not None and decided(result):
                         winner = result
                         break
-                while waiting and len(running) < self.cores and left() > 0:
+                while waiting and len(stops) < self.cores and left() > 0:
                     start()
-                if not running:
+                if not stops:
                     break
-                answer = next_answer(started + self.timeout + LATE)
-                if answer is None:
+                end = started + self.timeout + LATE
+                answer = next_answer(min([end, *turns.values()]))
+                if answer is None and time.monotonic() >= end:
                     break
+                for name in [name for name, ends in turns.items() if answer is None and ends <= time.monotonic()]:
+                    stops[name].set()  # its turn is over: its answer comes, and the next racer starts
+                    del turns[name]
         except KeyboardInterrupt:
             interrupted = True
-        stop.set()
-        self._collect(running, finished, started)
+        for stop in stops.values():
+            stop.set()
+        self._collect(set(stops), finished, started)
         if winner is not None:
             return winner
         best = self._best()

@@ -22,7 +22,7 @@ from kernelext.publish.lite import offline
 from kernelext.publish.lite.bytecode import add_bytecode
 from kernelext.publish.lite.lock import write_lock
 from kernelext.publish.lite.parts import Parts
-from kernelext.publish.lite.wheels import kit_wheel, standins_wheel, without_jars
+from kernelext.publish.lite.wheels import kit_wheel, standins_wheel, trimmed
 
 KERNEL_SETTINGS = "@jupyterlite/pyodide-kernel-extension:kernel"
 BROWSER_KERNELSPEC = {"display_name": "Python (Pyodide)", "language": "python", "name": "python"}
@@ -107,14 +107,9 @@ def _kernel_extension(wheel: Path, folder: Path) -> Path:
 
 
 def _wheels(folder: Path, parts: Parts, kernel_wheels: Path) -> list[Path]:
-    """The site's wheels, written into `folder`: the fetched ones (pycsp3 without its jars), JupyterLite's kernel
-    wheels, the stand-ins and the kit."""
-    wheels = []
-    for wheel in parts.wheels:
-        if wheel.name.startswith("pycsp3-"):
-            wheels.append(without_jars(wheel, folder))
-        else:
-            wheels.append(Path(shutil.copy(wheel, folder)))
+    """The site's wheels, written into `folder`: the fetched ones (without what the browser never uses),
+    JupyterLite's kernel wheels, the stand-ins and the kit."""
+    wheels = [trimmed(wheel, folder) for wheel in parts.wheels]
     for wheel in sorted(kernel_wheels.glob("*.whl")):
         if not wheel.name.startswith("widgetsnbextension-"):  # stand-ins of a package the kernel never imports
             wheels.append(Path(shutil.copy(wheel, folder)))

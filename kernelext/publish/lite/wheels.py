@@ -1,5 +1,5 @@
 """Wheels made for the browser: the kit from this installation, the stand-ins for what pycsp3 imports and the
-browser lacks (lxml, readline), and pycsp3 without its Java solvers (jars a browser cannot run)."""
+browser lacks (lxml, readline), and fetched wheels without the files a browser never uses."""
 
 from __future__ import annotations
 
@@ -12,6 +12,11 @@ from pathlib import Path
 STANDINS = Path(__file__).parent / "standins"
 PACKAGE = Path(__file__).resolve().parents[2]  # the kit's own folder, kernelext/
 STANDINS_VERSION = "1.0"
+# Files of fetched wheels the browser never uses: pycsp3's Java solvers (jars a browser cannot run), and jedi's
+# stubs of third-party packages and of Django, none of which the site holds (4,800 of jedi's 5,700 files, which
+# every kernel start would unpack).
+LEFT_OUT_SUFFIXES = (".jar",)
+LEFT_OUT_PREFIXES = ("jedi/third_party/typeshed/stubs/", "jedi/third_party/django-stubs/")
 
 
 def kit_wheel(folder: Path) -> Path:
@@ -38,13 +43,13 @@ def standins_wheel(folder: Path) -> Path:
     return write_wheel(folder, "kernelext_browser_standins", STANDINS_VERSION, files)
 
 
-def without_jars(wheel: Path, folder: Path) -> Path:
-    """`wheel` written again into `folder` without its .jar files (and their lines in RECORD)."""
+def trimmed(wheel: Path, folder: Path) -> Path:
+    """`wheel` written into `folder` without the files the browser never uses (and their lines in RECORD)."""
     with zipfile.ZipFile(wheel) as source:
         files = {
             name: source.read(name)
             for name in source.namelist()
-            if not name.endswith(".jar") and not name.endswith(".dist-info/RECORD")
+            if not name.endswith((*LEFT_OUT_SUFFIXES, ".dist-info/RECORD")) and not name.startswith(LEFT_OUT_PREFIXES)
         }
     name, version = wheel.name.split("-")[:2]
     return write_wheel(folder, name, version, files, wheel.name)

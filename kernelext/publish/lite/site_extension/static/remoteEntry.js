@@ -1,5 +1,8 @@
 // The kit's plugins for its browser site, written as the module-federation container the JupyterLite app loads
-// (no build step). Two plugins:
+// (no build step). Three plugins:
+// - early kernel: the notebook the page opens (`?path=x.ipynb`) gets its session, and so its kernel, as soon as
+//   the plugins are activated, so Pyodide starts while JupyterLab draws; the notebook's panel finds that session
+//   by its path and connects to it instead of starting its own.
 // - stop: on every kernel interrupt (the Stop button, Kernel > Interrupt Kernel, the I,I shortcut) it posts
 //   {kernelextStop} to that kernel's worker before JupyterLite's own handling. JupyterLite's Pyodide kernel has
 //   no interrupt of its own; the kit's Python listens for this message while it waits for a solver, and
@@ -38,6 +41,55 @@
           const worker = kernel && kernel._worker;
           if (worker) worker.postMessage({kernelextStop: Date.now()});
           return interrupt(id);
+        };
+      },
+    };
+  }
+
+  function registered(kernelSpecs) {
+    const done = () => kernelSpecs.factories.has(kernelSpecs.defaultKernelName);
+    if (done()) return Promise.resolve();
+    return new Promise((resolve) => {
+      const check = () => done() && (kernelSpecs.changed.disconnect(check), resolve());
+      kernelSpecs.changed.connect(check);
+    });
+  }
+
+  // The notebook's session as JupyterLab's own would start it (its path, its file name, the default kernel), once
+  // the kernel's factory is registered and the service worker is there (without it the kernel would not see the
+  // notebook's files). Whether the notebook exists is asked meanwhile (the contents are slow to answer this
+  // early): a session for a page that opens no notebook is shut down.
+  async function startSession(app, path, kernelSpecs, serviceWorkers, startNew) {
+    const notebook = app.serviceManager.contents
+      .get(path, {content: false})
+      .then((model) => model.type === "notebook", () => false);
+    await Promise.all([registered(kernelSpecs), serviceWorkers ? serviceWorkers.ready.catch(() => undefined) : null]);
+    const kernel = {name: kernelSpecs.defaultKernelName};
+    const session = await startNew({path, name: path.split("/").pop(), type: "notebook", kernel});
+    if (!(await notebook)) await session.shutdown();
+  }
+
+  function earlyKernelPlugin(IKernelSpecs, IServiceWorkerManager) {
+    return {
+      id: `${NAME}:early-kernel`,
+      description: "Starts the kernel of the notebook the page opens while JupyterLab draws.",
+      autoStart: true,
+      requires: [IKernelSpecs],
+      optional: [IServiceWorkerManager],
+      activate: (app, kernelSpecs, serviceWorkers) => {
+        const path = new URLSearchParams(location.search).get("path");
+        if (!path || !path.endsWith(".ipynb")) return;
+        const sessions = app.serviceManager.sessions;
+        const startNew = sessions.startNew.bind(sessions);
+        const started = startSession(app, path, kernelSpecs, serviceWorkers, startNew).catch((error) =>
+          console.warn(`${NAME}: the kernel starts with the notebook instead (${error})`),
+        );
+        // The notebook's panel connects to a running session with its path; one that looked before this start
+        // was done asks for a new session, which waits for it and is given it, so no second kernel starts.
+        sessions.startNew = async (options, connectOptions = {}) => {
+          await started;
+          const model = Array.from(sessions.running()).find((running) => running.path === options.path);
+          return model ? sessions.connectTo({...connectOptions, model}) : startNew(options, connectOptions);
         };
       },
     };
@@ -105,8 +157,10 @@
     init: (scope) => { shared = scope; },
     get: async (module) => {
       if (module !== "./extension") throw new Error(`${NAME} has no module ${module}`);
-      const { IKernelClient } = await sharedModule("@jupyterlite/services");
-      const plugins = [stopPlugin(IKernelClient), offlinePlugin()];
+      const { IKernelClient, IKernelSpecs } = await sharedModule("@jupyterlite/services");
+      const { IServiceWorkerManager } = await sharedModule("@jupyterlite/apputils");
+      const early = earlyKernelPlugin(IKernelSpecs, IServiceWorkerManager);
+      const plugins = [early, stopPlugin(IKernelClient), offlinePlugin()];
       return () => ({ __esModule: true, default: plugins });
     },
   };
