@@ -161,7 +161,29 @@ SLOW_FILES = {
 }
 
 
+# The files that take minutes (browsers, the docs site, whole notebooks, an nbgrader course), started first: the
+# workers (pytest-xdist, one whole file at a time) then end together instead of one waiting on a long last file.
+LONGEST_FIRST = (
+    "browser/test_stored_notebooks.py",
+    "browser/test_lite_site.py",
+    "browser/test_lite_student.py",
+    "docs/",
+    "test_without_java.py",
+    "grading/test_nbgrader_course.py",
+    "browser/",
+)
+
+
 def pytest_collection_modifyitems(config, items):
+    def relative(item) -> str:
+        return Path(item.fspath).resolve().relative_to(ROOT / "tests").as_posix()
+
     for item in items:
-        if Path(item.fspath).resolve().relative_to(ROOT / "tests").as_posix() in SLOW_FILES:
+        if relative(item) in SLOW_FILES:
             item.add_marker(pytest.mark.slow)
+
+    def rank(item) -> int:
+        path = relative(item)
+        return next((k for k, prefix in enumerate(LONGEST_FIRST) if path.startswith(prefix)), len(LONGEST_FIRST))
+
+    items.sort(key=rank)  # stable: a file's tests keep their order

@@ -57,16 +57,22 @@
 
   // The notebook's session as JupyterLab's own would start it (its path, its file name, the default kernel), once
   // the kernel's factory is registered and the service worker is there (without it the kernel would not see the
-  // notebook's files). Whether the notebook exists is asked meanwhile (the contents are slow to answer this
-  // early): a session for a page that opens no notebook is shut down.
+  // notebook's files; a browser without service workers never has one). Whether the notebook exists is asked
+  // meanwhile (the contents are slow to answer this early): a session for a page that opens no notebook is shut
+  // down.
   async function startSession(app, path, kernelSpecs, serviceWorkers, startNew) {
     const notebook = app.serviceManager.contents
       .get(path, {content: false})
       .then((model) => model.type === "notebook", () => false);
-    await Promise.all([registered(kernelSpecs), serviceWorkers ? serviceWorkers.ready.catch(() => undefined) : null]);
+    const worker = serviceWorkers && "serviceWorker" in navigator ? serviceWorkers.ready.catch(() => null) : null;
+    await Promise.all([registered(kernelSpecs), worker]);
     const kernel = {name: kernelSpecs.defaultKernelName};
     const session = await startNew({path, name: path.split("/").pop(), type: "notebook", kernel});
-    if (!(await notebook)) await session.shutdown();
+    const id = session.id;
+    // Only the kernel is kept: the panel makes its own connection, and a second one would answer the kernel's
+    // widgets with a close (it has no comm target for them), so they would not draw.
+    session.dispose();
+    if (!(await notebook)) await app.serviceManager.sessions.shutdown(id);
   }
 
   function earlyKernelPlugin(IKernelSpecs, IServiceWorkerManager) {
@@ -87,9 +93,12 @@
         // The notebook's panel connects to a running session with its path; one that looked before this start
         // was done asks for a new session, which waits for it and is given it, so no second kernel starts.
         sessions.startNew = async (options, connectOptions = {}) => {
-          await started;
-          const model = Array.from(sessions.running()).find((running) => running.path === options.path);
-          return model ? sessions.connectTo({...connectOptions, model}) : startNew(options, connectOptions);
+          if (options.path === path) {
+            await started;
+            const model = Array.from(sessions.running()).find((running) => running.path === path);
+            if (model) return sessions.connectTo({...connectOptions, model});
+          }
+          return startNew(options, connectOptions);
         };
       },
     };
