@@ -69,7 +69,8 @@ class Race:
     errors: dict[str, Exception] = field(default_factory=dict)
 
     def run(self) -> SolveResult | None:
-        """The winner, or the best unfinished answer (None when no racer gave one: see `errors`).
+        """The winner, or the best unfinished answer, or UNKNOWN when no racer answered by the limit (None when
+        every racer refused the model or failed: see `errors`).
 
         The first racer runs until the end. When more racers wait than cores are free, each one after the first
         gets a turn of an equal share of the time left, then yields its core to the next (a solver that is fast
@@ -122,10 +123,17 @@ class Race:
             interrupted = True
         for stop in stops.values():
             stop.set()
-        self._collect(set(stops), finished, started)
+        late = self._collect(set(stops), finished, started)
         if winner is not None:
             return winner
         best = self._best()
+        if best is None and (late or interrupted):  # no answer in time: the limit (or Stop) ends the solve
+            return SolveResult(
+                Status.UNKNOWN,
+                time=time.monotonic() - started,
+                backend=self.order[0],
+                stopped="interrupted" if interrupted else "timeout",
+            )
         return replace(best, stopped="interrupted") if best is not None and interrupted else best
 
     def _racer(self, name: str, seconds: float, stop: threading.Event, finished: queue.Queue) -> None:
@@ -138,14 +146,16 @@ class Race:
         finally:
             finished.put((name, result))
 
-    def _collect(self, running: set[str], finished: queue.Queue, started: float) -> None:
-        """Wait for the racers still running (told to stop) to hand back what they found."""
+    def _collect(self, running: set[str], finished: queue.Queue, started: float) -> set[str]:
+        """Wait for the racers still running (told to stop) to hand back what they found; those that did not
+        by the limit and LATE."""
         while running:
             try:
                 name, _ = finished.get(timeout=max(0.1, self.timeout + LATE - (time.monotonic() - started)))
             except queue.Empty:
-                return
+                return running
             running.remove(name)
+        return running
 
     def _best(self) -> SolveResult | None:
         """The best unfinished answer: the best objective (optimising), else the first racer's with solutions."""

@@ -147,6 +147,22 @@ def test_the_race_keeps_the_best_unfinished_answer():
     assert race.run().backend == "a"
 
 
+def test_racers_that_hand_back_nothing_by_the_limit_end_the_race_unknown():
+    release = threading.Event()
+
+    def solve(name, seconds, stop):
+        release.wait(30)  # still reading the model: deaf to its stop signal
+        return SolveResult(Status.UNKNOWN, backend=name, stopped="timeout")
+
+    race = Race(solve, ("a", "b"), timeout=0.2, cores=2, first_slice=0.05)
+    try:
+        result = race.run()
+    finally:
+        release.set()
+    # not None, which would hand the model to the next solvers in turn, past the limit
+    assert result.status is Status.UNKNOWN and result.stopped == "timeout" and not race.errors
+
+
 def test_the_cores_counted_are_those_the_kernel_may_use():
     code = "import os; os.sched_setaffinity(0, {0}); from kernelext.solver.portfolio import usable_cores; print(usable_cores())"
     one = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=True)
