@@ -162,7 +162,8 @@ SLOW_FILES = {
 
 
 # The files that take minutes (browsers, the docs site, whole notebooks, an nbgrader course), started first: the
-# workers (pytest-xdist, one whole file at a time) then end together instead of one waiting on a long last file.
+# workers (pytest-xdist, one whole file at a time, in this order with --no-loadscope-reorder) then end together
+# instead of one waiting on a long last file.
 LONGEST_FIRST = (
     "browser/test_stored_notebooks.py",
     "browser/test_lite_site.py",
