@@ -113,7 +113,8 @@ class AceWarm(Backend):
         try:
             run = self.worker().run(ace_args(model.path(), sols, timeout), timeout=timeout, stop=stop)
         except WorkerCrashed:  # a cold run tells a model ACE rejects from a worker that died
-            return self.solver.backend("ace-cold").solve(model, cells, sols=sols, timeout=timeout)
+            left = max(0.01, timeout - (time.perf_counter() - start))
+            return self.solver.backend("ace-cold").solve(model, cells, sols=sols, timeout=left)
         stopped = "interrupted" if run.interrupted else "timeout" if run.out_of_time else _timed_out(run.output)
         return ace_output.parse(
             run.output, cells, backend="ace-warm", time=time.perf_counter() - start, stopped=stopped

@@ -110,6 +110,8 @@ class Race:
                         break
                 while waiting and len(stops) < self.cores and left() > 0:
                     start()
+                if not waiting:
+                    turns.clear()  # a turn yields a core to a racer waiting for one: none waits now
                 if not stops:
                     break
                 end = started + self.timeout + LATE

@@ -17,6 +17,7 @@ from kernelext.solver import portfolio
 from kernelext.solver.backends import Auto
 from kernelext.solver.compiled import compiled
 from kernelext.solver.cpsat_backend import solve_cpsat
+from kernelext.solver.errors import BackendUnsupported
 from kernelext.solver.portfolio import Race
 from kernelext.solver.result import SolveResult, Status
 from kernelext.steps.session import PuzzleSession
@@ -145,6 +146,18 @@ def test_the_race_keeps_the_best_unfinished_answer():
     assert race.run().backend == "b"
     race = Race(solve, ("a", "b", "c"), timeout=1, cores=3, sense=lambda: "maximize", first_slice=0.05)
     assert race.run().backend == "a"
+
+
+def test_a_racer_keeps_its_core_past_its_turn_once_no_racer_waits_for_one():
+    def solve(name, seconds, stop):
+        if name != "long":
+            raise BackendUnsupported(f"{name} does not take this model")
+        if stop.wait(1.5):  # its turn (half the time left when it started) would end at about 1 s
+            return SolveResult(Status.UNKNOWN, backend=name, stopped="timeout")
+        return SolveResult(Status.UNSAT, backend=name)
+
+    race = Race(solve, ("first", "long", "refuses"), timeout=2, cores=2, first_slice=0.05)
+    assert race.run().status is Status.UNSAT, "stopped at the end of a turn that yielded to nobody"
 
 
 def test_racers_that_hand_back_nothing_by_the_limit_end_the_race_unknown():
