@@ -27,7 +27,7 @@ def test_sols_all_keeps_max_solutions_and_counts_the_rest(shell, backend):
     shell.ok("from pycsp3 import *")
     shell.ok("%config PuzzleMagics.max_solutions = 50")
     shell.ok(MANY)
-    text = shell.ok(f"%%puzzle+ --sols all --solver {backend}\nsatisfy(Sum(x) >= 0)\n")
+    text = shell.ok(f"%%puzzle+ --sols all --solver {backend} --timeout 120\nsatisfy(Sum(x) >= 0)\n")  # a busy machine
     assert "10,000 solutions found, the first 50 kept and checked" in text
     report = magics(shell).session
     assert len(report.last_result.solutions) == 50 and report.last_result.more == 9950
