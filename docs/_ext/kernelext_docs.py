@@ -133,11 +133,14 @@ class PuzzleCommands(SphinxDirective):
     def run(self):
         from kernelext.magic.commands import COMMANDS, HELP
 
-        rows = [(f"`%puzzle {command.usage}`", command.summary) for command in COMMANDS.values()]
-        rows.append((f"`%puzzle {HELP[0]}`", HELP[1]))
-        return self._table(["command", "what it does"], rows)
+        rows = [
+            (f"`%puzzle {command.usage}`", command.summary, ", ".join(f"`{o}`" for o in command.options) or "none")
+            for command in COMMANDS.values()
+        ]
+        rows.append((f"`%puzzle {HELP[0]}`", HELP[1], "none"))
+        return self._table(["command", "what it does", "options it takes"], rows)
 
-    def _table(self, header: list[str], rows: list[tuple[str, str]]) -> list[nodes.Node]:
+    def _table(self, header: list[str], rows: list[tuple[str, ...]]) -> list[nodes.Node]:
         return self._markdown(markdown_table(header, rows), "kernelext.magic.commands")
 
     def _markdown(self, lines: list[str], source: str) -> list[nodes.Node]:

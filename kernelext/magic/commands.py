@@ -17,16 +17,18 @@ if TYPE_CHECKING:
     from kernelext.magic.puzzle import NotebookPuzzle
 
 WALK_TIME_FACTOR = 12  # a walkthrough asks many questions: it gets this many times a solve's time limit
+WALK_OPTIONS = ("--prove", "--timeout")
 
 
 @dataclass(frozen=True)
 class Command:
-    """A line command: `usage` (its name and arguments), what it does, and its handler, called with the
-    current puzzle, the parsed options and the words after the name."""
+    """A line command: `usage` (its name and arguments), what it does, its handler (called with the current
+    puzzle, the parsed options and the words after the name) and the options it takes."""
 
     usage: str
     summary: str
     run: Callable[[NotebookPuzzle, Namespace, list[str]], None]
+    options: tuple[str, ...] = ()
 
     @property
     def name(self) -> str:
@@ -42,6 +44,16 @@ def sols(text: str | None) -> int | str:
     if text.isdigit() and int(text) > 0:
         return int(text)
     raise PuzzleUsageError(f"--sols {text}: give a positive number or `all`.")
+
+
+def refuse_options(what: str, given: list[str], takes: tuple[str, ...]) -> None:
+    """PuzzleUsageError when an option of `given` is not one `what` takes, naming those it takes."""
+    extra = [option for option in given if option not in takes]
+    if not extra:
+        return
+    if not takes:
+        raise PuzzleUsageError(f"{what} takes no option: drop {', '.join(extra)}.")
+    raise PuzzleUsageError(f"{what} does not take {', '.join(extra)}: its options are {', '.join(takes)}.")
 
 
 def _no_arguments(command: str, rest: list[str]) -> None:
@@ -153,8 +165,14 @@ COMMANDS = MappingProxyType(
                 "undo",
                 "undo the last change (drop the step just added, or put back the one just edited) and solve again",
                 _undo,
+                ("--sols", "--timeout"),
             ),
-            Command("solve", "solve again, e.g. `%puzzle solve --sols all` or `--timeout 60`", _solve),
+            Command(
+                "solve",
+                "solve again, e.g. `%puzzle solve --sols all` or `--timeout 60`",
+                _solve,
+                ("--sols", "--timeout", "--solver", "--show"),
+            ),
             Command("export FILE", "write the model (FILE.xml, XCSP3) or the current solution (FILE.json)", _export),
             Command(
                 "save FILE",
@@ -167,27 +185,39 @@ COMMANDS = MappingProxyType(
                 "tree [--nodes N]",
                 "solve while recording the search tree (failures: red squares ✗, solutions: green diamonds ✓)",
                 _tree,
+                ("--nodes", "--timeout"),
             ),
             Command(
                 "check [DIR]",
                 "run the model on an exercise's public instances (DIR holds exercise.json; default: here)",
                 _check,
+                ("--timeout",),
             ),
-            Command("explain", "after UNSAT: a minimal set of constraints that cannot hold together", _explain),
             Command(
-                "why CELL", "why a cell has its value (e.g. `%puzzle why x[3][4]`): the constraints that force it", _why
+                "explain",
+                "after UNSAT: a minimal set of constraints that cannot hold together",
+                _explain,
+                ("--timeout",),
+            ),
+            Command(
+                "why CELL",
+                "why a cell has its value (e.g. `%puzzle why x[3][4]`): the constraints that force it",
+                _why,
+                ("--timeout",),
             ),
             Command(
                 "hint",
                 "the walkthrough's first step: new facts from the fewest constraints (--prove: proven the fewest)",
                 _hint,
+                WALK_OPTIONS,
             ),
-            Command("hints [N]", "the walkthrough's first N steps", _hints),
+            Command("hints [N]", "the walkthrough's first N steps", _hints, WALK_OPTIONS),
             Command(
                 "walkthrough [--prove]",
                 "the whole solve from the givens, deduction by deduction, as a puzzle book "
                 "explains it; --prove proves each step smallest (slower)",
                 _walkthrough,
+                WALK_OPTIONS,
             ),
         )
     }
@@ -221,16 +251,23 @@ def help_text(options: dict[str, str]) -> str:
 
 
 def run_command(
-    words: list[str], args: Namespace, current: Callable[[], NotebookPuzzle], options: Callable[[], dict[str, str]]
+    words: list[str],
+    args: Namespace,
+    given: list[str],
+    current: Callable[[], NotebookPuzzle],
+    options: Callable[[], dict[str, str]],
 ) -> None:
-    """Route `%puzzle WORDS...` to its handler; `current()` gives the current puzzle (or says there is none),
-    `options()` every option of the magics (for `%puzzle help`)."""
+    """Route `%puzzle WORDS...` to its handler, with the options `given` refused unless the command takes them;
+    `current()` gives the current puzzle (or says there is none), `options()` every option of the magics (for
+    `%puzzle help`)."""
     name, *rest = words or ["help"]
     if name == "help":
+        refuse_options("%puzzle help", given, ())
         _no_arguments("help", rest)
         print(help_text(options()))
         return
     command = COMMANDS.get(name)
     if command is None:
         raise PuzzleUsageError(f"Unknown command {name!r}: use one of {', '.join([*COMMANDS, 'help'])}.")
+    refuse_options(f"%puzzle {name}", given, command.options)
     command.run(current(), args, rest)

@@ -10,7 +10,7 @@ from traitlets import Bool, Float, Int, TraitError, Unicode, observe, validate
 
 from kernelext.errors import KernelextError, PuzzleUsageError
 from kernelext.kinds import kind_for, view_choices
-from kernelext.magic.commands import GRADER_COMMANDS, commands_text, run_command, sols
+from kernelext.magic.commands import GRADER_COMMANDS, commands_text, refuse_options, run_command, sols
 from kernelext.magic.puzzle import NotebookPuzzle
 from kernelext.pycsp3_glue import model_state
 from kernelext.pycsp3_glue.operators import plain_operators
@@ -144,6 +144,8 @@ class PuzzleMagics(Magics):
         Running a `%%puzzle NAME` cell again starts that puzzle afresh.
         """
         args = self._parse(self.puzzle, line)
+        if cell is not None:
+            self._refuse(refuse_options, "%%puzzle NAME", given_options(self.puzzle, args), start_options())
         if cell is not None and self.grading is not None:
             return print(self.grading.record(f"%%puzzle {line}", cell))
         if cell is not None:
@@ -222,12 +224,13 @@ class PuzzleMagics(Magics):
     def _command(self, args):
         name, *rest = args.words or ["help"]
         if name in GRADER_COMMANDS:
+            refuse_options(f"%puzzle {name}", given_options(self.puzzle, args), ())
             if len(rest) != 1:
                 raise PuzzleUsageError(f"Say which: %puzzle {GRADER_COMMANDS[name][0]}.")
             return self._grader_command(name, rest[0])
         if self.grading is not None:
             return print(f"%puzzle {name}: not run while the grader records the model.")
-        run_command(args.words, args, self._require_puzzle, magic_options)
+        run_command(args.words, args, given_options(self.puzzle, args), self._require_puzzle, magic_options)
 
     def _grader_command(self, name: str, word: str):
         """`%puzzle grading NAME` (nbgrader's autograde: record the model from now on) or `%puzzle points
@@ -268,6 +271,13 @@ class PuzzleMagics(Magics):
         except UsageError as error:
             raise UsageError(f"{error} (see %%puzzle? for the options)") from None
 
+    def _refuse(self, check, *args):
+        """`check(*args)`, its PuzzleUsageError shown as IPython's one-line usage error (before any action)."""
+        try:
+            check(*args)
+        except PuzzleUsageError as error:
+            raise UsageError(str(error)) from None
+
     def _guarded(self, action, *args):
         """Run `action` with Python's plain operators (faster; a step's own code gets pycsp3's back), its
         errors (and Stop) shown as one-line messages."""
@@ -306,6 +316,21 @@ class PuzzleMagics(Magics):
             self._solver.close()
         if self._recorded_while_grading in self.shell.input_transformers_cleanup:
             self.shell.input_transformers_cleanup.remove(self._recorded_while_grading)
+
+
+def given_options(magic, args) -> list[str]:
+    """The options of `magic` given in `args` (those whose value is not the default), as "--name"."""
+    return [
+        action.option_strings[-1]
+        for action in magic.parser._actions
+        if action.option_strings and getattr(args, action.dest) != action.default
+    ]
+
+
+def start_options() -> tuple[str, ...]:
+    """The options a `%%puzzle NAME` cell takes: a step's (but --not-rule, a step's own) and --view."""
+    step = [action.option_strings[-1] for action in PuzzleMagics.puzzle_step.parser._actions if action.option_strings]
+    return ("--view", *(option for option in step if option != "--not-rule"))
 
 
 def magic_options() -> dict[str, str]:

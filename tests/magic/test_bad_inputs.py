@@ -42,6 +42,12 @@ REFUSED = {  # cell run after the board and the clues: words of the message
     "export into a missing folder": ("%puzzle export /nonexistent/folder/model.xml", "Cannot write /nonexistent"),
     "solve with --sols 0": ("%puzzle solve --sols 0", "give a positive number"),
     "solve with --show of an unknown array": ("%puzzle solve --show w", "--show w: no variable array"),
+    "an option the command does not take": (
+        "%puzzle tree --sols 3",
+        "%puzzle tree does not take --sols: its options are --nodes, --timeout",
+    ),
+    "an option given to a command that takes none": ("%puzzle domains --prove", "%puzzle domains takes no option"),
+    "a line command's option on a step": ("%%puzzle+ --nodes 5\n" + NEXT[10:], "unrecognized arguments: --nodes"),
     "empty step": ("%%puzzle+\n\n   \n", "This step is empty"),
     # Python errors in a step
     "syntax error": ("%%puzzle+\nsatisfy(x[1][1] == \n", "SyntaxError"),

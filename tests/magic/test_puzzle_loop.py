@@ -211,6 +211,14 @@ def test_a_mark_that_says_no_reason_is_refused_and_the_model_is_unchanged(shell)
     assert "unrecognized arguments: --not-rule" in text
 
 
+def test_a_puzzle_cell_refuses_the_options_of_line_commands_and_keeps_the_puzzle_before(shell):
+    shell.ok(AMAZE_BOARD)
+    before = model_text()
+    text = shell.fails("%%puzzle other --nodes 5 --prove\nq = VarArray(size=3, dom={0, 1})\n")
+    assert "%%puzzle NAME does not take --nodes, --prove: its options are --view, --show, --timeout" in text
+    assert model_text() == before and "1." in shell.ok("%puzzle steps")
+
+
 def test_show_naming_nothing_drawable_is_refused_and_rolled_back(shell):
     shell.ok(AMAZE_BOARD)
     text = shell.fails("%%puzzle+ --show y\nsatisfy(x[1][1] == 0)\n")
