@@ -17,10 +17,8 @@ from kernelext.solver import ace_output
 from kernelext.solver.compiled import CompiledModel, compiled, holes_of
 from kernelext.solver.cpsat.module import cp_model, required_cp_model
 from kernelext.solver.cpsat.reader import Translated
-from kernelext.solver.portfolio import wait_for
+from kernelext.solver.cpsat.search import run_search
 from kernelext.solver.result import SolveResult, Status
-
-STOP_WAIT = 0.2  # seconds CP-SAT gets to end after being told to stop
 
 
 def solve_cpsat(
@@ -59,7 +57,8 @@ def solve_cpsat(
     limit = None if translated.objective or sols == "all" else int(sols)
     solver.parameters.enumerate_all_solutions = limit != 1 and not translated.objective
     recorder = _Recorder(translated.variables, cells, limit, called, None if translated.objective else keep)
-    stopped = _run(solver, translated.model, recorder, deadline=called + timeout, stop=stop)
+    callback = recorder.callback(cp_model())
+    recorder.status, stopped = run_search(solver, translated.model, callback, deadline=called + timeout, stop=stop)
     elapsed = time.perf_counter() - called
     name = solver.StatusName(recorder.status) if recorder.status is not None else None
     status, reason = _status(
@@ -133,31 +132,6 @@ def _held_at(translated: Translated, value: int) -> Translated:
     model.clear_objective()
     model.Add(terms == round(value / scale - objective.offset))
     return Translated(model, translated.variables, objective=False)  # the same variables, by index
-
-
-def _run(solver, model, recorder: _Recorder, deadline: float, stop: threading.Event | None) -> str:
-    """Run the search on a thread; "interrupted" on KeyboardInterrupt, "timeout" if it outlives `deadline`
-    or `stop` is set."""
-    callback = recorder.callback(cp_model())
-    done = threading.Event()  # waited on rather than the thread: an interrupted join can leave it unusable
-
-    def search() -> None:
-        try:
-            recorder.status = solver.Solve(model, callback)
-        finally:
-            done.set()
-
-    threading.Thread(target=search, daemon=True).start()
-    stopped = ""
-    try:
-        if not wait_for(done, max(0.0, deadline - time.perf_counter()), stop):
-            stopped = "timeout"
-    except KeyboardInterrupt:
-        stopped = "interrupted"
-    if not done.is_set():
-        solver.StopSearch()
-        done.wait(STOP_WAIT)
-    return stopped
 
 
 def _status(name: str | None, found: bool, complete: bool, objective: bool) -> tuple[Status, str]:
