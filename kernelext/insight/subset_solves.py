@@ -11,11 +11,15 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path
 
-from kernelext.errors import PuzzleUsageError
+from kernelext.errors import ModelRejected, PuzzleUsageError, Untranslatable
 from kernelext.grid import Grid, build_grid
 from kernelext.insight.findings import Culprit
 from kernelext.pycsp3_glue import model_state
 from kernelext.scratch import scratch_folder
+from kernelext.solver.choice import in_browser
+from kernelext.solver.compiled import holes_of
+from kernelext.solver.cpsat.enforced import EnforcedConstraints
+from kernelext.solver.errors import BackendUnsupported
 from kernelext.solver.result import SolveResult, Status
 from kernelext.xcsp.subsets import XcspModel, objective_constraint, read_model
 
@@ -40,6 +44,8 @@ class SubsetSolves:
         self.cells = model_state.solution_cells()
         self.info = session.shown_array()
         self.positions = self.info.positions() if self.info is not None else {}
+        self._enforced: EnforcedConstraints | None = None  # read on the first question `unsat` asks
+        self._files_only = in_browser() or backend not in ("auto", "cp-sat")  # the kit's search, or a choice
 
     def __enter__(self) -> SubsetSolves:
         return self
@@ -89,11 +95,35 @@ class SubsetSolves:
         return result
 
     def unsat(self, ids: tuple[int, ...]) -> bool:
-        """True when the constraints `ids` have no solution; False when they have one or time ran out."""
-        result = self.solve(ids)
-        if result is None or result.status is Status.UNKNOWN:
+        """True when the constraints `ids` have no solution; False when they have one or time ran out.
+
+        Asked of CP-SAT in memory, every constraint of the pool behind a literal assumed true or false (no file
+        written); of the session's solver on a file of the subset when CP-SAT does not read the model."""
+        enforced = self._enforced_pool()
+        if enforced is None:
+            result = self.solve(ids)
+            found = None if result is None or result.status is Status.UNKNOWN else result.status is Status.UNSAT
+        elif self.remaining() <= 0.05:
+            found = None
+        else:
+            found = enforced.unsat(ids, self.remaining())
+        if found is None:
             self.expired = True
-        return result is not None and result.status is Status.UNSAT
+        return bool(found)
+
+    def _enforced_pool(self) -> EnforcedConstraints | None:
+        """The pool's constraints in one CP-SAT model, each behind a literal (None: CP-SAT does not read them,
+        or the session asked for another solver)."""
+        if self._files_only:
+            return None
+        try:
+            if self._enforced is None:
+                self._enforced = EnforcedConstraints(self.model.variables, holes_of(self.cells))
+            self._enforced.add(self.pool[len(self._enforced.literals) :])
+        except (BackendUnsupported, ModelRejected, Untranslatable):
+            self._files_only, self._enforced = True, None
+            return None
+        return self._enforced
 
     def variable(self, cell: str) -> str:
         """The id of the variable `cell` names (spaces ignored); PuzzleUsageError if there is none."""
