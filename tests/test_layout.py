@@ -5,6 +5,7 @@ folders."""
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 import pytest
@@ -164,3 +165,41 @@ def test_every_package_has_a_test_folder_with_tests():
         if (folder / "__init__.py").is_file() and not list((ROOT / "tests" / folder.name).rglob("test_*.py"))
     ]
     assert not missing, f"packages without tests/NAME/: {missing}"
+
+
+ARCHITECTURE = ROOT / "docs" / "architecture.md"
+
+
+def named_in_architecture() -> set[str]:
+    """The paths `docs/architecture.md` names in backticks: modules (`jvm/warm.py`) and folders (`runs/`)."""
+    return set(re.findall(r"`([\w/]+(?:\.py|\.mjs|/))`", ARCHITECTURE.read_text()))
+
+
+def tails(path: str) -> set[str]:
+    """`path` and every shorter path it ends with (`solver/jvm/warm.py`, `jvm/warm.py`, `warm.py`)."""
+    parts = path.split("/")
+    return {"/".join(parts[k:]) for k in range(len(parts))}
+
+
+def test_the_architecture_page_names_every_module_and_package():
+    named = named_in_architecture()
+    folders = {tail for name in named for tail in tails(name.rsplit("/", 1)[0] + "/") if "/" in name.rstrip("/")}
+    unnamed = [
+        path.relative_to(PACKAGE).as_posix()
+        for path in sorted(PACKAGE.rglob("*.py"))
+        if path.name != "__init__.py" and not tails(path.relative_to(PACKAGE).as_posix()) & named
+    ]
+    unnamed += [
+        path.parent.relative_to(PACKAGE).as_posix() + "/"
+        for path in sorted(PACKAGE.rglob("__init__.py"))
+        if path.parent != PACKAGE and not tails(path.parent.relative_to(PACKAGE).as_posix() + "/") & (named | folders)
+    ]
+    assert not unnamed, f"docs/architecture.md does not name: {', '.join(unnamed)}"
+
+
+def test_the_architecture_page_names_nothing_that_is_not_there():
+    there = set()
+    for path in PACKAGE.rglob("*"):
+        there |= tails(path.relative_to(PACKAGE).as_posix() + ("/" if path.is_dir() else ""))
+    missing = sorted(name for name in named_in_architecture() if name not in there and not (ROOT / name).exists())
+    assert not missing, f"docs/architecture.md names what does not exist: {', '.join(missing)}"
