@@ -18,7 +18,7 @@ from kernelext.pycsp3_glue import model_state
 from kernelext.scratch import scratch_folder
 from kernelext.solver.choice import in_browser
 from kernelext.solver.compiled import holes_of
-from kernelext.solver.cpsat.enforced import EnforcedConstraints
+from kernelext.solver.cpsat.subsets import ConstraintSubsets
 from kernelext.solver.errors import BackendUnsupported
 from kernelext.solver.result import SolveResult, Status
 from kernelext.xcsp.subsets import XcspModel, objective_constraint, read_model
@@ -44,7 +44,7 @@ class SubsetSolves:
         self.cells = model_state.solution_cells()
         self.info = session.shown_array()
         self.positions = self.info.positions() if self.info is not None else {}
-        self._enforced: EnforcedConstraints | None = None  # read on the first question `unsat` asks
+        self._in_memory: ConstraintSubsets | None = None  # parsed on the first question `unsat` asks
         self._files_only = in_browser() or backend not in ("auto", "cp-sat")  # the kit's search, or a choice
 
     def __enter__(self) -> SubsetSolves:
@@ -97,33 +97,34 @@ class SubsetSolves:
     def unsat(self, ids: tuple[int, ...]) -> bool:
         """True when the constraints `ids` have no solution; False when they have one or time ran out.
 
-        Asked of CP-SAT in memory, every constraint of the pool behind a literal assumed true or false (no file
-        written); of the session's solver on a file of the subset when CP-SAT does not read the model."""
-        enforced = self._enforced_pool()
-        if enforced is None:
+        Asked of CP-SAT in memory (kernelext.solver.cpsat.subsets: no file written); of the session's solver on
+        a file of the subset when CP-SAT does not read the model, or the session asked for another solver."""
+        found = None
+        subsets = self._subsets()
+        if subsets is not None and self.remaining() > 0.05:
+            try:
+                found = subsets.unsat(ids, self.remaining())
+            except (BackendUnsupported, ModelRejected):  # the session's solver takes it, or names the error
+                self._files_only, subsets = True, None
+        if subsets is None:
             result = self.solve(ids)
             found = None if result is None or result.status is Status.UNKNOWN else result.status is Status.UNSAT
-        elif self.remaining() <= 0.05:
-            found = None
-        else:
-            found = enforced.unsat(ids, self.remaining())
         if found is None:
             self.expired = True
         return bool(found)
 
-    def _enforced_pool(self) -> EnforcedConstraints | None:
-        """The pool's constraints in one CP-SAT model, each behind a literal (None: CP-SAT does not read them,
-        or the session asked for another solver)."""
+    def _subsets(self) -> ConstraintSubsets | None:
+        """The pool's constraints, parsed for CP-SAT in memory (None: the session asked for another solver)."""
         if self._files_only:
             return None
         try:
-            if self._enforced is None:
-                self._enforced = EnforcedConstraints(self.model.variables, holes_of(self.cells))
-            self._enforced.add(self.pool[len(self._enforced.literals) :])
-        except (BackendUnsupported, ModelRejected, Untranslatable):
-            self._files_only, self._enforced = True, None
+            if self._in_memory is None:
+                self._in_memory = ConstraintSubsets(self.model.variables, holes_of(self.cells))
+            self._in_memory.add(self.pool[len(self._in_memory.elements) :])
+        except Untranslatable:
+            self._files_only = True
             return None
-        return self._enforced
+        return self._in_memory
 
     def variable(self, cell: str) -> str:
         """The id of the variable `cell` names (spaces ignored); PuzzleUsageError if there is none."""

@@ -81,22 +81,6 @@ def read(path: Path, holes: frozenset[str] = frozenset()) -> Translated:
     )
 
 
-class EnforcedReading:
-    """Constraint elements read into one CP-SAT model over the declarations `variables`, each behind a literal
-    of its own (see `_Reader.enforced`), so that any subset of them is solved by assuming literals."""
-
-    def __init__(self, variables, holes: frozenset[str]):
-        self._reader = _Reader(cpsat_module.required_cp_model(), holes)
-        _translate(self._reader, variables, (), None)
-        self.model = self._reader.model
-
-    def read(self, elements: list) -> list:
-        """The literals of `elements`, read into the model (raises BackendUnsupported, the model then unusable)."""
-        literals = []
-        _translate(self._reader, None, elements, None, lambda element: literals.append(self._reader.enforced(element)))
-        return literals
-
-
 class Reading:
     """Reads satisfaction models given in parts (the `<variables>` element, then the constraint elements), and
     keeps what it read: when the next model has the same variables and holes and begins with the very same
@@ -126,14 +110,14 @@ class Reading:
         return translated
 
 
-def _translate(reader: _Reader, variables, constraints, objective, post=None) -> Translated:
-    """Read the declarations `variables` (None: declared already), the `constraints` (each given to `post`,
-    by default `reader.constraint`) and the `objective` element (or None) into `reader`'s model."""
+def _translate(reader: _Reader, variables, constraints, objective) -> Translated:
+    """Read the declarations `variables` (None: declared already), the `constraints` and the `objective`
+    element (or None) into `reader`'s model."""
     try:
         if variables is not None:
             reader.declare(variables)
         for element in constraints:
-            (post or reader.constraint)(element)
+            reader.constraint(element)
         if objective is not None:
             reader.objective(objective)
     except (BackendUnsupported, ModelRejected):
@@ -157,7 +141,6 @@ class _Reader(GlobalConstraints, Declarations):
         self.model = cp_model.CpModel()
         self.used: dict = {}  # variable id -> its CP-SAT variable, made on first use
         self.equalities: dict = {}  # (variable index, value) -> the literal of variable == value
-        self.shared: set[int] = set()  # the constraints (proto indices) that any element may use: definitions
 
     def var(self, vid: str):
         """The CP-SAT variable of `vid` (a Boolean one when its values are within 0..1)."""
@@ -172,7 +155,6 @@ class _Reader(GlobalConstraints, Declarations):
         if boolean(intervals):
             variable = self.model.NewBoolVar(vid)
             if size(intervals) == 1:
-                self.shared.add(len(self.model.Proto().constraints))
                 self.model.Add(variable == intervals[0][0])
         else:
             variable = self.model.NewIntVarFromDomain(self.cp.Domain.FromIntervals([list(i) for i in intervals]), vid)
@@ -310,18 +292,6 @@ class _Reader(GlobalConstraints, Declarations):
                 raise BackendUnsupported(f"the constraint <{leaf.tag}>")
             handler(leaf)
 
-    def enforced(self, element):
-        """Post `element` behind a new literal, which is returned: its constraints hold when the literal is true
-        (the definitions it shares with other elements always hold: they constrain nothing)."""
-        first = len(self.model.Proto().constraints)
-        self.constraint(element)
-        literal = self.model.NewBoolVar("")
-        posted = self.model.Proto().constraints
-        for index in range(first, len(posted)):
-            if index not in self.shared:
-                posted[index].enforcement_literal.append(literal.Index())
-        return literal
-
     def intensions(self, group) -> None:
         """A group of intensions: its template parsed once, each member's arguments put in its tree."""
         template, *rows = list(group)
@@ -377,10 +347,8 @@ class _Reader(GlobalConstraints, Declarations):
                 )
             else:
                 holds = self.model.NewBoolVar("")
-                first = len(self.model.Proto().constraints)
                 self.model.Add(variable == value).OnlyEnforceIf(holds)
                 self.model.Add(variable != value).OnlyEnforceIf(holds.Not())
-                self.shared.update(range(first, first + 2))
                 self.equalities[key] = holds
         return self.equalities[key]
 

@@ -1,6 +1,6 @@
-"""Subsets of a model's constraints solved in one CP-SAT model, each constraint behind a literal (what
-explanations ask): every subset's answer agrees with brute force, through constraints that share CP-SAT's
-literals (`x == v`) and a fixed 0/1 variable, and through constraints added afterwards."""
+"""Subsets of a model's constraints solved by CP-SAT in memory (what explanations ask): every subset's answer
+agrees with brute force, read afresh or past the subset before it, through constraints that share CP-SAT's
+literals (`x == v`) and a variable of one value, and through constraints added afterwards."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from kernelext.solver.cpsat.enforced import EnforcedConstraints
+from kernelext.solver.cpsat.subsets import ConstraintSubsets
 from kernelext.solver.errors import BackendUnsupported
 from kernelext.xcsp.check import Checker
 
@@ -20,7 +20,7 @@ CONSTRAINTS = (
     "<extension><list> x[] </list><conflicts> (0,1,2)(0,1,3)(1,0,2) </conflicts></extension>",  # x == v literals
     "<extension><list> x[] </list><supports> (0,*,1)(1,*,*)(*,2,3)(2,1,*) </supports></extension>",
     "<intension> eq(b,eq(x[0],1)) </intension>",  # b holds only the value 1
-    "<intension> eq(add(b,x[1]),1) </intension>",  # unsat alone once b is 1: the domain holds without the above
+    "<intension> eq(add(b,x[1]),1) </intension>",  # unsat alone, b being 1
     "<extension><list> x[1] x[2] </list><conflicts> (1,2)(0,0)(0,3)(1,3) </conflicts></extension>",  # shares x == v
     "<element><list> 3 2 1 0 </list><index> x[0] </index><value> x[2] </value></element>",
     "<intension> ne(mul(x[1],x[2]),0) </intension>",
@@ -40,33 +40,32 @@ def brute_force_unsat(path: Path, ids: tuple[int, ...]) -> bool:
 
 
 @pytest.fixture(scope="module")
-def enforced():
-    constraints = EnforcedConstraints(VARIABLES, frozenset())
+def subsets():
+    constraints = ConstraintSubsets(VARIABLES, frozenset())
     constraints.add(CONSTRAINTS)
     return constraints
 
 
-def test_every_subset_is_unsat_exactly_when_brute_force_finds_no_solution(enforced, tmp_path):
-    assert len(enforced.literals) == len(CONSTRAINTS)
+def test_every_subset_is_unsat_exactly_when_brute_force_finds_no_solution(subsets, tmp_path):
     answers = {}
-    for size in range(len(CONSTRAINTS) + 1):
+    for size in range(len(CONSTRAINTS) + 1):  # in this order, many a subset begins with the one before
         for ids in itertools.combinations(range(len(CONSTRAINTS)), size):
-            answers[ids] = enforced.unsat(ids, 10)
+            answers[ids] = subsets.unsat(ids, 10)
             assert answers[ids] == brute_force_unsat(tmp_path / "subset.xml", ids), ids
     assert True in answers.values() and False in answers.values()  # both answers were checked
 
 
-def test_a_constraint_added_later_joins_the_subsets(enforced, tmp_path):
-    enforced.add([ADDED])
+def test_a_constraint_added_later_joins_the_subsets(subsets, tmp_path):
+    subsets.add([ADDED])
     added = len(CONSTRAINTS)
     for size in range(3):
         for ids in itertools.combinations(range(len(CONSTRAINTS)), size):
             subset = (*ids, added)
-            assert enforced.unsat(subset, 10) == brute_force_unsat(tmp_path / "subset.xml", subset), subset
+            assert subsets.unsat(subset, 10) == brute_force_unsat(tmp_path / "subset.xml", subset), subset
 
 
 def test_a_constraint_cp_sat_does_not_read_is_named():
+    subsets = ConstraintSubsets(VARIABLES, frozenset())
+    subsets.add(["<stretch><list> x[] </list><values> 0 1 </values><widths> 1..2 1..2 </widths></stretch>"])
     with pytest.raises(BackendUnsupported, match="the constraint <stretch>"):
-        EnforcedConstraints(VARIABLES, frozenset()).add(
-            ["<stretch><list> x[] </list><values> 0 1 </values><widths> 1..2 1..2 </widths></stretch>"]
-        )
+        subsets.unsat((0,), 10)

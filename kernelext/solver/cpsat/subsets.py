@@ -1,0 +1,55 @@
+"""Subsets of a model's constraints solved by CP-SAT in memory, what explanations ask many times over (QuickXplain
+in `why` and `explain`): the constraints are parsed once, and each subset is read straight into a CP-SAT model,
+with no file written. A subset that begins with the constraints of the one before is read only past them."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+
+from kernelext.solver.cpsat.module import required_cp_model
+from kernelext.solver.cpsat.reader import Reading
+from kernelext.solver.cpsat.search import run_search
+from kernelext.xcsp.document import parse_text
+
+# CP-SAT's work before its search, needless on the small models explanations ask about: a 9x9 Sudoku less some
+# of its constraints is decided 2 to 3 times faster without it (benchmarks/explanations.py)
+QUICK = {"cp_model_presolve": False, "linearization_level": 0, "symmetry_level": 0, "cp_model_probing_level": 0}
+
+
+class ConstraintSubsets:
+    """Constraints (XCSP3 elements, as text) over the declarations `variables` (the `<variables>` element, as
+    text), numbered in the order added; `holes` the ids of array cells that hold no variable.
+
+    Raises Untranslatable for a text that is not XCSP3."""
+
+    def __init__(self, variables: str, holes: frozenset[str]):
+        self.variables = parse_text(variables)
+        self.holes = holes
+        self.elements: list = []
+        self.reading = Reading()
+
+    def add(self, constraints: Sequence[str]) -> None:
+        """Parse `constraints` (XCSP3 elements, as text), numbered after those added before."""
+        self.elements += parse_text(f"<constraints>{''.join(constraints)}</constraints>")
+
+    def unsat(self, ids: Sequence[int], seconds: float) -> bool | None:
+        """Whether the constraints `ids` alone have no solution; None when `seconds` ran out first.
+
+        Raises:
+            BackendUnsupported: a constraint CP-SAT's reading does not translate.
+            KeyboardInterrupt: Stop ended the search.
+        """
+        deadline = time.perf_counter() + seconds
+        translated = self.reading.translated(self.variables, [self.elements[k] for k in ids], self.holes)
+        solver = required_cp_model().CpSolver()
+        solver.parameters.num_workers = 1
+        solver.parameters.catch_sigint_signal = False
+        solver.parameters.max_time_in_seconds = max(0.001, deadline - time.perf_counter())
+        for name, value in QUICK.items():
+            setattr(solver.parameters, name, value)
+        status, stopped = run_search(solver, translated.model, deadline=deadline)
+        if stopped == "interrupted":
+            raise KeyboardInterrupt
+        name = solver.StatusName(status) if status is not None else "UNKNOWN"
+        return True if name == "INFEASIBLE" else False if name in ("FEASIBLE", "OPTIMAL") else None
