@@ -1,8 +1,8 @@
 """Explanations, the algorithms: why a model has no solution, and why a cell has its value.
 
 They work on the compiled XCSP3 model, cut into single constraints (`kernelext.xcsp.subsets`), whose subsets are
-solved with the session's solver (`kernelext.insight.subset_solves`). Each call has a time limit; a set found when
-time ran out is reported as not minimal.
+solved by CP-SAT in memory, else by the session's solver (`kernelext.insight.subset_solves`). Each call has a time
+limit; a set found when time ran out is reported as not minimal.
 """
 
 from __future__ import annotations
