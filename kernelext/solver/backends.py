@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 import threading
 import time
+from contextlib import AbstractContextManager
 from dataclasses import replace
 from pathlib import Path
 from types import MappingProxyType
@@ -56,6 +57,8 @@ class Owner(Protocol):
     def java(self): ...
 
     def available(self, name: str) -> bool: ...
+
+    def exclusive(self, name: str, timeout: float, stop: Stop = None) -> AbstractContextManager[float | None]: ...
 
     def solve(
         self,
@@ -316,8 +319,10 @@ class Auto(Backend):
         if result.status is not Status.OPTIMUM or result.backend == "cp-sat" or seconds <= 0:
             return result
         try:
-            with plain_operators():
-                again = solve_cpsat(model, cells, sols=1, timeout=min(seconds, CANONICAL), objective_at=result.bound)
+            with self.solver.exclusive("cp-sat", min(seconds, CANONICAL)) as left:
+                if left is None:
+                    return result
+                again = solve_cpsat(model, cells, sols=1, timeout=left, objective_at=result.bound)
         except BackendUnsupported:
             return result
         again = self.solver.check(model, cells, again)

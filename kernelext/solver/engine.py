@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import threading
+import time
+from contextlib import contextmanager
 from pathlib import Path
 
 from kernelext.errors import Untranslatable
@@ -13,6 +15,7 @@ from kernelext.solver.choice import in_browser, runs_here
 from kernelext.solver.compiled import CompiledModel, compiled, holes_of
 from kernelext.solver.errors import BackendUnsupported, JavaNotFound, SolverError
 from kernelext.solver.jvm.java import find_java
+from kernelext.solver.portfolio import POLL
 from kernelext.solver.result import SolveResult, Status
 
 KEEP = 10_000  # solutions a solve keeps at most: a stepper's worth, within a few MB (the rest are counted)
@@ -33,6 +36,7 @@ class Solver:
         self.minizinc_solver = check_minizinc_solver(minizinc_solver)
         self.keep = keep
         self._backends: dict[str, Backend] = {}
+        self._locks: dict[str, threading.Lock] = {}  # one per backend: see `exclusive`
         self._java = None
 
     def solve(
@@ -57,10 +61,29 @@ class Solver:
             a SolveResult.
         """
         name, model = backend or self.default, compiled(model)
-        result = self.backend(name).solve(model, cells, sols=sols, timeout=timeout, stop=stop)
         if name == "auto":
-            return result  # auto checks each solver it asks
+            return self.backend(name).solve(model, cells, sols=sols, timeout=timeout, stop=stop)  # checks each
+        with self.exclusive(name, timeout, stop) as left:
+            if left is None:
+                return SolveResult(Status.UNKNOWN, time=timeout, backend=name, stopped="timeout")
+            result = self.backend(name).solve(model, cells, sols=sols, timeout=left, stop=stop)
         return self.check(model, cells, kept(result, self.keep))
+
+    @contextmanager
+    def exclusive(self, name: str, timeout: float, stop: threading.Event | None = None):
+        """The backend `name` for this thread alone while the block runs (a race's racer told to stop may
+        still be reading a model, into the same worker or the same CP-SAT reading): the seconds left of
+        `timeout` once it is free, or None when it was not free in time (or `stop` was set first)."""
+        lock = self._locks.setdefault(name, threading.Lock())
+        started = time.monotonic()
+        while not lock.acquire(timeout=min(POLL, max(0.0, timeout - (time.monotonic() - started)))):
+            if time.monotonic() - started >= timeout or (stop is not None and stop.is_set()):
+                yield None
+                return
+        try:
+            yield max(0.01, timeout - (time.monotonic() - started))
+        finally:
+            lock.release()
 
     def check(self, model: CompiledModel, cells: ace_output.Cells, result: SolveResult) -> SolveResult:
         """`result` with its answers checked on `model`'s constraints (see kernelext.solver.checking)."""

@@ -181,3 +181,23 @@ def test_the_cores_counted_are_those_the_kernel_may_use():
     one = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=True)
     assert one.stdout.strip() == "1"
     assert 1 <= portfolio.usable_cores() <= len(os.sched_getaffinity(0))
+
+
+def test_a_backend_still_busy_with_a_late_racer_waits_for_it_within_the_limit(solver):
+    session = session_of(solver, SUDOKU_4)
+    held, release = threading.Event(), threading.Event()
+
+    def late_racer():
+        with solver.exclusive("cp-sat", 60) as left:
+            assert left is not None
+            held.set()
+            release.wait(30)
+
+    threading.Thread(target=late_racer, daemon=True).start()
+    assert held.wait(30)
+    try:
+        result = session.solve(timeout=0.3, backend="cp-sat")
+        assert result.status is Status.UNKNOWN and result.stopped == "timeout", "it ran beside the late racer"
+    finally:
+        release.set()
+    assert session.solve(timeout=60, backend="cp-sat").status is Status.SAT
