@@ -33,7 +33,7 @@ from kernelext.solver.jvm.warm import WarmAce
 from kernelext.solver.kit_backend import solve_kit
 from kernelext.solver.minizinc.browser import solve_in_browser
 from kernelext.solver.minizinc.program import solve_minizinc
-from kernelext.solver.portfolio import FIRST_SLICE, Race, usable_cores
+from kernelext.solver.portfolio import FIRST_SLICE, SLICE_WALL, Race, usable_cores
 from kernelext.solver.result import SolveResult, Status
 
 Stop = threading.Event | None  # a race's stop signal, honoured by the `stoppable` backends
@@ -43,7 +43,8 @@ MINIZINC_SOLVERS = ("gecode", "chuffed", "highs", "coin-bc")  # those of MiniZin
 # garbage collection each time in a worker's small heap. Classroom searches record far fewer nogoods; past this
 # limit ACE records no more, which can slow a search but never changes its answers.
 NOGOOD_LIMIT = "-ngbl=10000"
-CANONICAL = 0.5  # seconds CP-SAT gets to find its solution at an optimum another solver proved
+CANONICAL = 0.5  # CP-SAT's deterministic seconds (work, not wall time) to find its solution at an optimum another
+# solver proved: the same outcome on a busy machine
 
 
 class Owner(Protocol):
@@ -293,6 +294,7 @@ class Auto(Backend):
                 usable_cores(),
                 lambda: _sense(model, cells),
                 self.first_slice,
+                clock=time.process_time if racers[0] == "cp-sat" else time.monotonic,  # CP-SAT runs in this process
             )
             result = race.run()
         left = timeout - (time.monotonic() - started)
@@ -319,10 +321,10 @@ class Auto(Backend):
         if result.status is not Status.OPTIMUM or result.backend == "cp-sat" or seconds <= 0:
             return result
         try:
-            with self.solver.exclusive("cp-sat", min(seconds, CANONICAL)) as left:
+            with self.solver.exclusive("cp-sat", min(seconds, CANONICAL * SLICE_WALL)) as left:
                 if left is None:
                     return result
-                again = solve_cpsat(model, cells, sols=1, timeout=left, objective_at=result.bound)
+                again = solve_cpsat(model, cells, sols=1, timeout=left, objective_at=result.bound, work=CANONICAL)
         except BackendUnsupported:
             return result
         again = self.solver.check(model, cells, again)

@@ -30,6 +30,7 @@ def solve_cpsat(
     stop: threading.Event | None = None,
     objective_at: int | None = None,
     keep: int | None = None,
+    work: float | None = None,
 ) -> SolveResult:
     """Solve `model` within `timeout` seconds of wall time from the call (reading the model counts).
 
@@ -38,6 +39,8 @@ def solve_cpsat(
         objective_at: a value the objective is held at, the objective dropped: the first solution found is
             then the one optimal solution CP-SAT shows for that value, whichever solver proved it optimal.
         keep: the most solutions kept (None: all); the others are only counted (`more`).
+        work: a limit in CP-SAT's deterministic time, which counts work, the same on a busy machine as on a
+            quiet one (the wall-clock `timeout` still holds).
     Raises:
         BackendUnsupported: the model uses something the direct reading does not translate.
     """
@@ -54,6 +57,8 @@ def solve_cpsat(
     solver.parameters.num_workers = 1
     solver.parameters.catch_sigint_signal = False  # Stop is a KeyboardInterrupt here, which stops the thread
     solver.parameters.max_time_in_seconds = max(0.001, timeout - (time.perf_counter() - called))
+    if work is not None:
+        solver.parameters.max_deterministic_time = work
     limit = None if translated.objective or sols == "all" else int(sols)
     solver.parameters.enumerate_all_solutions = limit != 1 and not translated.objective
     recorder = _Recorder(translated.variables, cells, limit, called, None if translated.objective else keep)

@@ -201,3 +201,20 @@ def test_a_backend_still_busy_with_a_late_racer_waits_for_it_within_the_limit(so
     finally:
         release.set()
     assert session.solve(timeout=60, backend="cp-sat").status is Status.SAT
+
+
+def test_a_first_slice_counted_in_cpu_time_waits_for_a_first_racer_the_machine_keeps_waiting():
+    started = []
+
+    def solve(name, seconds, stop):
+        started.append(name)
+        if name == "first":
+            time.sleep(1.0)  # not scheduled: a busy machine's other processes have the cores
+            return SolveResult(Status.SAT, ({"x": 1},), backend=name)
+        return SolveResult(Status.SAT, ({"x": 2},), backend=name)
+
+    race = Race(solve, ("first", "other"), timeout=10, cores=2, first_slice=0.5, clock=time.process_time)
+    assert race.run().backend == "first" and started == ["first"], "the slice ended on the wall clock"
+    started.clear()
+    race = Race(solve, ("first", "other"), timeout=10, cores=2, first_slice=0.5)  # wall-clock slice: other joins
+    assert race.run().backend == "other" and started == ["first", "other"]
