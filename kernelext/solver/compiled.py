@@ -4,6 +4,7 @@ first (see kernelext.steps.step_model)."""
 
 from __future__ import annotations
 
+import threading
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol
@@ -22,10 +23,11 @@ class CompiledModel(Protocol):
     def optimises(self) -> bool:
         """Whether the model has an objective."""
 
-    def cp_sat(self, holes: frozenset[str]) -> Translated:
+    def cp_sat(self, holes: frozenset[str], stop: threading.Event | None = None) -> Translated:
         """The model as a CP-SAT model (`holes`: the ids of array cells that hold no variable).
 
-        Raises BackendUnsupported when it holds something the reading does not translate."""
+        Raises BackendUnsupported when it holds something the reading does not translate, ReadingStopped
+        when `stop` was set before the reading ended."""
 
     def large(self) -> bool:
         """Whether the model's XCSP3 text takes more than cpsat.reader.LARGE bytes."""
@@ -53,8 +55,8 @@ class ModelFile:
         with open(self.file, "rb") as opened:
             return b'type="COP"' in opened.read(200)
 
-    def cp_sat(self, holes: frozenset[str]) -> Translated:
-        return read(self.file, holes)
+    def cp_sat(self, holes: frozenset[str], stop: threading.Event | None = None) -> Translated:
+        return read(self.file, holes, stop)
 
     def checker(self, holes: frozenset[str]):
         return Checker.of_file(self.file, holes)

@@ -16,7 +16,7 @@ from kernelext.pycsp3_glue.operators import plain_operators
 from kernelext.solver import ace_output
 from kernelext.solver.compiled import CompiledModel, compiled, holes_of
 from kernelext.solver.cpsat.module import cp_model, required_cp_model
-from kernelext.solver.cpsat.reader import Translated
+from kernelext.solver.cpsat.reader import ReadingStopped, Translated
 from kernelext.solver.cpsat.search import run_search
 from kernelext.solver.result import SolveResult, Status
 
@@ -48,9 +48,11 @@ def solve_cpsat(
     holes = holes_of(cells)
     try:
         with plain_operators():  # pycsp3's `in` on tuples and sets is slow, and the reading uses it
-            translated = compiled(model).cp_sat(holes)
+            translated = compiled(model).cp_sat(holes, stop)
     except KeyboardInterrupt:
         return SolveResult(Status.UNKNOWN, time=time.perf_counter() - called, backend="cp-sat", stopped="interrupted")
+    except ReadingStopped:
+        return SolveResult(Status.UNKNOWN, time=time.perf_counter() - called, backend="cp-sat", stopped="timeout")
     if objective_at is not None and translated.objective:
         translated = _held_at(translated, objective_at)
     solver = required_cp_model().CpSolver()

@@ -8,6 +8,7 @@ posted. The XCSP3 file is written only when a backend asks for it (ACE, an objec
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable
 from pathlib import Path
 
@@ -81,6 +82,7 @@ class StepModel:
     def __init__(self, parts: ModelParts, write: Callable[[], Path]):
         self.parts, self._write = parts, write
         self._path: Path | None = None
+        self._writing = threading.Lock()  # racers of `auto` ask for the file from threads of their own
         self._current: tuple | None = None
         self._prepared = False
 
@@ -98,21 +100,22 @@ class StepModel:
         self.path()
 
     def path(self) -> Path:
-        if self._path is None:
-            self._path = self._write()
+        with self._writing:
+            if self._path is None:
+                self._path = self._write()
         return self._path
 
     def optimises(self) -> bool:
         return model_state.has_objective()
 
-    def cp_sat(self, holes: frozenset[str]) -> Translated:
+    def cp_sat(self, holes: frozenset[str], stop: threading.Event | None = None) -> Translated:
         """The same CP-SAT model as a reading of the file builds."""
         if not self._prepared:
             self.prepare()
         if self._current is None:
-            return read(self.path(), holes)
+            return read(self.path(), holes, stop)
         variables, elements, _, _ = self._current
-        return self.parts.reading.translated(variables, elements, holes)
+        return self.parts.reading.translated(variables, elements, holes, stop)
 
     def large(self) -> bool:
         """Whether the model's XCSP3 file takes more than LARGE bytes (near the limit, the file's own size)."""

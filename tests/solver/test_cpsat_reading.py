@@ -7,6 +7,7 @@ import itertools
 import json
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -15,9 +16,11 @@ from conftest import EVERY_SOLUTION
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from kernelext.solver.cpsat.reader import Reading, ReadingStopped
 from kernelext.solver.cpsat_backend import solve_cpsat
 from kernelext.solver.engine import Solver
 from kernelext.solver.errors import BackendUnsupported
+from kernelext.xcsp.document import parse_text
 
 N = 3  # variables x[0..2]
 DOMAIN = range(0, 4)
@@ -293,3 +296,16 @@ print("ok")
 """
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
     assert done.stdout.strip() == "ok", done.stderr
+
+
+def test_a_reading_told_to_stop_ends_and_the_next_one_starts_afresh():
+    root = parse_text(
+        instance("<allDifferent> x[] </allDifferent><sum><list> x[] </list><condition> (eq,3) </condition></sum>")
+    )
+    variables, elements = root.find("variables"), list(root.find("constraints"))
+    reading, stop = Reading(), threading.Event()
+    stop.set()
+    with pytest.raises(ReadingStopped):
+        reading.translated(variables, elements, frozenset(), stop)
+    translated = reading.translated(variables, elements, frozenset())
+    assert len(translated.model.Proto().constraints) >= 2 and set(translated.variables) == {"x[0]", "x[1]", "x[2]"}

@@ -13,6 +13,7 @@ are left out of solutions (None) and do not multiply the solution count.
 from __future__ import annotations
 
 import re
+import threading
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -57,12 +58,17 @@ class Translated:
     objective: bool
 
 
-def read(path: Path, holes: frozenset[str] = frozenset()) -> Translated:
+class ReadingStopped(Exception):
+    """The reading was told to stop before its end (a race of `auto` was decided, or its time is up)."""
+
+
+def read(path: Path, holes: frozenset[str] = frozenset(), stop: threading.Event | None = None) -> Translated:
     """The XCSP3 file at `path` as a CP-SAT model; `holes` are the ids of array cells that hold no variable
     (the file may not mark them, and a compact list such as `x[][]` must skip them).
 
     Raises:
         BackendUnsupported: the file holds something this reading does not translate (or it failed on it).
+        ReadingStopped: `stop` was set before the reading ended.
     """
     cp_model = cpsat_module.required_cp_model()
     try:
@@ -78,6 +84,7 @@ def read(path: Path, holes: frozenset[str] = frozenset()) -> Translated:
         root.find("variables"),
         constraints if constraints is not None else (),
         objectives[0] if objectives is not None else None,
+        stop,
     )
 
 
@@ -93,8 +100,11 @@ class Reading:
         self._holes: frozenset[str] = frozenset()
         self._elements: list = []
 
-    def translated(self, variables, elements: list, holes: frozenset[str]) -> Translated:
-        """The CP-SAT model of `variables` and the constraint `elements` (raises BackendUnsupported)."""
+    def translated(
+        self, variables, elements: list, holes: frozenset[str], stop: threading.Event | None = None
+    ) -> Translated:
+        """The CP-SAT model of `variables` and the constraint `elements` (raises BackendUnsupported, and
+        ReadingStopped when `stop` is set before the end: the next reading then starts afresh)."""
         done = len(self._elements)
         extends = (
             self._reader is not None
@@ -105,22 +115,26 @@ class Reading:
         )
         reader = self._reader if extends else _Reader(cpsat_module.required_cp_model(), holes)
         self._reader = None  # until the reading below succeeds: a failed one leaves a half-built model
-        translated = _translate(reader, None if extends else variables, elements[done:] if extends else elements, None)
+        translated = _translate(
+            reader, None if extends else variables, elements[done:] if extends else elements, None, stop
+        )
         self._reader, self._variables, self._holes, self._elements = reader, variables, holes, list(elements)
         return translated
 
 
-def _translate(reader: _Reader, variables, constraints, objective) -> Translated:
+def _translate(reader: _Reader, variables, constraints, objective, stop: threading.Event | None = None) -> Translated:
     """Read the declarations `variables` (None: declared already), the `constraints` and the `objective`
-    element (or None) into `reader`'s model."""
+    element (or None) into `reader`'s model, looking at `stop` before each constraint."""
     try:
         if variables is not None:
             reader.declare(variables)
         for element in constraints:
+            if stop is not None and stop.is_set():
+                raise ReadingStopped
             reader.constraint(element)
         if objective is not None:
             reader.objective(objective)
-    except (BackendUnsupported, ModelRejected):
+    except (BackendUnsupported, ModelRejected, ReadingStopped):
         raise
     except Untranslatable as error:
         raise BackendUnsupported(str(error)) from None
