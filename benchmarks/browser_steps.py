@@ -1,6 +1,6 @@
 """The kit in the browser, beside a bare JupyterLite site and beside stock pycsp3 on the desktop, in one run.
 
-Run: python benchmarks/browser_steps.py [--rounds N] [--site DIR]
+Run: python benchmarks/browser_steps.py [--rounds N] [--site DIR] [--desktop-only]
 
 Sites are built with `kernelext-lite build --offline` (nothing downloaded: the parts must already be in the cache,
 $KERNELEXT_LITE_CACHE or ~/.cache/kernelext-lite), served by `python -m http.server` and opened in headless
@@ -27,7 +27,8 @@ Chromium, each round in a fresh browser context. Two parts:
      the cell's end.
    Prints the medians and the goals (first visit <= 8 s, return visit <= 5 s, Sudoku <= 0.3 s, Stop <= 2 s; and
    the first drawn step at most 0.8x the bare site's time to a ready kernel, on each visit).
-Every goal is printed with PASS or FAIL; the exit status is 0 even on FAIL.
+Every goal is printed with PASS or FAIL; the exit status is 0 even on FAIL. With --desktop-only, only the
+desktop side of part 1 is measured (stock pycsp3's `solve()` on the walkthrough's steps): no site, no browser.
 """
 
 from __future__ import annotations
@@ -420,13 +421,31 @@ def start_report(rounds: int) -> None:
         print(f"{measure:<14}{floor}{kit_median:>10.2f}{shown}{uncached_median:>27.2f}   {verdict}")
 
 
+def desktop_report(stock: list[list[float]]) -> None:
+    """Each step's median seconds with stock pycsp3 `solve()`."""
+    print(f"Amaze walkthrough, median of {len(stock)} rounds: stock pycsp3 solve() on the desktop (no browser)")
+    print(f"{'step':<6}{'pycsp3 solve() (s)':>20}")
+    for k, times in enumerate(zip(*stock)):
+        print(f"{k + 2:<6}{statistics.median(times):>20.3f}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--site", type=Path, default=None, help="a site built by `kernelext-lite build`")
+    parser.add_argument(
+        "--desktop-only", action="store_true", help="only stock pycsp3 solve() on the desktop: no site, no browser"
+    )
     args = parser.parse_args()
     del sys.argv[1:]  # pycsp3 would take them for its own options
     cells = linear_cells(WALKTHROUGH)
+    if args.desktop_only:
+        stock = []
+        for _ in range(args.rounds):
+            with time_limit(STOCK_TIMEOUT):
+                stock.append(time_stock(cells))
+        desktop_report(stock)
+        return
     first_grids, browser, stock, statuses, console = [], [], [], [], Counter()
     with tempfile.TemporaryDirectory() as folder:
         site = prepared_site(Path(folder), args.site)

@@ -1,6 +1,6 @@
 """What checking every answer costs: the checker's share of a step's time, on the walkthrough and notebook steps.
 
-Run: python benchmarks/checker_cost.py [--rounds N]
+Run: python benchmarks/checker_cost.py [--rounds N] [--only NAME ...]
 
 Replays, through PuzzleSession with the default solver (auto), the steps of the AMAZE and FUTOSHIKI walkthroughs
 (tests/instances.py) and every `%%puzzle` / `%%puzzle+` cell of notebooks/*.ipynb in order (their options
@@ -9,7 +9,8 @@ magics skipped). For each step that solves, it times `add_step` (the step as a u
 solve, check) and, inside it, the checking: building or extending the Checker (`StepModel.checker`,
 `ModelFile.checker`) and `checked(...)`, timed by wrapping them. One warm-up round, then the median of N rounds
 per step. Prints per walkthrough/notebook the median step time, median checking time and their ratio, and over
-every step the median and the largest share. The target: checking is at most 10% of a step's time.
+every step the median and the largest share. The target: checking is at most 10% of a step's time. `--only`
+replays the sources named (as the table names them: `walkthrough AMAZE`, a notebook's name).
 """
 
 from __future__ import annotations
@@ -122,12 +123,19 @@ def replay(cells, solver: Solver, on_step) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=3)
-    rounds = parser.parse_args().rounds
+    parser.add_argument("--only", nargs="+", metavar="NAME", help="the sources to replay, named as in the table")
+    args = parser.parse_args()
+    rounds = args.rounds
     sys.argv[1:] = []  # pycsp3 reads the command line when it is imported
-    wrap_checking()
-    os.chdir(ROOT / "notebooks")  # where the notebooks find their data
     sources = {"walkthrough AMAZE": walkthrough_cells(AMAZE), "walkthrough FUTOSHIKI": walkthrough_cells(FUTOSHIKI)}
     sources |= {path.stem: notebook_cells(path) for path in sorted((ROOT / "notebooks").glob("*.ipynb"))}
+    if args.only:
+        unknown = sorted(set(args.only) - set(sources))
+        if unknown:
+            parser.error(f"no source named {', '.join(unknown)}; the sources: {', '.join(sources)}")
+        sources = {name: cells for name, cells in sources.items() if name in args.only}
+    wrap_checking()
+    os.chdir(ROOT / "notebooks")  # where the notebooks find their data
     solver = Solver()
     samples: dict[tuple[str, str], list[tuple[float, float]]] = {}
     for round_ in range(rounds + 1):  # round 0 warms up: imports, the JVM if a step asks for ACE

@@ -32,7 +32,8 @@ from kernelext.solver.errors import BackendUnsupported
 from kernelext.solver.result import Status
 from kernelext.steps.session import PuzzleSession
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests" / "solver"))
+TESTS = Path(__file__).resolve().parent.parent / "tests"
+sys.path[:0] = [str(TESTS / "solver"), str(TESTS)]  # the brute-force tests, and the conftest they import
 from test_against_brute_force import CONSTRUCTS, _brute_force, _involved, _model, _solutions
 
 RAW = ("cp-sat", "ace", "ace-cold", "choco", "ortools", "minizinc")

@@ -16,7 +16,8 @@ import os
 import statistics
 import time
 
-from kernelext.insight.explain import explain, walkthrough
+from kernelext.insight.explain import explain
+from kernelext.insight.walkthrough.driver import walkthrough
 from kernelext.solver.engine import Solver
 from kernelext.solver.portfolio import usable_cores
 from kernelext.steps.session import PuzzleSession

@@ -1,12 +1,12 @@
 """The walkthrough against HoDoKu's solution paths: on the 26 puzzles of
 tests/insight/walkthrough/hodoku_steps.json, the techniques each path names and the level of its hardest.
 
-Run: python benchmarks/hodoku_paths.py [--timeout S]
+Run: python benchmarks/hodoku_paths.py [--timeout S] [--limit N]
 
 Each puzzle is built as a session's steps and walked through (one kernel-free process, one solver). Printed
 per puzzle: HoDoKu's level and techniques past singles, the walkthrough's rating and named techniques, and
 which of HoDoKu's it does not name; then how many puzzles have the same level, and how many name every
-technique HoDoKu's path uses.
+technique HoDoKu's path uses. `--limit N` walks the first N puzzles only.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from walkthrough import sudoku
 
-from kernelext.insight import explain
+from kernelext.insight.walkthrough.driver import walkthrough
 from kernelext.insight.walkthrough.techniques import LEVELS, TECHNIQUE_LEVEL
 from kernelext.solver.engine import Solver
 from kernelext.steps.session import PuzzleSession
@@ -52,8 +52,10 @@ UNNAMED = ("", "singles", "hidden single", "naked single")
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--timeout", type=float, default=120.0, help="seconds per walkthrough (default: 120)")
+    parser.add_argument("--limit", type=int, metavar="N", help="only the first N puzzles (default: all)")
     args = parser.parse_args()
-    paths = json.loads((ROOT / "tests" / "insight" / "walkthrough" / "hodoku_steps.json").read_text())
+    stored = json.loads((ROOT / "tests" / "insight" / "walkthrough" / "hodoku_steps.json").read_text())
+    paths = dict(list(stored.items())[: args.limit])
     solver = Solver()
     same_level = named_all = 0
     try:
@@ -61,7 +63,7 @@ def main() -> None:
             session = PuzzleSession(f"hodoku{n}", solver=solver)
             for step in sudoku([puzzle[i : i + 9] for i in range(0, 81, 9)]):
                 session.add_step(step, solve=False)
-            found = explain.walkthrough(session, timeout=args.timeout)
+            found = walkthrough(session, timeout=args.timeout)
             ours = {d.technique for d in found.deductions if d.technique not in UNNAMED}
             theirs = {NAMES[step["technique"]] for step in steps}
             level = LEVELS[max((HODOKU_LEVEL[name] for name in theirs), default=0)]

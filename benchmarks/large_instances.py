@@ -1,11 +1,11 @@
 """Large instances solved warm, and memory over many steps.
 
-Run: python benchmarks/large_instances.py [--rounds N] [--steps N]
+Run: python benchmarks/large_instances.py [--rounds N] [--steps N] [--only NAME ...]
 
 Prints the median seconds to solve (compile + solve) Sudoku 25x25, Nonogram 30x30, Futoshiki 9x9 and
 Numberlink 10x10 (to optimum) with the default solver (auto), warm ACE, cold ACE and OR-Tools through CPMpy;
 then the resident memory of the kernel process and of the solver worker after 10 and after N re-runs of a
-step, solved in turn by the default solver and by warm ACE.
+step, solved in turn by the default solver and by warm ACE. `--only` solves the instances named.
 """
 
 from __future__ import annotations
@@ -101,6 +101,16 @@ def numberlink(n: int = 10) -> list[str]:
     return list(amaze(n, n, [[(1, 1), (1, 4)], [(3, 3), (6, 3)], [(8, 8), (8, 5)], [(5, 9), (9, 9)]]))
 
 
+def instances() -> dict[str, list[str]]:
+    """Each large instance's step sources, by name."""
+    return {
+        "sudoku 25x25": sudoku(),
+        "nonogram 30x30": nonogram(),
+        "futoshiki 9x9": futoshiki(),
+        "numberlink 10x10 (optimum)": numberlink(),
+    }
+
+
 def rss_mb(pid: int | str = "self") -> float:
     for line in Path(f"/proc/{pid}/status").read_text().splitlines():
         if line.startswith("VmRSS:"):
@@ -124,18 +134,17 @@ def memory_over_steps(solver: Solver, steps: int) -> tuple[tuple[float, float], 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--rounds", type=int, default=3)
-    parser.add_argument("--steps", type=int, default=200)
+    parser.add_argument("--steps", type=int, default=200, help="re-runs of a step before memory is read (at least 10)")
+    every = instances()
+    parser.add_argument(
+        "--only", nargs="+", choices=every, default=list(every), metavar="NAME", help="instances (default: %(choices)s)"
+    )
     args = parser.parse_args()
     solver = Solver()
-    instances = {
-        "sudoku 25x25": sudoku(),
-        "nonogram 30x30": nonogram(),
-        "futoshiki 9x9": futoshiki(),
-        "numberlink 10x10 (optimum)": numberlink(),
-    }
     print(f"Seconds to compile and solve, median of {args.rounds} (warm ACE's JVM already started)")
     print(f"{'instance':<28}" + "".join(f"{b:>12}" for b in BACKENDS) + "   status")
-    for name, steps in instances.items():
+    for name in args.only:
+        steps = every[name]
         session = PuzzleSession(name, solver=solver)
         for source in steps:
             session.add_step(source, solve=False)

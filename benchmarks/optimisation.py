@@ -1,6 +1,6 @@
 """Optimisation steps: the default solver (auto, CP-SAT in the kernel) against warm ACE, side by side.
 
-Run: python benchmarks/optimisation.py [--rounds N] [--timeout S]
+Run: python benchmarks/optimisation.py [--rounds N] [--timeout S] [--only NAME ...]
 
 The models: the Amaze notebook's optimum step (notebooks/amaze.ipynb, 5x5); the amaze exercise's instructor model
 (exercises/amaze/instructor.ipynb) on each of its public and hidden instances; the magic square notebook's last
@@ -8,7 +8,8 @@ step when it optimises (it is skipped, saying so, when it does not); Numberlink 
 large_instances.py); golomb(5) and the knapsack instances of tests/instances.py. Each model is built once, solved
 once by each backend to warm up, then solved (compile + solve, as `PuzzleSession.solve` does) N times by each
 backend in turn. Prints the status and bound each gave (and the expected optimum where one is known), the median
-seconds of auto and of warm ACE, and the ratio ACE / auto.
+seconds of auto and of warm ACE, and the ratio ACE / auto. `--only` times the models named (as the table names
+them).
 """
 
 from __future__ import annotations
@@ -100,10 +101,16 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--timeout", type=float, default=60.0, help="seconds per solve (default 60)")
+    parser.add_argument("--only", nargs="+", metavar="NAME", help="the models to time, named as in the table")
     args = parser.parse_args()
     sys.argv[1:] = []  # pycsp3 reads the command line when it is imported
     os.chdir(ROOT / "notebooks")
     found, notes = models()
+    if args.only:
+        unknown = sorted(set(args.only) - {name for name, *_ in found})
+        if unknown:
+            parser.error(f"no model named {', '.join(unknown)}; the models: {', '.join(name for name, *_ in found)}")
+        found = [model for model in found if model[0] in args.only]
     solver = Solver()
     print(
         f"Seconds to compile and solve to optimum, median of {args.rounds} after one warm-up (warm ACE's JVM "

@@ -10,9 +10,9 @@ outcome must be the same; the wall time of both gradings is printed, with their 
 
 from __future__ import annotations
 
+import argparse
 import json
 import shutil
-import sys
 import tempfile
 import time
 from pathlib import Path
@@ -72,13 +72,26 @@ def compare(exercise: Path, work: Path) -> tuple[int, int, float, float]:
     return len(kind), alike, *seconds
 
 
-def main() -> None:
-    names = sys.argv[1:] or sorted(
+def kind_checked() -> list[str]:
+    """The shipped exercises checked by a kind's answer check."""
+    return sorted(
         p.parent.name
         for p in EXERCISES.glob("*/exercise.json")
         if json.loads(p.read_text()).get("checker", REFERENCE) != REFERENCE
         and ":" not in json.loads(p.read_text())["checker"]
     )
+
+
+def main() -> None:
+    checked = kind_checked()
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument(
+        "exercises",
+        nargs="*",
+        metavar="EXERCISE",
+        help=f"exercises/ folders to compare (default: {', '.join(checked)})",
+    )
+    names = parser.parse_args().exercises or checked
     print(f"{'exercise':<16}{'items':>6}{'alike':>7}{'kind s':>9}{'reference s':>13}{'ratio':>7}")
     totals = [0, 0, 0.0, 0.0]
     for name in names:

@@ -1,6 +1,6 @@
 """Step times of the seed walkthroughs: stock pycsp3 `solve()`, kernelext's backends, CPMpy + OR-Tools.
 
-Run: python benchmarks/solve_steps.py [--rounds N]
+Run: python benchmarks/solve_steps.py [--rounds N] [--only NAME ...]
 
 For each walkthrough notebook (Amaze, Futoshiki, Layout, Picross) the linear sequence of `%%puzzle` /
 `%%puzzle+` cells is run (up to the first step that replaces another) and each step cell is timed:
@@ -8,7 +8,8 @@ For each walkthrough notebook (Amaze, Futoshiki, Layout, Picross) the linear seq
 - "auto" (the default), "ace-warm", "ace-cold", "cp-sat", "minizinc" (Gecode, the system's program), "ortools":
   the whole `%%puzzle+` cell in an IPython shell (build, compile, solve, render), with that backend;
 - "cpmpy+ortools": the same model read into CPMpy (from its XCSP3 file) and solved with OR-Tools.
-All columns are measured side by side in one run; ratios are "pycsp3 solve() / column".
+All columns are measured side by side in one run; ratios are "pycsp3 solve() / column". `--only` times the
+walkthroughs named.
 """
 
 from __future__ import annotations
@@ -30,6 +31,18 @@ import nbformat
 ROOT = Path(__file__).resolve().parent.parent
 WALKTHROUGHS = ("amaze", "futoshiki", "layout", "picross")
 COLUMNS = ("pycsp3 solve()", "auto", "ace-warm", "ace-cold", "cp-sat", "minizinc", "ortools", "cpmpy+ortools")
+
+
+def add_only(parser: argparse.ArgumentParser) -> None:
+    """The option `--only NAME ...`: the walkthroughs to run."""
+    parser.add_argument(
+        "--only",
+        nargs="+",
+        choices=WALKTHROUGHS,
+        default=list(WALKTHROUGHS),
+        metavar="NAME",
+        help="the walkthroughs to run (default: all: %(choices)s)",
+    )
 
 
 def linear_cells(name: str) -> list[str]:
@@ -128,13 +141,15 @@ def time_stock(cells: list[str]) -> list[float]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--rounds", type=int, default=3)
-    rounds = parser.parse_args().rounds
+    add_only(parser)
+    options = parser.parse_args()
+    rounds = options.rounds
     from kernelext.solver.engine import Solver
 
     os.chdir(ROOT / "notebooks")
     solver = Solver()
     rows = []  # (walkthrough, step, {column: median})
-    for name in WALKTHROUGHS:
+    for name in options.only:
         cells = linear_cells(name)
         time_shell(cells, "ace", solver)  # warm-up: the worker JVM starts once, as in a kernel
         time_shell(cells, "auto", solver)  # and OR-Tools is imported once

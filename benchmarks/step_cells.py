@@ -2,7 +2,7 @@
 Layout, Picross) sent to a real Jupyter kernel, against the same step model read and solved with CPMpy and
 CP-SAT in a kernel cell (the peer) and against stock pycsp3 (the step's code, then `solve()`), rounds in turn.
 
-Run: python benchmarks/step_cells.py [--rounds N] [--base REV]
+Run: python benchmarks/step_cells.py [--rounds N] [--only NAME ...] [--base REV]
 With --base, the kit as it was at the git revision REV is timed too, in the same rounds. Every kernel first
 runs the walkthroughs once (imports and JVMs started), then once more timed; medians are over every step.
 """
@@ -16,17 +16,18 @@ import statistics
 import sys
 import tempfile
 from contextlib import ExitStack
+from functools import partial
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from kernels import ROOT, ready_kernel, timed_cell, worktree
-from solve_steps import WALKTHROUGHS, is_step, linear_cells
+from solve_steps import add_only, is_step, linear_cells
 
 
-def kit_steps(client) -> list[float]:
-    """Seconds of each step cell of the walkthroughs, run as they are."""
+def kit_steps(client, names: list[str]) -> list[float]:
+    """Seconds of each step cell of the walkthroughs `names`, run as they are."""
     times = []
-    for name in WALKTHROUGHS:
+    for name in names:
         for cell in linear_cells(name):
             spent = timed_cell(client, cell)
             if is_step(cell):
@@ -34,10 +35,10 @@ def kit_steps(client) -> list[float]:
     return times
 
 
-def stock_steps(client) -> list[float]:
+def stock_steps(client, names: list[str]) -> list[float]:
     """Seconds of each step as plain pycsp3: the cell's code (a new puzzle clears the model), then `solve()`."""
     times = []
-    for name in WALKTHROUGHS:
+    for name in names:
         for cell in linear_cells(name):
             first, _, body = cell.partition("\n")
             if first.startswith("%%puzzle "):
@@ -49,8 +50,8 @@ def stock_steps(client) -> list[float]:
     return times
 
 
-def step_models(folder: Path) -> list[Path]:
-    """The XCSP3 file of each step model of the walkthroughs, as the kit compiles it."""
+def step_models(folder: Path, names: list[str]) -> list[Path]:
+    """The XCSP3 file of each step model of the walkthroughs `names`, as the kit compiles it."""
     from IPython.core.interactiveshell import InteractiveShell
     from IPython.utils.capture import capture_output
 
@@ -58,7 +59,7 @@ def step_models(folder: Path) -> list[Path]:
     files = []
     with capture_output():
         ip.run_cell("%load_ext kernelext")
-        for name in WALKTHROUGHS:
+        for name in names:
             for cell in linear_cells(name):
                 ip.run_cell(cell)
                 if is_step(cell):
@@ -77,6 +78,7 @@ def peer_steps(client, models: list[Path]) -> list[float]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=3)
+    add_only(parser)
     parser.add_argument("--base", metavar="REV", help="also time the kit as it was at this git revision")
     options = parser.parse_args()
     os.chdir(ROOT / "notebooks")  # where the walkthroughs find their data
@@ -84,13 +86,14 @@ def main() -> None:
         folder = Path(stack.enter_context(tempfile.TemporaryDirectory()))
         scratch = folder / "notebooks"  # stock pycsp3 writes its files where it runs
         shutil.copytree(ROOT / "notebooks", scratch)
-        models = step_models(folder)
-        columns = {"kit": (kit_steps, None, ROOT / "notebooks")}
+        names = options.only
+        models = step_models(folder, names)
+        columns = {"kit": (partial(kit_steps, names=names), None, ROOT / "notebooks")}
         if options.base:
             tree = stack.enter_context(worktree(options.base))
-            columns[f"kit at {options.base}"] = (kit_steps, str(tree), ROOT / "notebooks")
-        columns["cpmpy + cp-sat cell"] = (lambda client: peer_steps(client, models), None, ROOT / "notebooks")
-        columns["stock pycsp3 solve()"] = (stock_steps, None, scratch)
+            columns[f"kit at {options.base}"] = (partial(kit_steps, names=names), str(tree), ROOT / "notebooks")
+        columns["cpmpy + cp-sat cell"] = (partial(peer_steps, models=models), None, ROOT / "notebooks")
+        columns["stock pycsp3 solve()"] = (partial(stock_steps, names=names), None, scratch)
         times: dict[str, list[float]] = {name: [] for name in columns}
         for _ in range(options.rounds):
             for name, (steps, pythonpath, cwd) in columns.items():
@@ -104,7 +107,7 @@ def main() -> None:
     peer = statistics.median(times["cpmpy + cp-sat cell"])
     print(
         f"Median seconds per step in a Jupyter kernel, {len(times['kit']) // options.rounds} steps of "
-        f"{', '.join(WALKTHROUGHS)}, {options.rounds} rounds in turn:"
+        f"{', '.join(options.only)}, {options.rounds} rounds in turn:"
     )
     for name, found in times.items():
         median = statistics.median(found)

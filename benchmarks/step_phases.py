@@ -1,7 +1,7 @@
 """Where a `%%puzzle+` step's time goes, phase by phase, on the seed walkthroughs (Amaze, Futoshiki, Layout,
 Picross), against a CPMpy + CP-SAT cell that reads and solves the same step model, in an IPython shell.
 
-Run: python benchmarks/step_phases.py [--rounds N] [--solver NAME] [--base REV]
+Run: python benchmarks/step_phases.py [--rounds N] [--only NAME ...] [--solver NAME] [--base REV]
 With --base, the kit as it was at the git revision REV (a worktree, imported first through PYTHONPATH) is
 measured too: each round runs both, in turn, each in a process of its own.
 
@@ -31,7 +31,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from kernels import worktree
-from solve_steps import ROOT, WALKTHROUGHS, is_step, linear_cells, time_cpmpy
+from solve_steps import ROOT, add_only, is_step, linear_cells, time_cpmpy
 
 PHASES = ("cell", "code", "compile", "solver", "search", "render", "kit", "cpmpy+cp-sat cell")
 _GLOBAL_WCK = re.compile(r"^\s*global\b.*?^\s*wck:([\d.]+)", re.M | re.S)
@@ -117,25 +117,29 @@ def one_round(name: str, solver, backend: str) -> list[dict[str, float]]:
     return steps
 
 
-def measure(backend: str) -> list[dict[str, float]]:
-    """Every walkthrough step's phases in this process, after one round to warm up."""
+def measure(backend: str, names: list[str]) -> list[dict[str, float]]:
+    """Every step's phases of the walkthroughs `names`, in this process, after one round to warm up."""
     from kernelext.solver.engine import Solver
 
     os.chdir(ROOT / "notebooks")
     solver = Solver(backend)
     steps = []
-    for name in WALKTHROUGHS:
+    for name in names:
         one_round(name, solver, backend)  # warm-up: the worker starts once, as in a kernel
         steps += one_round(name, solver, backend)
     solver.close()
     return steps
 
 
-def in_process(backend: str, pythonpath: str | None) -> list[dict[str, float]]:
+def in_process(backend: str, names: list[str], pythonpath: str | None) -> list[dict[str, float]]:
     """`measure` in a process of its own, the kit imported from `pythonpath` first when given."""
     env = {**os.environ, "PYTHONPATH": pythonpath} if pythonpath else dict(os.environ)
     done = subprocess.run(
-        [sys.executable, __file__, "--solver", backend, "--json"], env=env, capture_output=True, text=True, check=True
+        [sys.executable, __file__, "--solver", backend, "--only", *names, "--json"],
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
     )
     return json.loads(done.stdout.strip().splitlines()[-1])
 
@@ -143,12 +147,13 @@ def in_process(backend: str, pythonpath: str | None) -> list[dict[str, float]]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=3)
+    add_only(parser)
     parser.add_argument("--solver", default="auto")
     parser.add_argument("--base", metavar="REV", help="also measure the kit as it was at this git revision")
     parser.add_argument("--json", action="store_true", help=argparse.SUPPRESS)  # one measuring process
     options = parser.parse_args()
     if options.json:
-        print(json.dumps(measure(options.solver)))
+        print(json.dumps(measure(options.solver, options.only)))
         return
     with ExitStack() as stack:
         trees = {"kit": None}
@@ -157,13 +162,13 @@ def main() -> None:
         steps: dict[str, list[dict[str, float]]] = {column: [] for column in trees}
         for _ in range(options.rounds):
             for column, tree in trees.items():
-                steps[column] += in_process(options.solver, tree)
+                steps[column] += in_process(options.solver, options.only, tree)
     medians = {
         column: {phase: statistics.median(step.get(phase, 0.0) for step in found) for phase in PHASES}
         for column, found in steps.items()
     }
     print(
-        f"{len(steps['kit'])} steps ({options.rounds} rounds of {', '.join(WALKTHROUGHS)}), solver "
+        f"{len(steps['kit'])} steps ({options.rounds} rounds of {', '.join(options.only)}), solver "
         f"{options.solver}; median milliseconds per step:"
     )
     print(f"  {'':<20}" + "".join(f"{column:>16}" for column in steps))

@@ -37,7 +37,8 @@ from kernelext.solver.engine import Solver
 from kernelext.solver.jvm.warm import WarmAce
 from kernelext.solver.portfolio import usable_cores
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
+TESTS = Path(__file__).resolve().parents[1] / "tests"
+sys.path[:0] = [str(TESTS / "solver"), str(TESTS)]  # the solver tests' instances, and the conftest they import
 from test_cpsat_reading import HARD_CELLS, hard_instance
 from test_warm_solver import ALL_DIFFERENT, pigeonhole
 

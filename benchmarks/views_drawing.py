@@ -12,8 +12,8 @@ Prints, per model, the median milliseconds of each drawing, and the picture's ti
 
 from __future__ import annotations
 
+import argparse
 import statistics
-import sys
 import time
 
 from kernelext.magic.puzzle import NotebookPuzzle
@@ -101,7 +101,9 @@ def compare(name: str, cells: list[str], runs: int) -> None:
 
 
 def main() -> None:
-    runs = int(sys.argv[1]) if len(sys.argv) > 1 else 30
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("runs", type=int, nargs="?", default=30, help="drawings timed per model (default 30)")
+    runs = parser.parse_args().runs
     print(f"median of {runs} drawings of the same step, as a picture and as a grid:")
     compare("job shop 10x10, 100 tasks (Gantt chart)", JOBSHOP, runs)
     compare("graph colouring, 50 nodes, 100 edges (graph)", GRAPH, runs)

@@ -6,9 +6,8 @@ Run: python benchmarks/walkthrough.py [--base REV] [--only NAME ...] [--timeout 
 Each puzzle is built as a session's steps and explained by `%puzzle walkthrough`'s function, each in a
 process of its own. Printed per puzzle: solved or not, deductions, the largest and the median number of
 constraints per deduction, the techniques named, the rating and the time. With --base, the kit as it was
-at the git revision REV (a worktree, first on PYTHONPATH) explains the same puzzles in turn, and the ratio
-of the two times is printed (a revision from before the walkthrough gives its hints, which only place
-cells).
+at the git revision REV (a worktree, first on PYTHONPATH; one with the kit's folders, insight/ among them)
+explains the same puzzles in turn, and the ratio of the two times is printed.
 """
 
 from __future__ import annotations
@@ -118,31 +117,27 @@ MEASURE = """
 import json, sys, time
 from kernelext.steps.session import PuzzleSession
 from kernelext.solver.engine import Solver
-import kernelext.insight.explain as explain
+try:
+    from kernelext.insight.walkthrough.driver import walkthrough
+except ImportError:  # a revision from before the driver moved out of explain.py
+    from kernelext.insight.explain import walkthrough
 steps, timeout = json.loads(sys.argv[1]), float(sys.argv[2])
 solver = Solver()
 session = PuzzleSession("puzzle", solver=solver)
 for step in steps:
     session.add_step(step, solve=False)
 start = time.perf_counter()
-if hasattr(explain, "walkthrough"):
-    found = explain.walkthrough(session, timeout=timeout)
-    steps = [(d.size, d.technique) for d in found.deductions]
-    report = {"solved": found.solved, "sizes": [s for s, _ in steps], "techniques": [t for _, t in steps],
-              "rating": found.rating, "stopped": found.stopped}
-else:
-    found = explain.hint_sequence(session, timeout=timeout)
-    report = {"solved": found.solved, "sizes": [len(h.constraints) for h in found.hints], "techniques": [],
-              "rating": "", "stopped": ""}
-report["seconds"] = time.perf_counter() - start
+found = walkthrough(session, timeout=timeout)
+report = {"solved": found.solved, "sizes": [d.size for d in found.deductions],
+          "techniques": [d.technique for d in found.deductions], "rating": found.rating, "stopped": found.stopped,
+          "seconds": time.perf_counter() - start}
 solver.close()
 print(json.dumps(report))
 """
 
 
 def measure(steps: tuple[str, ...], path: Path, timeout: float) -> dict:
-    """Explain the puzzle in a fresh process with the kit found first at `path`: its walkthrough, or its
-    hints at a revision from before the walkthrough."""
+    """The puzzle's walkthrough in a fresh process, with the kit found first at `path`."""
     env = {**os.environ, "PYTHONPATH": str(path)}
     done = subprocess.run(
         [sys.executable, "-c", MEASURE, json.dumps(steps), str(timeout)],

@@ -6,9 +6,9 @@ Prints one line: the median milliseconds of RUNS updates and the size of one upd
 
 from __future__ import annotations
 
+import argparse
 import json
 import statistics
-import sys
 import time
 
 from kernelext.grid import Grid
@@ -39,7 +39,9 @@ def widget_update_cost(runs: int = 50) -> tuple[float, int]:
 
 
 def main() -> None:
-    runs = int(sys.argv[1]) if len(sys.argv) > 1 else 50
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("runs", type=int, nargs="?", default=50, help="updates timed (default 50)")
+    runs = parser.parse_args().runs
     seconds, size = widget_update_cost(runs)
     print(f"widget update cost (30x30 nonogram, median of {runs}): {seconds * 1000:.2f} ms, {size / 1000:.1f} kB")
 

@@ -3,7 +3,7 @@
 built) parsing alone, with no callback building anything, on every step model of the seed walkthroughs, in
 turn in one run.
 
-Run: python benchmarks/xcsp3_reading.py [--rounds N]
+Run: python benchmarks/xcsp3_reading.py [--rounds N] [--only NAME ...]
 """
 
 from __future__ import annotations
@@ -20,18 +20,18 @@ import xml.etree.ElementTree as ElementTree
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from solve_steps import ROOT, WALKTHROUGHS, is_step, linear_cells
+from solve_steps import ROOT, add_only, is_step, linear_cells
 
 
-def step_files(folder: Path) -> list[Path]:
-    """The XCSP3 file of every satisfaction step of the walkthroughs, written by the kit."""
+def step_files(folder: Path, names: list[str]) -> list[Path]:
+    """The XCSP3 file of every satisfaction step of the walkthroughs `names`, written by the kit."""
     from IPython.core.interactiveshell import InteractiveShell
     from IPython.utils.capture import capture_output
 
     ip = InteractiveShell.instance()
     ip.run_cell("%load_ext kernelext")
     files = []
-    for name in WALKTHROUGHS:
+    for name in names:
         for cell in linear_cells(name):
             with capture_output():
                 ip.run_cell(cell + ("\n" if is_step(cell) else ""))
@@ -47,7 +47,9 @@ def step_files(folder: Path) -> list[Path]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=5)
-    rounds = parser.parse_args().rounds
+    add_only(parser)
+    options = parser.parse_args()
+    rounds = options.rounds
     os.chdir(ROOT / "notebooks")
     from pycsp3.parser.xparser import ParserXCSP3
 
@@ -55,7 +57,7 @@ def main() -> None:
     from kernelext.solver.cpsat.reader import read
 
     with tempfile.TemporaryDirectory() as folder, plain_operators():
-        files = step_files(Path(folder))
+        files = step_files(Path(folder), options.only)
         times: dict[str, list[float]] = {
             "kit reader (parse + CP-SAT model)": [],
             "kit parsing (ElementTree)": [],
@@ -73,7 +75,7 @@ def main() -> None:
                 with contextlib.redirect_stdout(io.StringIO()):
                     ParserXCSP3(str(path))
                 times["pycsp3 parser (parse only)"].append(time.perf_counter() - start)
-    print(f"{len(files)} step models of {', '.join(WALKTHROUGHS)}, {rounds} rounds; milliseconds per model:")
+    print(f"{len(files)} step models of {', '.join(options.only)}, {rounds} rounds; milliseconds per model:")
     ours = statistics.median(times["kit reader (parse + CP-SAT model)"])
     for name, found in times.items():
         median = statistics.median(found)

@@ -158,6 +158,7 @@ SLOW_FILES = {
     "insight/walkthrough/test_patterns.py",
     "magic/test_bad_inputs.py",
     "steps/test_session_properties.py",
+    "test_benchmarks.py",
 }
 
 
