@@ -18,25 +18,12 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from kernels import ready_kernel, timed_cell, worktree
-from walkthrough import PUZZLES, SUDOKU_RULES, sudoku
+from walkthrough import PUZZLES, SUDOKU_RULES
 
-EASY = [
-    "530070000",
-    "600195000",
-    "098000060",
-    "800060003",
-    "400803001",
-    "700020006",
-    "060000280",
-    "000419005",
-    "000080079",
-]
 CLASHING = (
-    sudoku(EASY)[:-3]
-    + (
-        "satisfy(x[0][2] == 5)",  # a second 5 in the first row
-        *SUDOKU_RULES[1:],
-    )
+    *PUZZLES["easy sudoku"][:2],  # the board and its clues
+    "satisfy(x[0][2] == 5)",  # a second 5 in the first row
+    *SUDOKU_RULES[1:],
 )
 
 
