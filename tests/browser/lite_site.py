@@ -60,6 +60,17 @@ def local_page(browser):
     assert requested and not outside(requested), f"asked other hosts: {outside(requested)[:5]}"
 
 
+# Has every widget output of cell `index` been drawn? (A widget's view is drawn after its cell's run has ended.)
+DRAWN = """(index) => {
+    const cell = window.jupyterapp.shell.currentWidget.content.widgets[index];
+    const views = cell.model.outputs.toJSON()
+        .filter((output) => output.data && output.data["application/vnd.jupyter.widget-view+json"]).length;
+    const drawn = [...cell.node.querySelectorAll(".jp-OutputArea-output:not([data-mime-type])")]
+        .filter((node) => node.querySelector(".lm-Widget > *")).length;
+    return drawn >= views;
+}"""
+
+
 class LiteNotebook:
     """A notebook open in the site's JupyterLab, with its kernel started (unless `kernel` is False: then once its
     cells are loaded); runs cells one at a time."""
@@ -106,6 +117,7 @@ class LiteNotebook:
             arg=index,
             timeout=timeout * 1000,
         )
+        self.page.wait_for_function(DRAWN, arg=index, timeout=timeout * 1000)
         return self.outputs(index)
 
     def run_new(self, source: str, timeout: float = 120) -> list[dict]:
@@ -119,6 +131,12 @@ class LiteNotebook:
             source,
         )
         return self.run(index, timeout)
+
+    def remove(self, index: int) -> None:
+        """Delete cell `index` from the notebook."""
+        self.page.evaluate(
+            "(i) => window.jupyterapp.shell.currentWidget.content.model.sharedModel.deleteCell(i)", index
+        )
 
     def file_text(self, path: str) -> str | None:
         """The text of the file at `path` in the site's file browser (its drive), None if there is none."""
