@@ -6,6 +6,7 @@ import contextlib
 import copy
 import io
 import itertools
+import pickle
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
@@ -188,8 +189,7 @@ def compile_to(path: Path) -> None:
     shared = {id(v): v for item in VarEntities.items for v in _variables_of(item)}
     posted = CtrEntities.items, ObjEntities.items
     try:
-        CtrEntities.items = copy.deepcopy(posted[0], dict(shared))
-        ObjEntities.items = copy.deepcopy(posted[1], dict(shared))
+        CtrEntities.items, ObjEntities.items = copy_sharing(posted, shared)
         with contextlib.redirect_stdout(io.StringIO()), plain_operators():  # as pycsp3 compiles at exit
             result = Compilation.compile(str(path), verbose=0)
     finally:
@@ -250,7 +250,7 @@ def compile_items(items) -> list[list]:
     try:
         with contextlib.redirect_stdout(io.StringIO()), plain_operators():
             for item in items:
-                CtrEntities.items, ObjEntities.items, AnnEntities.items = copy.deepcopy([item], dict(shared)), [], []
+                CtrEntities.items, ObjEntities.items, AnnEntities.items = copy_sharing([item], shared), [], []
                 if not options.dont_build_similar_constraints:
                     aggregator.build_similar_constraints()
                 slider.handle_slides()
@@ -260,6 +260,34 @@ def compile_items(items) -> list[list]:
     finally:
         CtrEntities.items, ObjEntities.items, AnnEntities.items = saved
     return compiled
+
+
+def copy_sharing(value, shared: dict[int, object]):
+    """A deep copy of `value` that keeps the objects of `shared` (by id) instead of copying them, as
+    `copy.deepcopy(value, dict(shared))` makes it, in a pickle's round trip (several times faster); by
+    `copy.deepcopy` when some part of `value` cannot be pickled."""
+
+    def kept(obj):
+        return (_kept, (id(obj),)) if id(obj) in shared else obj.__reduce_ex__(pickle.HIGHEST_PROTOCOL)
+
+    class Reader(pickle.Unpickler):
+        def find_class(self, module, name):
+            return shared.__getitem__ if (module, name) == (__name__, "_kept") else super().find_class(module, name)
+
+    buffer = io.BytesIO()
+    pickler = pickle.Pickler(buffer, protocol=pickle.HIGHEST_PROTOCOL)
+    pickler.dispatch_table = {kind: kept for kind in {type(obj) for obj in shared.values()}}
+    try:
+        pickler.dump(value)
+    except (pickle.PicklingError, TypeError, AttributeError):
+        return copy.deepcopy(value, dict(shared))
+    buffer.seek(0)
+    return Reader(buffer).load()
+
+
+def _kept(key: int):
+    """Stands for an object that `copy_sharing` keeps: its copy reads the object itself instead."""
+    raise LookupError(f"no kept object {key}: only copy_sharing reads its copies")
 
 
 def _variables_of(item) -> list:
