@@ -3,8 +3,9 @@
 short limit), must exit 0 and print its figures. No figure is compared with a target (timings vary with the
 machine's load): the words and counts the runs print are.
 
-Not run here: `--base REV` (a checkout of another revision) and `grading.py --dask`. compat.py and portfolio.py
-run on a tiny collection written here in the PyCSP3-models layout (the collection itself is not downloaded).
+Not run here: `--base REV` (a checkout of another revision) and `grading.py --dask`. compat.py, portfolio.py and
+checker_agreement.py run on a tiny collection written here in the PyCSP3-models layout (the collection itself is not
+downloaded).
 browser_steps.py runs only its option parsing and its desktop side (`--desktop-only`: stock pycsp3 on the Amaze
 walkthrough's steps), not its browser parts: they build two JupyterLite sites of their own and drive Chromium
 through several page loads, minutes on two cores (tests/browser/ drives the kit's site in Chromium).
@@ -146,7 +147,7 @@ SMOKE_RUNS = {
     ),
 }
 # Run by a test of their own below (a collection to write, or a browser left out).
-OWN_TESTS = {"compat", "portfolio", "browser_steps"}
+OWN_TESTS = {"compat", "portfolio", "checker_agreement", "browser_steps"}
 
 # The tiny collection's models: a satisfaction model on its default data, an optimisation model on a data file.
 QUEENS = """from pycsp3 import *
@@ -286,6 +287,25 @@ def test_portfolio_races_on_a_tiny_collection(tmp_path, collection):
     )
     kept = {path.name for path in (tmp_path / "stock").iterdir()}
     assert {"academic-Queens.stock.xml", "recreational-Knapsack.stock.xml"} <= kept, kept
+
+
+def test_checker_agreement_compares_both_checkers_on_a_tiny_collection(tmp_path, collection):
+    out = run_script(
+        "checker_agreement", [str(collection), "--seconds", "3", "--cache", str(tmp_path / "stock")], tmp_path
+    )
+    assert_printed(
+        "checker_agreement",
+        out,
+        [
+            r"^2 models; stock pycsp3 compiles 2",
+            r"^academic/Queens\s+cp-sat\s+3\s+\d+\s",
+            r"^recreational/Knapsack\s+cp-sat\s+\d+\s",
+            r"^models: 2; compiled 2; checked 2$",
+            r"^assignments checked: \d+ \(solutions \d+, mutants \d+\)$",
+            r"^not judged by SolutionChecker: 0$",
+            r"^disagreements: 0$",
+        ],
+    )
 
 
 def test_browser_steps_parses_its_options_and_times_the_desktop_side(tmp_path):

@@ -8,8 +8,12 @@ false. The forms that translation refuses take the meaning XCSP3's own solution 
 (XCSP3-Java-Tools' SolutionChecker): allEqual and nValues with except, minimum with an index, minimumArg and
 maximumArg, element with a rank, reifiedBy or no index, channel's other forms, circuit with a size, cumulative
 with ends, binPacking with limits or loads, flow, clause, the meta-constraints (and, or, not, iff, xor, ifThen,
-ifThenElse), objectives of type product. A power with a negative exponent is undefined (as the CP-SAT reading
-has it). Anything else raises `Untranslatable` naming it.
+ifThenElse), objectives of type product. Two readings are stricter than SolutionChecker's, as the kit's solvers
+and MiniZinc's bin_packing_capa have them (ACE refuses both forms): binPacking with limits or loads puts every
+item in a bin that has one, and binPacking with a condition holds for every bin of the items' domains, an empty
+one too (SolutionChecker ignores the items past the limits, and the bins no item is in;
+tests/xcsp/test_checker_agreement.py shows both). A power with a negative exponent is undefined (as the CP-SAT
+reading has it). Anything else raises `Untranslatable` naming it.
 
 Checking is fast: each single constraint is compiled once into a closure (an expression into nested functions,
 a table into sets of tuples, `*` kept by position), and `broken` only calls them; `Checker.extended` reuses
