@@ -111,16 +111,28 @@ def posted_since(start: Mark, end: Mark | None = None) -> list[str]:
     """The constraints posted after `start` (and before `end`) as pycsp3 prints them, long lists summarised."""
     from pycsp3.classes.entities import CtrEntities
 
-    texts = []
+    constraints = [
+        c
+        for item in CtrEntities.items[start.constraints : end.constraints if end else None]
+        for c in item.flat_constraints()
+    ]
     with contextlib.redirect_stdout(io.StringIO()):  # pycsp3 may warn about its own slicing while printing
-        for item in CtrEntities.items[start.constraints : end.constraints if end else None]:
-            texts.extend(str(c) for c in item.flat_constraints())
-    if len(texts) <= MAX_LISTED_CONSTRAINTS:
-        return texts
-    kinds = Counter(text.split("(", 1)[0] for text in texts)
+        if len(constraints) <= MAX_LISTED_CONSTRAINTS:
+            return [str(c) for c in constraints]
+        shown = [str(c) for c in constraints[: MAX_LISTED_CONSTRAINTS // 2]]
+        kinds = Counter(map(_kind, constraints))
     summary = ", ".join(f"{count} {kind}" for kind, count in kinds.most_common())
-    shown = texts[: MAX_LISTED_CONSTRAINTS // 2]
-    return shown + [f"... {len(texts) - len(shown)} more ({len(texts)} constraints in all: {summary})"]
+    return shown + [f"... {len(constraints) - len(shown)} more ({len(constraints)} constraints in all: {summary})"]
+
+
+def _kind(constraint) -> str:
+    """What pycsp3 prints before a constraint's first "(": its name, when it has no attributes (the whole text
+    is not built then)."""
+    from pycsp3.classes.main.constraints import Constraint
+
+    if type(constraint).__str__ is Constraint.__str__ and not constraint.attributes:
+        return str(constraint.name)
+    return str(constraint).split("(", 1)[0]
 
 
 def objective_since(start: Mark, end: Mark | None = None) -> str | None:
