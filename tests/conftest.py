@@ -159,7 +159,16 @@ SLOW_FILES = {
     "magic/test_bad_inputs.py",
     "steps/test_session_properties.py",
     "test_benchmarks.py",
+    "xcsp/test_checker_agreement.py",
 }
+
+
+def pytest_xdist_auto_num_workers(config) -> int:
+    """`-n auto`: one worker more than the cores this process may use. The browser tests spend much of their time
+    waiting on Chromium, Pyodide and servers, which leaves a core idle with one worker per core."""
+    import os
+
+    return len(os.sched_getaffinity(0)) + 1
 
 
 # The files that take minutes (browsers, the docs site, whole notebooks, an nbgrader course), started first: the
