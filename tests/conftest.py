@@ -163,14 +163,6 @@ SLOW_FILES = {
 }
 
 
-def pytest_xdist_auto_num_workers(config) -> int:
-    """`-n auto`: one worker more than the cores this process may use. The browser tests spend much of their time
-    waiting on Chromium, Pyodide and servers, which leaves a core idle with one worker per core."""
-    import os
-
-    return len(os.sched_getaffinity(0)) + 1
-
-
 # The files that take minutes (browsers, the docs site, whole notebooks, an nbgrader course), started first: the
 # workers (pytest-xdist, one whole file at a time, in this order with --no-loadscope-reorder) then end together
 # instead of one waiting on a long last file.
