@@ -17,10 +17,8 @@ not judge (with the reasons), and the disagreements, each with its model, its as
 
 from __future__ import annotations
 
-import argparse
 import sys
 import tempfile
-import time
 from collections import Counter
 from pathlib import Path
 
@@ -31,8 +29,7 @@ from kernelext.solver.errors import BackendUnsupported
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT / "benchmarks"), str(ROOT / "tests" / "xcsp"), str(ROOT / "tests")]
-from compat import models_in
-from portfolio import cells_of, sample, stock_file
+from portfolio import cells_of, collection_arguments, stock_models
 from test_checker_agreement import SOLUTIONS, case_of, disagreements, kit_verdicts, xcsp3_verdicts
 
 CHECK_SECONDS = 300  # SolutionChecker's time on one model's assignments
@@ -60,26 +57,9 @@ def _short(text) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("path", type=Path, help="a checkout of the PyCSP3-models collection")
-    parser.add_argument("--only", nargs="*", default=[], help="model names to check (default: all)")
-    parser.add_argument("--limit", type=int, help="at most N models, spread over the collection")
-    parser.add_argument("--seconds", type=float, default=5.0, help="the solver's time per model (default 5)")
-    parser.add_argument(
-        "--cache",
-        type=Path,
-        default=Path(tempfile.gettempdir()) / "portfolio-stock",
-        help="where the stock XCSP3 files are kept between runs (benchmarks/portfolio.py's by default)",
-    )
+    parser = collection_arguments(__doc__.splitlines()[0], 5.0, "the solver's time per model (default 5)")
     args = parser.parse_args(argv)
-
-    args.cache.mkdir(parents=True, exist_ok=True)
-    models = sample(models_in(args.path.resolve(), set(args.only)), args.limit)
-    start = time.monotonic()
-    for model in models:
-        stock_file(model, args.cache)
-    built = [model for model in models if model.stock]
-    print(f"{len(models)} models; stock pycsp3 compiles {len(built)} ({time.monotonic() - start:.0f} s)")
+    models, built = stock_models(args)
 
     solver, work = Solver(), tempfile.TemporaryDirectory(prefix="checker-agreement-")
     left_out = {f"{m.path.parent.parent.name}/{m.name}": m.stock_error for m in models if not m.stock}

@@ -255,20 +255,24 @@ def _answers(case: Case) -> dict[tuple[str, int | None], list[str]]:
     return answers
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def collection_arguments(description: str, seconds: float, seconds_help: str) -> argparse.ArgumentParser:
+    """The options of a sweep over the collection: its path, --only, --limit, --seconds and --cache."""
+    parser = argparse.ArgumentParser(description=description)
     parser.add_argument("path", type=Path, help="a checkout of the PyCSP3-models collection")
-    parser.add_argument("--only", nargs="*", default=[], help="model names to solve (default: all)")
+    parser.add_argument("--only", nargs="*", default=[], help="model names to take (default: all)")
     parser.add_argument("--limit", type=int, help="at most N models, spread over the collection")
-    parser.add_argument("--seconds", type=float, default=9.0, help="each single solver's limit (auto: S + 1)")
+    parser.add_argument("--seconds", type=float, default=seconds, help=seconds_help)
     parser.add_argument(
         "--cache",
         type=Path,
         default=Path(tempfile.gettempdir()) / "portfolio-stock",
         help="where the stock XCSP3 files are kept between runs",
     )
-    args = parser.parse_args(argv)
+    return parser
 
+
+def stock_models(args: argparse.Namespace) -> tuple[list[Model], list[Model]]:
+    """The models the options pick, and those of them stock pycsp3 compiles (said in one line)."""
     args.cache.mkdir(parents=True, exist_ok=True)
     models = sample(models_in(args.path.resolve(), set(args.only)), args.limit)
     start = time.monotonic()
@@ -276,6 +280,13 @@ def main(argv: list[str] | None = None) -> int:
         stock_file(model, args.cache)
     built = [model for model in models if model.stock]
     print(f"{len(models)} models; stock pycsp3 compiles {len(built)} ({time.monotonic() - start:.0f} s)")
+    return models, built
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = collection_arguments(__doc__.splitlines()[0], 9.0, "each single solver's limit (auto: S + 1)")
+    args = parser.parse_args(argv)
+    models, built = stock_models(args)
 
     solvers = {name: Solver(name) for name in (*SINGLES, "auto")}
     solvers = {name: solver for name, solver in solvers.items() if solver.available(name)}
