@@ -60,13 +60,14 @@ def local_page(browser):
     assert requested and not outside(requested), f"asked other hosts: {outside(requested)[:5]}"
 
 
-# Has every widget output of cell `index` been drawn? (A widget's view is drawn after its cell's run has ended.)
+# Has every widget output of cell `index` been drawn? A widget's view is drawn after its cell's run has ended: the
+# output's node holds the view's node at once, empty until the view has drawn itself.
 DRAWN = """(index) => {
     const cell = window.jupyterapp.shell.currentWidget.content.widgets[index];
     const views = cell.model.outputs.toJSON()
         .filter((output) => output.data && output.data["application/vnd.jupyter.widget-view+json"]).length;
     const drawn = [...cell.node.querySelectorAll(".jp-OutputArea-output:not([data-mime-type])")]
-        .filter((node) => node.querySelector(".lm-Widget > *")).length;
+        .filter((node) => node.querySelector(":scope > .lm-Widget > *")).length;  // the view's own content
     return drawn >= views;
 }"""
 
