@@ -342,13 +342,17 @@ class _Writer(Declarations):
             for line in [*rows, *zip(*rows)]:
                 self.post(f"all_different([{', '.join(self.terms(' '.join(line)))}])")
             return
-        if len(lists) > 1:
+        if len(lists) > 1:  # no two lists equal, unless they are a tuple excepted
             items = [self.terms(listed.text or "") for listed in lists]
+            excepted = element.find("except")
+            skip = tuples(excepted.text or "", len(items[0])) if excepted is not None else []
             for k, first in enumerate(items):
                 for second in items[k + 1 :]:
                     if len(first) != len(second):
                         raise Untranslatable("an allDifferent of lists of different lengths")
-                    self.post("(" + " \\/ ".join(f"{a} != {b}" for a, b in zip(first, second)) + ")")
+                    differ = [f"{a} != {b}" for a, b in zip(first, second)]
+                    excepted_here = ["(" + " /\\ ".join(f"{a} = {v}" for a, v in zip(first, row)) + ")" for row in skip]
+                    self.post("(" + " \\/ ".join(differ + excepted_here) + ")")
             return
         items = self.terms(lists[0].text or "" if lists else element.text or "")
         excepted = element.find("except")

@@ -50,6 +50,11 @@ def _circuit(x, start=0):
     return node == nodes[0] and sorted(seen) == nodes
 
 
+def _lists_differ(lists, excepted):
+    kept = [tuple(listed) for listed in lists if tuple(listed) not in excepted]
+    return len(set(kept)) == len(kept)
+
+
 def _no_overlap(origins, lengths, zero_ignored=True):
     for a, b in itertools.combinations(range(len(origins)), 2):
         if zero_ignored and (lengths[a] == 0 or lengths[b] == 0):
@@ -172,6 +177,11 @@ CONSTRUCTS = {
     "allDifferentList": Construct(
         lambda p: "satisfy(AllDifferentList([x[:2], x[1:3], x[2:4]]))",
         lambda p, x, b: len({tuple(x[:2]), tuple(x[1:3]), tuple(x[2:4])}) == 3,
+    ),
+    "allDifferentList except": Construct(
+        lambda p: f"satisfy(AllDifferentList([x[:2], x[1:3], x[2:4]], excepting=[({p['e']}, {p['e']})]))",
+        lambda p, x, b: _lists_differ([x[:2], x[1:3], x[2:4]], {(p["e"], p["e"])}),
+        st.fixed_dictionaries({"e": small(0, 2)}),
     ),
     "allEqual": Construct(lambda p: "satisfy(AllEqual(x[:3]))", lambda p, x, b: len(set(x[:3])) == 1),
     "allEqual except": Construct(lambda p: "satisfy(AllEqual(x, excepting=0))", lambda p, x, b: len(set(x) - {0}) <= 1),

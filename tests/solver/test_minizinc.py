@@ -74,6 +74,7 @@ COUNTED = {
     "minimum and maximum": ("satisfy(Minimum(x) == 1, Maximum(y) <= 2)", "ace"),
     "allDifferent except": ("satisfy(AllDifferent(x, excepting=0))", "ace"),
     "allDifferentList": ("satisfy(AllDifferentList([x[:2], x[2:], y[:2]]))", "ace"),
+    "allDifferentList except": ("satisfy(AllDifferentList([x[:2], x[2:], y[:2]], excepting=[(0, 0)]))", "ace"),
     "allEqual": ("satisfy(AllEqual(x[:3]), x[3] != x[0])", "ace"),
     "binPacking": ("satisfy(BinPacking(x[:3], sizes=[1, 2, 3]) <= 3)", "ace"),
     "div and mod": ("satisfy(x[0] % 3 == x[1] // 2, (x[2] + 1) // (x[3] + 1) == 1)", "ace"),

@@ -14,7 +14,7 @@ import re
 from kernelext.solver.errors import BackendUnsupported
 from kernelext.xcsp.declarations import list_text
 from kernelext.xcsp.expressions import parse_expression
-from kernelext.xcsp.values import arcs, child_text, condition, values
+from kernelext.xcsp.values import arcs, child_text, condition, tuples, values
 
 _SWAPPED = {"lt": "gt", "le": "ge", "gt": "lt", "ge": "le"}
 
@@ -32,12 +32,18 @@ class GlobalConstraints:
             for line in self.matrix_lines(child_text(element, "matrix")):
                 self.model.AddAllDifferent(self.terms(" ".join(line)))
             return
-        if len(lists) > 1:  # allDifferentList: no two lists equal
+        if len(lists) > 1:  # allDifferentList: no two lists equal, unless they are a tuple excepted
             items = [self.terms(listed.text or "") for listed in lists]
             if len({len(item) for item in items}) != 1:
                 raise BackendUnsupported("an allDifferent of lists of different lengths")
+            excepted = element.find("except")
+            skip = tuples(excepted.text or "", len(items[0])) if excepted is not None else []
             for first, second in itertools.combinations(items, 2):
-                self.model.AddBoolOr([self.is_true("ne", a, b) for a, b in zip(first, second)])
+                differ = [self.is_true("ne", a, b) for a, b in zip(first, second)]
+                excepted_here = [
+                    self.conjunction([self.equals_value(a, v) for a, v in zip(first, row)]) for row in skip
+                ]
+                self.model.AddBoolOr(differ + excepted_here)
             return
         items = self.terms(lists[0].text if lists else element.text or "")
         excepted = element.find("except")
