@@ -32,11 +32,23 @@ from functools import partial
 from operator import itemgetter
 
 from kernelext.errors import Untranslatable
+from kernelext.xcsp.constraints import (
+    AllDifferent,
+    AllDifferentLists,
+    AllDifferentMatrix,
+    AllEqual,
+    AllEqualLists,
+    Condition,
+    Count,
+    NValues,
+    Sum,
+    read,
+    read_condition,
+)
 from kernelext.xcsp.declarations import Declarations, list_text, substitute
 from kernelext.xcsp.document import parse_file
 from kernelext.xcsp.expressions import parse_expression
 from kernelext.xcsp.values import Intervals, arcs, boolean, child_text, intervals, size, tuples, values
-from kernelext.xcsp.values import condition as read_condition
 
 MAX_TEXT = 80  # the longest text `broken` gives for a constraint
 _SMALL = 1 << 16  # sets of values up to this size are kept as sets, larger ones as intervals
@@ -426,9 +438,7 @@ class _Compiler(Declarations):
 
     def leaf(self, element) -> _Leaf:
         tag = element.tag
-        handler = _HANDLERS.get(tag)
-        if handler is None:
-            raise Untranslatable(f"the constraint <{tag}>")
+        handler = _HANDLERS.get(tag, _Compiler.typed)
         scope: dict[str, None] = {}
         holds = self.guarded(tag, handler, self, element, scope)
         label = None
@@ -555,25 +565,24 @@ class _Compiler(Declarations):
         nodes = self.nodes(text)
         return self.sequence(nodes, scope), len(nodes)
 
-    def condition(self, text: str, scope: dict) -> Callable[[int, Mapping], bool]:
-        """The XCSP3 condition `text` (`(le,y)`, `(in,1..5)`, `(notin,{1,3})`) as a test of a value (compiled
-        once per text)."""
-        known = self.conditions.get(text)
+    def condition(self, condition: Condition, scope: dict) -> Callable[[int, Mapping], bool]:
+        """The XCSP3 condition as a test of a value (compiled once per text)."""
+        known = self.conditions.get(condition.text)
         if known is None:
             involved: dict[str, None] = {}
-            known = self.conditions[text] = (self.compiled_condition(text, involved), tuple(involved))
+            known = self.conditions[condition.text] = (self.compiled_condition(condition, involved), tuple(involved))
         scope.update(dict.fromkeys(known[1]))
         return known[0]
 
-    def compiled_condition(self, text: str, scope: dict) -> Callable[[int, Mapping], bool]:
-        op, operand = read_condition(text)
-        if op in ("in", "notin"):
-            inside = _membership(intervals(operand.strip().strip("{}").replace(",", " ")))
+    def compiled_condition(self, condition: Condition, scope: dict) -> Callable[[int, Mapping], bool]:
+        op, operand = condition.operator, condition.operand
+        if condition.of_values:
+            inside = _membership(operand)
             return (lambda v, s: inside(v)) if op == "in" else (lambda v, s: not inside(v))
         compare = _COMPARE.get(op)
         if compare is None:
             raise Untranslatable(f"the condition operator {op}")
-        right = self.term(_node(operand), scope)
+        right = self.term(operand, scope)
         if callable(right):
             return lambda v, s: compare(v, right(s))
         return lambda v, s: compare(v, right)
@@ -589,6 +598,13 @@ class _Compiler(Declarations):
         return int((listed if listed is not None else element).get("startIndex", element.get("startIndex", "0")))
 
     # constraints: generic
+
+    def typed(self, element, scope: dict) -> Callable:
+        """The constraint `element` compiled from its typed form."""
+        constraint = read(element, self)
+        if constraint is None:
+            raise Untranslatable(f"the constraint <{element.tag}>")
+        return _TYPED_HANDLERS[type(constraint)](self, constraint, scope)
 
     def _intension(self, element, scope: dict) -> Callable:
         function = element.find("function")
@@ -667,42 +683,40 @@ class _Compiler(Declarations):
 
     # comparison
 
-    def _allDifferent(self, element, scope: dict) -> Callable:
-        excepted = element.find("except")
-        if element.find("matrix") is not None:
-            rows = self.matrix(child_text(element, "matrix"))
-            lines = [self.sequence(self.nodes(" ".join(line)), scope) for line in [*rows, *zip(*rows)]]
-            skip = frozenset(values(excepted.text or "")) if excepted is not None else frozenset()
-            return lambda s: all(_distinct(line(s), skip) for line in lines)
-        lists = element.findall("list")
-        if len(lists) > 1:  # allDifferentList: no two lists equal, except on the tuples excepted
-            nodes = [self.nodes(listed.text or "") for listed in lists]
-            if len({len(n) for n in nodes}) != 1:
-                raise Untranslatable("an allDifferent of lists of different lengths")
-            vectors = [self.sequence(n, scope) for n in nodes]
-            skip = frozenset(tuples(excepted.text or "", len(nodes[0]))) if excepted is not None else frozenset()
+    def _all_different_matrix(self, constraint: AllDifferentMatrix, scope: dict) -> Callable:
+        lines = [self.sequence(list(line), scope) for line in [*constraint.rows, *constraint.columns]]
+        skip = constraint.excepted or frozenset()
+        return lambda s: all(_distinct(line(s), skip) for line in lines)
 
-            def lists_differ(s) -> bool:
-                kept = [v for v in (tuple(get(s)) for get in vectors) if v not in skip]
-                return len(set(kept)) == len(kept)
+    def _all_different_lists(self, constraint: AllDifferentLists, scope: dict) -> Callable:
+        """No two lists equal, except on the tuples excepted."""
+        if len({len(listed) for listed in constraint.lists}) != 1:
+            raise Untranslatable("an allDifferent of lists of different lengths")
+        vectors = [self.sequence(list(listed), scope) for listed in constraint.lists]
+        skip = constraint.excepted or frozenset()
 
-            return lists_differ
-        get, n = self.listed(list_text(element), scope)
-        if excepted is None:
+        def lists_differ(s) -> bool:
+            kept = [v for v in (tuple(get(s)) for get in vectors) if v not in skip]
+            return len(set(kept)) == len(kept)
+
+        return lists_differ
+
+    def _all_different(self, constraint: AllDifferent, scope: dict) -> Callable:
+        get, n = self.sequence(list(constraint.items), scope), len(constraint.items)
+        if constraint.excepted is None:
             return lambda s: len(set(get(s))) == n
-        skip = frozenset(values(excepted.text or ""))
+        skip = constraint.excepted
         return lambda s: _distinct(get(s), skip)
 
-    def _allEqual(self, element, scope: dict) -> Callable:
-        lists = element.findall("list")
-        if len(lists) > 1:
-            vectors = [self.sequence(self.nodes(listed.text or ""), scope) for listed in lists]
-            return lambda s: len({tuple(get(s)) for get in vectors}) == 1
-        get, _ = self.listed(list_text(element), scope)
-        excepted = element.find("except")
-        if excepted is None:
+    def _all_equal_lists(self, constraint: AllEqualLists, scope: dict) -> Callable:
+        vectors = [self.sequence(list(listed), scope) for listed in constraint.lists]
+        return lambda s: len({tuple(get(s)) for get in vectors}) == 1
+
+    def _all_equal(self, constraint: AllEqual, scope: dict) -> Callable:
+        get = self.sequence(list(constraint.items), scope)
+        if constraint.excepted is None:
             return lambda s: len(set(get(s))) <= 1
-        skip = frozenset(values(excepted.text or ""))  # as ACE posts it: equal unless one of them is excepted
+        skip = constraint.excepted  # as ACE posts it: equal unless one of them is excepted
         return lambda s: len(set(get(s)) - skip) <= 1
 
     def operator(self, element) -> Callable:
@@ -783,29 +797,30 @@ class _Compiler(Declarations):
             raise Untranslatable(f"a <{element.tag}> whose {tag} do not match its list")
         return self.sequence(nodes, scope)
 
-    def _sum(self, element, scope: dict) -> Callable:
-        get, n = self.listed(list_text(element), scope)
-        weights = self.weighted(element, "coeffs", n, scope)
-        test = self.condition(child_text(element, "condition"), scope)
-        if weights is None:
+    def _sum(self, constraint: Sum, scope: dict) -> Callable:
+        get = self.sequence(list(constraint.items), scope)
+        test = self.condition(constraint.condition, scope)
+        if constraint.coeffs is None:
             return lambda s: test(sum(get(s)), s)
+        if len(constraint.coeffs) != len(constraint.items):
+            raise Untranslatable("a <sum> whose coeffs do not match its list")
+        weights = self.sequence(list(constraint.coeffs), scope)
         return lambda s: test(sum(map(operator.mul, weights(s), get(s))), s)
 
-    def _count(self, element, scope: dict) -> Callable:
-        get, _ = self.listed(list_text(element), scope)
-        counted = self.nodes(child_text(element, "values"))
-        test = self.condition(child_text(element, "condition"), scope)
+    def _count(self, constraint: Count, scope: dict) -> Callable:
+        get = self.sequence(list(constraint.items), scope)
+        counted = list(constraint.values)
+        test = self.condition(constraint.condition, scope)
         if all(isinstance(v, int) for v in counted):
             inside = frozenset(counted).__contains__
             return lambda s: test(sum(map(inside, get(s))), s)
         chosen = self.sequence(counted, scope)
         return lambda s: test(sum(map(set(chosen(s)).__contains__, get(s))), s)
 
-    def _nValues(self, element, scope: dict) -> Callable:
-        get, _ = self.listed(list_text(element), scope)
-        excepted = element.find("except")
-        skip = frozenset(values(excepted.text or "")) if excepted is not None else frozenset()
-        test = self.condition(child_text(element, "condition"), scope)
+    def _n_values(self, constraint: NValues, scope: dict) -> Callable:
+        get = self.sequence(list(constraint.items), scope)
+        skip = constraint.excepted
+        test = self.condition(constraint.condition, scope)
         return lambda s: test(len(set(get(s)) - skip), s)
 
     def _cardinality(self, element, scope: dict) -> Callable:
@@ -844,10 +859,10 @@ class _Compiler(Declarations):
         get, _ = self.listed(list_text(element), scope)
         index = element.find("index")
         if index is None:
-            test = self.condition(child_text(element, "condition"), scope)
+            test = self.condition(read_condition(child_text(element, "condition")), scope)
             return lambda s: test(pick(get(s)), s)
         held = element.find("condition")  # minimum with an index: the index of the least value, of the rank given
-        test = self.condition(held.text or "", scope) if held is not None else None
+        test = self.condition(read_condition(held.text or ""), scope) if held is not None else None
         at, start, rank = (
             _function(self.term(_node((index.text or "").strip()), scope)),
             self.start_index(element),
@@ -876,7 +891,7 @@ class _Compiler(Declarations):
         condition."""
         get, _ = self.listed(list_text(element), scope)
         start, rank = self.start_index(element), element.get("rank", "any")
-        test = self.condition(child_text(element, "condition"), scope)
+        test = self.condition(read_condition(child_text(element, "condition")), scope)
 
         def found(s) -> bool:
             items = list(get(s))
@@ -895,7 +910,7 @@ class _Compiler(Declarations):
             target = self.term(_node((held.text or "").strip()), scope)
             test = (lambda v, s: v == target(s)) if callable(target) else (lambda v, s: v == target)
         else:
-            test = self.condition(child_text(element, "condition"), scope)
+            test = self.condition(read_condition(child_text(element, "condition")), scope)
         index = element.find("index")
         if element.find("matrix") is not None:
             matrix = element.find("matrix")
@@ -1010,7 +1025,7 @@ class _Compiler(Declarations):
         position = {node: k for k, node in enumerate(ends)}
         tails, heads = [position[a] for a, _ in arcs], [position[b] for _, b in arcs]
         weights = self.weighted(element, "weights", n, scope)
-        test = self.condition(child_text(element, "condition"), scope) if weights is not None else None
+        test = self.condition(read_condition(child_text(element, "condition")), scope) if weights is not None else None
 
         def balanced(s) -> bool:
             amounts, net = flows(s), [0] * len(ends)
@@ -1063,7 +1078,7 @@ class _Compiler(Declarations):
         finishes = self.listed(child_text(element, "ends"), scope) if element.find("ends") is not None else None
         if n != m or n != k or (finishes is not None and finishes[1] != n):
             raise Untranslatable("a cumulative whose lists differ in length")
-        test = self.condition(child_text(element, "condition"), scope)
+        test = self.condition(read_condition(child_text(element, "condition")), scope)
 
         def within(s) -> bool:
             origins, spans = starts(s), lengths(s)
@@ -1105,7 +1120,7 @@ class _Compiler(Declarations):
         if element.find("condition") is None:
             raise Untranslatable("this form of <binPacking>")
         bins = len(self.domain_values(nodes, "<binPacking>"))
-        test = self.condition(child_text(element, "condition"), scope)
+        test = self.condition(read_condition(child_text(element, "condition")), scope)
 
         def loaded(s) -> bool:
             load: dict[int, int] = {}
@@ -1125,7 +1140,7 @@ class _Compiler(Declarations):
             conditions.insert(0, text if "(" in text else f"(le,{text.strip()})")
         if len(conditions) != 2 or weights is None or profits is None:
             raise Untranslatable("this form of <knapsack>")
-        heavy, rich = (self.condition(text, scope) for text in conditions)
+        heavy, rich = (self.condition(read_condition(text), scope) for text in conditions)
 
         def fits(s) -> bool:
             items = get(s)
@@ -1256,14 +1271,9 @@ _HANDLERS: dict[str, Callable] = {
     "extension": _Compiler._extension,
     "instantiation": _Compiler._instantiation,
     "clause": _Compiler._clause,
-    "allDifferent": _Compiler._allDifferent,
-    "allEqual": _Compiler._allEqual,
     "ordered": _Compiler._ordered,
     "lex": _Compiler._lex,
     "precedence": _Compiler._precedence,
-    "sum": _Compiler._sum,
-    "count": _Compiler._count,
-    "nValues": _Compiler._nValues,
     "cardinality": _Compiler._cardinality,
     "minimum": _Compiler._minimum,
     "maximum": _Compiler._maximum,
@@ -1280,4 +1290,14 @@ _HANDLERS: dict[str, Callable] = {
     "regular": _Compiler._regular,
     "mdd": _Compiler._mdd,
     **dict.fromkeys(_META, _Compiler._meta),
+}
+_TYPED_HANDLERS: dict[type, Callable] = {
+    AllDifferent: _Compiler._all_different,
+    AllDifferentLists: _Compiler._all_different_lists,
+    AllDifferentMatrix: _Compiler._all_different_matrix,
+    AllEqual: _Compiler._all_equal,
+    AllEqualLists: _Compiler._all_equal_lists,
+    Sum: _Compiler._sum,
+    Count: _Compiler._count,
+    NValues: _Compiler._n_values,
 }

@@ -1,0 +1,197 @@
+"""The typed model: each constraint element read once into an immutable object, which the checker, the MiniZinc
+translation and CP-SAT's reading consume instead of the element.
+
+A term is what `expressions.py` parses: an int, a variable id, or (operator, (argument, ...)). Lists are read
+with their compact forms expanded (`x[0][]`, `0x3`) and holes left out, as `Declarations.tokens` reads them.
+`read` gives None for a tag that is not read here yet; its consumers then read that element themselves.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from kernelext.xcsp.declarations import Declarations, list_text
+from kernelext.xcsp.expressions import parse_expression
+from kernelext.xcsp.values import Intervals, child_text, condition, intervals, tuples, values
+
+Term = int | str | tuple
+Terms = tuple[Term, ...]
+_NUMBER = re.compile(r"-?\d+")
+
+
+@dataclass(frozen=True)
+class Condition:
+    """An XCSP3 condition, `(le,y)`, `(in,1..5)` or `(notin,{1,3})`: its operator, and its operand as a term
+    (comparisons) or as the values it names (`in`, `notin`). `text` is the condition as written."""
+
+    operator: str
+    operand: Term | Intervals
+    text: str
+
+    @property
+    def of_values(self) -> bool:
+        """True for `in` and `notin`, whose operand is a set of values."""
+        return self.operator in ("in", "notin")
+
+
+@dataclass(frozen=True)
+class AllDifferent:
+    """No two items equal, unless their value is one of `excepted`."""
+
+    items: Terms
+    excepted: frozenset[int] | None = None
+
+
+@dataclass(frozen=True)
+class AllDifferentLists:
+    """No two lists equal, unless they are one of the tuples `excepted`. The lists may differ in length (then no
+    consumer reads it: each says so)."""
+
+    lists: tuple[Terms, ...]
+    excepted: frozenset[tuple] | None = None
+
+
+@dataclass(frozen=True)
+class AllDifferentMatrix:
+    """The items of each row, and of each column, all different, unless their value is one of `excepted`."""
+
+    rows: tuple[Terms, ...]
+    columns: tuple[Terms, ...]
+    excepted: frozenset[int] | None = None
+
+
+@dataclass(frozen=True)
+class AllEqual:
+    """Every item equal, those whose value is one of `excepted` left out."""
+
+    items: Terms
+    excepted: frozenset[int] | None = None
+
+
+@dataclass(frozen=True)
+class AllEqualLists:
+    """Every list equal."""
+
+    lists: tuple[Terms, ...]
+
+
+@dataclass(frozen=True)
+class Sum:
+    """The items' sum, each times its coefficient when there are `coeffs`, meets `condition`. The coefficients
+    may not match the items in number (then no consumer reads it: each says so)."""
+
+    items: Terms
+    coeffs: Terms | None
+    condition: Condition
+
+
+@dataclass(frozen=True)
+class Count:
+    """How many items equal one of `values` meets `condition`."""
+
+    items: Terms
+    values: Terms
+    condition: Condition
+
+
+@dataclass(frozen=True)
+class NValues:
+    """How many distinct values the items take, those of `excepted` left out, meets `condition`."""
+
+    items: Terms
+    excepted: frozenset[int]
+    condition: Condition
+
+
+Constraint = AllDifferent | AllDifferentLists | AllDifferentMatrix | AllEqual | AllEqualLists | Sum | Count | NValues
+
+
+def term(token: str) -> Term:
+    """A list item as a term: `3` -> 3, `x[0]` -> "x[0]", `add(x[0],1)` -> ("add", ("x[0]", 1))."""
+    if _NUMBER.fullmatch(token):
+        return int(token)
+    return parse_expression(token) if "(" in token else token
+
+
+def terms(declarations: Declarations, text: str) -> Terms:
+    """A list's items as terms, compact forms expanded."""
+    return tuple(term(token) for token in declarations.tokens(text))
+
+
+def read_condition(text: str) -> Condition:
+    """The XCSP3 condition `text`."""
+    operator, operand = condition(text)
+    if operator in ("in", "notin"):
+        return Condition(operator, intervals(operand.strip().strip("{}").replace(",", " ")), text)
+    return Condition(operator, term(operand), text)
+
+
+def read(element, declarations: Declarations) -> Constraint | None:
+    """The single constraint `element` (no group, slide or block) as a typed object; None for a tag not read
+    here yet. Raises Untranslatable when a part it needs is missing or malformed."""
+    reader = _READERS.get(element.tag)
+    return reader(element, declarations) if reader is not None else None
+
+
+def _excepted(element) -> frozenset[int] | None:
+    found = element.find("except")
+    return frozenset(values(found.text or "")) if found is not None else None
+
+
+def _all_different(element, declarations: Declarations) -> Constraint:
+    if element.find("matrix") is not None:
+        rows = declarations.matrix(child_text(element, "matrix"))
+        return AllDifferentMatrix(
+            tuple(terms(declarations, " ".join(row)) for row in rows),
+            tuple(terms(declarations, " ".join(column)) for column in zip(*rows)),
+            _excepted(element),
+        )
+    lists = element.findall("list")
+    if len(lists) > 1:
+        read_lists = tuple(terms(declarations, listed.text or "") for listed in lists)
+        found = element.find("except")
+        excepted = frozenset(tuples(found.text or "", len(read_lists[0]))) if found is not None else None
+        return AllDifferentLists(read_lists, excepted)
+    return AllDifferent(terms(declarations, list_text(element)), _excepted(element))
+
+
+def _all_equal(element, declarations: Declarations) -> Constraint:
+    lists = element.findall("list")
+    if len(lists) > 1:
+        return AllEqualLists(tuple(terms(declarations, listed.text or "") for listed in lists))
+    return AllEqual(terms(declarations, list_text(element)), _excepted(element))
+
+
+def _sum(element, declarations: Declarations) -> Sum:
+    coeffs = element.find("coeffs")
+    return Sum(
+        terms(declarations, list_text(element)),
+        terms(declarations, coeffs.text or "") if coeffs is not None else None,
+        read_condition(child_text(element, "condition")),
+    )
+
+
+def _count(element, declarations: Declarations) -> Count:
+    return Count(
+        terms(declarations, list_text(element)),
+        terms(declarations, child_text(element, "values")),
+        read_condition(child_text(element, "condition")),
+    )
+
+
+def _n_values(element, declarations: Declarations) -> NValues:
+    return NValues(
+        terms(declarations, list_text(element)),
+        _excepted(element) or frozenset(),
+        read_condition(child_text(element, "condition")),
+    )
+
+
+_READERS = {
+    "allDifferent": _all_different,
+    "allEqual": _all_equal,
+    "sum": _sum,
+    "count": _count,
+    "nValues": _n_values,
+}

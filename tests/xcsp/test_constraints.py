@@ -1,0 +1,114 @@
+"""The typed model: each constraint element read once, its lists expanded (compact forms, holes left out), its
+parameters read (except values, coefficients, conditions), into immutable objects."""
+
+from __future__ import annotations
+
+import dataclasses
+import xml.etree.ElementTree as ET
+
+import pytest
+
+from kernelext.errors import Untranslatable
+from kernelext.xcsp.constraints import (
+    AllDifferent,
+    AllDifferentLists,
+    AllDifferentMatrix,
+    AllEqual,
+    AllEqualLists,
+    Condition,
+    Count,
+    NValues,
+    Sum,
+    read,
+)
+from kernelext.xcsp.declarations import Declarations
+
+VARIABLES = """<variables>
+  <array id="x" size="[2][3]"> 0..3 </array>
+  <var id="y"> 0 2 4..6 </var>
+</variables>"""
+
+
+@pytest.fixture
+def declarations() -> Declarations:
+    found = Declarations(frozenset({"x[1][2]"}))  # a hole: compact lists leave it out
+    found.declare(ET.fromstring(VARIABLES))
+    return found
+
+
+def read_text(declarations: Declarations, text: str):
+    return read(ET.fromstring(text), declarations)
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("<allDifferent> x[0][] </allDifferent>", AllDifferent(("x[0][0]", "x[0][1]", "x[0][2]"))),
+        (
+            "<allDifferent><list> x[1][] y </list><except> 0 2 </except></allDifferent>",
+            AllDifferent(("x[1][0]", "x[1][1]", "y"), frozenset({0, 2})),
+        ),
+        (
+            "<allDifferent><list> x[0][0] y </list><list> x[1][0] 3 </list><except>(0,0)</except></allDifferent>",
+            AllDifferentLists((("x[0][0]", "y"), ("x[1][0]", 3)), frozenset({(0, 0)})),
+        ),
+        (
+            "<allDifferent><matrix> (x[0][0],x[0][1])(y,1) </matrix></allDifferent>",
+            AllDifferentMatrix((("x[0][0]", "x[0][1]"), ("y", 1)), (("x[0][0]", "y"), ("x[0][1]", 1))),
+        ),
+        ("<allEqual> 1x2 y </allEqual>", AllEqual((1, 1, "y"))),
+        ("<allEqual><list> y </list><except> 0 </except></allEqual>", AllEqual(("y",), frozenset({0}))),
+        (
+            "<allEqual><list> x[0][0] </list><list> y </list></allEqual>",
+            AllEqualLists((("x[0][0]",), ("y",))),
+        ),
+        (
+            "<sum><list> x[0][0] y </list><coeffs> 2 x[0][1] </coeffs><condition> (le,y) </condition></sum>",
+            Sum(("x[0][0]", "y"), (2, "x[0][1]"), Condition("le", "y", " (le,y) ")),
+        ),
+        (
+            "<sum><list> x[1][] </list><condition>(in,{1,3..5})</condition></sum>",
+            Sum(("x[1][0]", "x[1][1]"), None, Condition("in", ((1, 1), (3, 5)), "(in,{1,3..5})")),
+        ),
+        (
+            "<count><list> x[0][] </list><values> 1 y </values><condition>(ge,2)</condition></count>",
+            Count(("x[0][0]", "x[0][1]", "x[0][2]"), (1, "y"), Condition("ge", 2, "(ge,2)")),
+        ),
+        (
+            "<nValues><list> y x[0][0] </list><except> 0 </except><condition>(notin,1..2)</condition></nValues>",
+            NValues(("y", "x[0][0]"), frozenset({0}), Condition("notin", ((1, 2),), "(notin,1..2)")),
+        ),
+    ],
+)
+def test_each_form_reads_into_its_typed_object(declarations, text, expected):
+    assert read_text(declarations, text) == expected
+
+
+def test_a_typed_object_cannot_be_changed(declarations):
+    found = read_text(declarations, "<allDifferent> x[0][] </allDifferent>")
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        found.items = ()
+
+
+def test_a_condition_says_whether_it_names_values():
+    assert Condition("in", ((1, 2),), "(in,1..2)").of_values and not Condition("le", "y", "(le,y)").of_values
+
+
+def test_a_tag_not_read_here_yet_is_left_to_its_consumers(declarations):
+    assert read_text(declarations, "<circuit> x[0][] </circuit>") is None
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "<sum><list> x[0][] </list></sum>",  # no condition
+        "<sum><list> x[0][] </list><condition> le,1 </condition></sum>",  # a malformed condition
+        "<count><list> x[0][] </list><condition>(eq,1)</condition></count>",  # no values
+        "<allDifferent><list> y </list><list> y </list><except> (0,0) </except></allDifferent>",  # tuples too long
+        "<allDifferent> z[] </allDifferent>",  # an array never declared
+    ],
+)
+def test_a_malformed_element_is_refused_by_name(declarations, text):
+    with pytest.raises(Untranslatable) as refused:
+        read_text(declarations, text)
+    assert str(refused.value)
