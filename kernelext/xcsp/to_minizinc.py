@@ -338,9 +338,8 @@ class _Writer(Declarations):
         lists = element.findall("list")
         if element.find("matrix") is not None:
             rows = self.matrix(child_text(element, "matrix"))
-            self.includes.add("all_different")
             for line in [*rows, *zip(*rows)]:
-                self.post(f"all_different([{', '.join(self.terms(' '.join(line)))}])")
+                self.all_different(self.terms(" ".join(line)), element.find("except"))
             return
         if len(lists) > 1:  # no two lists equal, unless they are a tuple excepted
             items = [self.terms(listed.text or "") for listed in lists]
@@ -354,8 +353,10 @@ class _Writer(Declarations):
                     excepted_here = ["(" + " /\\ ".join(f"{a} = {v}" for a, v in zip(first, row)) + ")" for row in skip]
                     self.post("(" + " \\/ ".join(differ + excepted_here) + ")")
             return
-        items = self.terms(lists[0].text or "" if lists else element.text or "")
-        excepted = element.find("except")
+        self.all_different(self.terms(lists[0].text or "" if lists else element.text or ""), element.find("except"))
+
+    def all_different(self, items: list[str], excepted) -> None:
+        """`items` all different, unless their value is one of the `<except>` element's (None: no except)."""
         if excepted is not None:
             skip = "{" + ",".join(str(v) for v in values(excepted.text or "")) + "}"
             for k, a in enumerate(items):
@@ -368,6 +369,8 @@ class _Writer(Declarations):
     def _allEqual(self, element) -> None:
         if element.find("except") is not None:
             raise Untranslatable("<allEqual> with except")
+        if len(element.findall("list")) > 1:
+            raise Untranslatable("an allEqual of several lists")
         items = self.list_of(element)
         self.post(" /\\ ".join(f"{items[0]} = {other}" for other in items[1:]) or "true")
 

@@ -197,6 +197,11 @@ def test_objectives_reach_ace_s_optimum(tmp_path, solver):
         assert len(ours.solutions) == 1 and ours.progress[-1][1] == ours.bound  # the best, and how it improved
 
 
+def test_an_all_equal_of_lists_makes_every_list_equal(tmp_path):
+    found = count(tmp_path, instance("<allEqual><list> x[0] x[1] </list><list> x[1] x[2] </list></allEqual>"))
+    assert sorted(tuple(s.values()) for s in found.solutions) == [(v, v, v) for v in DOMAIN]
+
+
 def test_compact_lists_skip_the_holes_of_an_array(tmp_path):
     cells = {"z": (((0,), "z[0]"), ((1,), None), ((2,), "z[2]"))}  # z[1] is a hole the file does not mark
     text = instance("<allDifferent> z[] </allDifferent>", variables='<array id="z" size="[3]"> 0..1 </array>')

@@ -28,15 +28,15 @@ class GlobalConstraints:
 
     def _allDifferent(self, element) -> None:
         lists = element.findall("list")
+        excepted = element.find("except")
         if element.find("matrix") is not None:
             for line in self.matrix_lines(child_text(element, "matrix")):
-                self.model.AddAllDifferent(self.terms(" ".join(line)))
+                self.all_different(self.terms(" ".join(line)), excepted)
             return
         if len(lists) > 1:  # allDifferentList: no two lists equal, unless they are a tuple excepted
             items = [self.terms(listed.text or "") for listed in lists]
             if len({len(item) for item in items}) != 1:
                 raise BackendUnsupported("an allDifferent of lists of different lengths")
-            excepted = element.find("except")
             skip = tuples(excepted.text or "", len(items[0])) if excepted is not None else []
             for first, second in itertools.combinations(items, 2):
                 differ = [self.is_true("ne", a, b) for a, b in zip(first, second)]
@@ -45,8 +45,10 @@ class GlobalConstraints:
                 ]
                 self.model.AddBoolOr(differ + excepted_here)
             return
-        items = self.terms(lists[0].text if lists else element.text or "")
-        excepted = element.find("except")
+        self.all_different(self.terms(lists[0].text if lists else element.text or ""), excepted)
+
+    def all_different(self, items: list, excepted) -> None:
+        """`items` all different, unless their value is one of the `<except>` element's (None: no except)."""
         if excepted is None:
             self.model.AddAllDifferent(items)
             return
@@ -55,6 +57,15 @@ class GlobalConstraints:
             self.model.Add(a != b).OnlyEnforceIf(self.within(a, skip).Not())
 
     def _allEqual(self, element) -> None:
+        lists = element.findall("list")
+        if len(lists) > 1:  # every list equal
+            vectors = [self.terms(listed.text or "") for listed in lists]
+            if len({len(vector) for vector in vectors}) != 1:
+                raise BackendUnsupported("an allEqual of lists of different lengths")
+            for other in vectors[1:]:
+                for a, b in zip(vectors[0], other):
+                    self.model.Add(a == b)
+            return
         items = self.terms(list_text(element))
         excepted = element.find("except")
         if excepted is None:
