@@ -19,6 +19,19 @@ import xml.etree.ElementTree as ElementTree
 from dataclasses import dataclass
 
 from kernelext.errors import Untranslatable
+from kernelext.xcsp.constraints import (
+    AllDifferent,
+    AllDifferentLists,
+    AllDifferentMatrix,
+    AllEqual,
+    AllEqualLists,
+    Condition,
+    Count,
+    NValues,
+    Sum,
+    read,
+    read_condition,
+)
 from kernelext.xcsp.declarations import Declarations, list_text
 from kernelext.xcsp.expressions import BOOLEAN, COMPARISONS, parse_expression
 from kernelext.xcsp.values import (
@@ -189,16 +202,15 @@ class _Writer(Declarations):
             return []
         return self.terms(coeffs.text or "")
 
-    def condition(self, left: str, text: str) -> str:
-        """`left` compared as the XCSP3 condition `text` says: `(le,y)`, `(in,1..5)`, `(notin,{1,3})`."""
-        operator, operand = condition(text)
-        if operator in ("in", "notin"):
-            spans = intervals(operand.strip("{}").replace(",", " "))
-            inside = f"({left} in {domain_text(spans) if spans else '{}'})"
+    def condition(self, left: str, found: Condition) -> str:
+        """`left` compared as the XCSP3 condition says: `(le,y)`, `(in,1..5)`, `(notin,{1,3})`."""
+        operator = found.operator
+        if found.of_values:
+            inside = f"({left} in {domain_text(found.operand) if found.operand else '{}'})"
             return inside if operator == "in" else f"(not {inside})"
         if operator not in COMPARISONS:
             raise Untranslatable(f"the condition operator {operator}")
-        return f"({left} {_INFIX[operator]} {self.term(parse_expression(operand))})"
+        return f"({left} {_INFIX[operator]} {self.term(found.operand)})"
 
     # expressions
 
@@ -275,7 +287,11 @@ class _Writer(Declarations):
         for leaf in self.leaves(element):
             if leaf.tag not in CONSTRAINTS:
                 raise Untranslatable(f"the constraint <{leaf.tag}>")
-            getattr(self, f"_{leaf.tag}")(leaf)
+            typed = read(leaf, self)
+            if typed is None:
+                getattr(self, f"_{leaf.tag}")(leaf)
+            else:
+                _TYPED_WRITERS[type(typed)](self, typed)
 
     def _intension(self, element) -> None:
         function = element.find("function")
@@ -334,31 +350,29 @@ class _Writer(Declarations):
     def column_domains(self, element) -> list[Intervals]:
         return [self.domains[vid] for vid in self.tokens(list_text(element))]
 
-    def _allDifferent(self, element) -> None:
-        lists = element.findall("list")
-        if element.find("matrix") is not None:
-            rows = self.matrix(child_text(element, "matrix"))
-            for line in [*rows, *zip(*rows)]:
-                self.all_different(self.terms(" ".join(line)), element.find("except"))
-            return
-        if len(lists) > 1:  # no two lists equal, unless they are a tuple excepted
-            items = [self.terms(listed.text or "") for listed in lists]
-            excepted = element.find("except")
-            skip = tuples(excepted.text or "", len(items[0])) if excepted is not None else []
-            for k, first in enumerate(items):
-                for second in items[k + 1 :]:
-                    if len(first) != len(second):
-                        raise Untranslatable("an allDifferent of lists of different lengths")
-                    differ = [f"{a} != {b}" for a, b in zip(first, second)]
-                    excepted_here = ["(" + " /\\ ".join(f"{a} = {v}" for a, v in zip(first, row)) + ")" for row in skip]
-                    self.post("(" + " \\/ ".join(differ + excepted_here) + ")")
-            return
-        self.all_different(self.terms(lists[0].text or "" if lists else element.text or ""), element.find("except"))
+    def _all_different_matrix(self, constraint: AllDifferentMatrix) -> None:
+        for line in [*constraint.rows, *constraint.columns]:
+            self.all_different([self.term(item) for item in line], constraint.excepted)
 
-    def all_different(self, items: list[str], excepted) -> None:
-        """`items` all different, unless their value is one of the `<except>` element's (None: no except)."""
+    def _all_different_lists(self, constraint: AllDifferentLists) -> None:
+        """No two lists equal, unless they are a tuple excepted."""
+        items = [[self.term(item) for item in listed] for listed in constraint.lists]
+        skip = sorted(constraint.excepted or ())
+        for k, first in enumerate(items):
+            for second in items[k + 1 :]:
+                if len(first) != len(second):
+                    raise Untranslatable("an allDifferent of lists of different lengths")
+                differ = [f"{a} != {b}" for a, b in zip(first, second)]
+                excepted_here = ["(" + " /\\ ".join(f"{a} = {v}" for a, v in zip(first, row)) + ")" for row in skip]
+                self.post("(" + " \\/ ".join(differ + excepted_here) + ")")
+
+    def _all_different(self, constraint: AllDifferent) -> None:
+        self.all_different([self.term(item) for item in constraint.items], constraint.excepted)
+
+    def all_different(self, items: list[str], excepted: frozenset[int] | None) -> None:
+        """`items` all different, unless their value is one of `excepted` (None: no except)."""
         if excepted is not None:
-            skip = "{" + ",".join(str(v) for v in values(excepted.text or "")) + "}"
+            skip = "{" + ",".join(str(v) for v in sorted(excepted)) + "}"
             for k, a in enumerate(items):
                 for b in items[k + 1 :]:
                     self.post(f"{a} in {skip} \\/ {a} != {b}")
@@ -366,12 +380,13 @@ class _Writer(Declarations):
         self.includes.add("all_different")
         self.post(f"all_different([{', '.join(items)}])")
 
-    def _allEqual(self, element) -> None:
-        if element.find("except") is not None:
+    def _all_equal_lists(self, constraint: AllEqualLists) -> None:
+        raise Untranslatable("an allEqual of several lists")
+
+    def _all_equal(self, constraint: AllEqual) -> None:
+        if constraint.excepted is not None:
             raise Untranslatable("<allEqual> with except")
-        if len(element.findall("list")) > 1:
-            raise Untranslatable("an allEqual of several lists")
-        items = self.list_of(element)
+        items = [self.term(item) for item in constraint.items]
         self.post(" /\\ ".join(f"{items[0]} = {other}" for other in items[1:]) or "true")
 
     def _ordered(self, element) -> None:
@@ -403,24 +418,25 @@ class _Writer(Declarations):
         self.includes.add(name)
         return f"{name}([{', '.join(first)}], [{', '.join(second)}])"
 
-    def _sum(self, element) -> None:
-        items = self.list_of(element)
-        weights = self.coefficients(element)
+    def _sum(self, constraint: Sum) -> None:
+        items = [self.term(item) for item in constraint.items]
+        weights = [self.term(weight) for weight in constraint.coeffs or ()]
         if weights and len(weights) != len(items):
             raise Untranslatable("a sum whose coefficients do not match its list")
         total = " + ".join(f"{w} * {x}" for w, x in zip(weights, items)) if weights else " + ".join(items)
-        self.post(self.condition(f"({total or 0})", child_text(element, "condition")))
+        self.post(self.condition(f"({total or 0})", constraint.condition))
 
-    def _count(self, element) -> None:
-        items = self.list_of(element)
-        counted = self.terms(child_text(element, "values"))
+    def _count(self, constraint: Count) -> None:
+        items = [self.term(item) for item in constraint.items]
+        counted = [self.term(value) for value in constraint.values]
         marks = ["bool2int(" + " \\/ ".join(f"{x} = {v}" for v in counted) + ")" for x in items]
-        self.post(self.condition(f"({' + '.join(marks) or 0})", child_text(element, "condition")))
+        self.post(self.condition(f"({' + '.join(marks) or 0})", constraint.condition))
 
-    def _nValues(self, element) -> None:
-        if element.find("except") is not None:
+    def _n_values(self, constraint: NValues) -> None:
+        if constraint.excepted:
             raise Untranslatable("<nValues> with except")
-        self.post(self.condition(self.distinct_values(self.list_of(element)), child_text(element, "condition")))
+        items = [self.term(item) for item in constraint.items]
+        self.post(self.condition(self.distinct_values(items), constraint.condition))
 
     def distinct_values(self, items: list[str]) -> str:
         """The number of distinct values among `items`, through the predicate form of `nvalue` (the function
@@ -454,7 +470,7 @@ class _Writer(Declarations):
         if element.find("index") is not None:
             raise Untranslatable(f"<{element.tag}> with an index")
         items = self.list_of(element)
-        self.post(self.condition(f"{function}([{', '.join(items)}])", child_text(element, "condition")))
+        self.post(self.condition(f"{function}([{', '.join(items)}])", read_condition(child_text(element, "condition"))))
 
     def _element(self, element) -> None:
         held = element.find("value")
@@ -475,7 +491,7 @@ class _Writer(Declarations):
         if held is not None:
             self.post(f"{picked} = {self.term(parse_expression(held.text or ''))}")
         else:
-            self.post(self.condition(picked, child_text(element, "condition")))
+            self.post(self.condition(picked, read_condition(child_text(element, "condition"))))
 
     def _channel(self, element) -> None:
         lists = element.findall("list")
@@ -564,7 +580,7 @@ class _Writer(Declarations):
         if element.find("condition") is not None:
             for b in bins:
                 load = " + ".join(f"{w} * bool2int({x} = {b})" for w, x in zip(weights, items))
-                self.post(self.condition(f"({load})", child_text(element, "condition")))
+                self.post(self.condition(f"({load})", read_condition(child_text(element, "condition"))))
         else:
             raise Untranslatable("<binPacking> with limits or loads")
 
@@ -577,7 +593,10 @@ class _Writer(Declarations):
             raise Untranslatable("this form of <knapsack>")
         for factors, held in zip((weights, profits), conditions):
             self.post(
-                self.condition("(" + " + ".join(f"{f} * {x}" for f, x in zip(factors, items)) + ")", held.text or "")
+                self.condition(
+                    "(" + " + ".join(f"{f} * {x}" for f, x in zip(factors, items)) + ")",
+                    read_condition(held.text or ""),
+                )
             )
 
     def _regular(self, element) -> None:
@@ -685,3 +704,15 @@ def _some_differs(scope: list[str], row: tuple) -> str:
 def _matches(scope: list[str], row: tuple) -> str:
     parts = [f"{x} = {v}" for x, v in zip(scope, row) if v != "*"]
     return "(" + " /\\ ".join(parts) + ")" if parts else "true"
+
+
+_TYPED_WRITERS = {
+    AllDifferent: _Writer._all_different,
+    AllDifferentLists: _Writer._all_different_lists,
+    AllDifferentMatrix: _Writer._all_different_matrix,
+    AllEqual: _Writer._all_equal,
+    AllEqualLists: _Writer._all_equal_lists,
+    Sum: _Writer._sum,
+    Count: _Writer._count,
+    NValues: _Writer._n_values,
+}

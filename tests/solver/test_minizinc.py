@@ -316,6 +316,7 @@ def test_the_translation_imports_only_the_standard_library_the_browser_has():
                     assert name in PURE, f"{module} imports {name}"
     assert seen == {
         "kernelext.xcsp.to_minizinc",
+        "kernelext.xcsp.constraints",
         "kernelext.errors",
         "kernelext.xcsp.declarations",
         "kernelext.xcsp.expressions",
