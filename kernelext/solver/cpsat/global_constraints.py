@@ -12,67 +12,75 @@ import itertools
 import re
 
 from kernelext.solver.errors import BackendUnsupported
+from kernelext.xcsp.constraints import (
+    AllDifferent,
+    AllDifferentLists,
+    AllDifferentMatrix,
+    AllEqual,
+    AllEqualLists,
+    Count,
+    NValues,
+    Sum,
+    read_condition,
+)
 from kernelext.xcsp.declarations import list_text
 from kernelext.xcsp.expressions import parse_expression
-from kernelext.xcsp.values import arcs, child_text, condition, tuples, values
+from kernelext.xcsp.values import arcs, child_text, condition, values
 
 _SWAPPED = {"lt": "gt", "le": "ge", "gt": "lt", "ge": "le"}
 
 
 class GlobalConstraints:
-    """The handlers `_<tag>` of XCSP3's global constraints, for a reader that offers `model`, `cp`, `term`,
+    """The handlers of XCSP3's global constraints: `_<tag>` for an element, and those `TYPED_HANDLERS` names for
+    the typed model's objects (kernelext.xcsp.constraints); for a reader that offers `model`, `cp`, `term`,
     `literal`, `equals`, `is_true`, `as_var`, `nodes`, `terms`, `bounds`, `post_condition`, `tokens`,
     `domains` and `expand` (see kernelext.solver.cpsat.reader._Reader)."""
 
     # lists
 
-    def _allDifferent(self, element) -> None:
-        lists = element.findall("list")
-        excepted = element.find("except")
-        if element.find("matrix") is not None:
-            for line in self.matrix_lines(child_text(element, "matrix")):
-                self.all_different(self.terms(" ".join(line)), excepted)
-            return
-        if len(lists) > 1:  # allDifferentList: no two lists equal, unless they are a tuple excepted
-            items = [self.terms(listed.text or "") for listed in lists]
-            if len({len(item) for item in items}) != 1:
-                raise BackendUnsupported("an allDifferent of lists of different lengths")
-            skip = tuples(excepted.text or "", len(items[0])) if excepted is not None else []
-            for first, second in itertools.combinations(items, 2):
-                differ = [self.is_true("ne", a, b) for a, b in zip(first, second)]
-                excepted_here = [
-                    self.conjunction([self.equals_value(a, v) for a, v in zip(first, row)]) for row in skip
-                ]
-                self.model.AddBoolOr(differ + excepted_here)
-            return
-        self.all_different(self.terms(lists[0].text if lists else element.text or ""), excepted)
+    def _all_different_matrix(self, constraint: AllDifferentMatrix) -> None:
+        for line in [*constraint.rows, *constraint.columns]:
+            self.all_different([self.term(item) for item in line], constraint.excepted)
 
-    def all_different(self, items: list, excepted) -> None:
-        """`items` all different, unless their value is one of the `<except>` element's (None: no except)."""
+    def _all_different_lists(self, constraint: AllDifferentLists) -> None:
+        """No two lists equal, unless they are a tuple excepted."""
+        items = [[self.term(item) for item in listed] for listed in constraint.lists]
+        if len({len(item) for item in items}) != 1:
+            raise BackendUnsupported("an allDifferent of lists of different lengths")
+        skip = sorted(constraint.excepted or ())
+        for first, second in itertools.combinations(items, 2):
+            differ = [self.is_true("ne", a, b) for a, b in zip(first, second)]
+            excepted_here = [self.conjunction([self.equals_value(a, v) for a, v in zip(first, row)]) for row in skip]
+            self.model.AddBoolOr(differ + excepted_here)
+
+    def _all_different(self, constraint: AllDifferent) -> None:
+        self.all_different([self.term(item) for item in constraint.items], constraint.excepted)
+
+    def all_different(self, items: list, excepted: frozenset[int] | None) -> None:
+        """`items` all different, unless their value is one of `excepted` (None: no except)."""
         if excepted is None:
             self.model.AddAllDifferent(items)
             return
-        skip = values(excepted.text or "")
+        skip = sorted(excepted)
         for a, b in itertools.combinations(items, 2):  # equal only on a value excepted
             self.model.Add(a != b).OnlyEnforceIf(self.within(a, skip).Not())
 
-    def _allEqual(self, element) -> None:
-        lists = element.findall("list")
-        if len(lists) > 1:  # every list equal
-            vectors = [self.terms(listed.text or "") for listed in lists]
-            if len({len(vector) for vector in vectors}) != 1:
-                raise BackendUnsupported("an allEqual of lists of different lengths")
-            for other in vectors[1:]:
-                for a, b in zip(vectors[0], other):
-                    self.model.Add(a == b)
-            return
-        items = self.terms(list_text(element))
-        excepted = element.find("except")
-        if excepted is None:
+    def _all_equal_lists(self, constraint: AllEqualLists) -> None:
+        """Every list equal."""
+        vectors = [[self.term(item) for item in listed] for listed in constraint.lists]
+        if len({len(vector) for vector in vectors}) != 1:
+            raise BackendUnsupported("an allEqual of lists of different lengths")
+        for other in vectors[1:]:
+            for a, b in zip(vectors[0], other):
+                self.model.Add(a == b)
+
+    def _all_equal(self, constraint: AllEqual) -> None:
+        items = [self.term(item) for item in constraint.items]
+        if constraint.excepted is None:
             for other in items[1:]:
                 self.model.Add(items[0] == other)
             return
-        skip = values(excepted.text or "")
+        skip = sorted(constraint.excepted)
         for a, b in itertools.combinations(items, 2):  # differ only where one takes a value excepted
             self.model.AddBoolOr([self.within(a, skip), self.within(b, skip), self.is_true("eq", a, b)])
 
@@ -110,25 +118,21 @@ class GlobalConstraints:
 
     # counting
 
-    def _sum(self, element) -> None:
-        self.post_condition(self.weighted(element, list_text(element)), child_text(element, "condition"))
+    def _sum(self, constraint: Sum) -> None:
+        self.post_condition(self.weighted(constraint.items, constraint.coeffs), constraint.condition)
 
-    def weighted(self, element, listed: str):
-        """The sum of a list's items times the `<coeffs>` (numbers or variables), or of the items alone."""
-        items = self.nodes(listed)
-        coeffs = element.find("coeffs")
-        weights = [1] * len(items) if coeffs is None else self.nodes(coeffs.text or "")
+    def weighted(self, items: tuple, coeffs: tuple | None):
+        """The sum of the items (terms) times the coefficients (numbers or variables), or of the items alone."""
+        weights = [1] * len(items) if coeffs is None else coeffs
         if len(weights) != len(items):
             raise BackendUnsupported("a sum whose coefficients do not match its list")
         return sum(
             self.term(("mul", (w, x))) if not isinstance(w, int) else w * self.term(x) for w, x in zip(weights, items)
         )
 
-    def _count(self, element) -> None:
-        items = self.terms(list_text(element))
-        counted = self.nodes(child_text(element, "values"))
-        marks = [self.one_of(item, counted) for item in items]
-        self.post_condition(sum(marks), child_text(element, "condition"))
+    def _count(self, constraint: Count) -> None:
+        marks = [self.one_of(self.term(item), list(constraint.values)) for item in constraint.items]
+        self.post_condition(sum(marks), constraint.condition)
 
     def one_of(self, item, counted: list):
         """A literal true exactly when `item` equals one of `counted` (numbers or variables)."""
@@ -136,10 +140,9 @@ class GlobalConstraints:
             return self.within(item, counted)
         return self.disjunction([self.is_true("eq", item, self.term(v)) for v in counted])
 
-    def _nValues(self, element) -> None:
-        excepted = element.find("except")
-        skip = set(values(excepted.text or "")) if excepted is not None else set()
-        self.post_condition(self.distinct(self.terms(list_text(element)), skip), child_text(element, "condition"))
+    def _n_values(self, constraint: NValues) -> None:
+        items = [self.term(item) for item in constraint.items]
+        self.post_condition(self.distinct(items, constraint.excepted), constraint.condition)
 
     def distinct(self, items: list, skip: set = frozenset()):
         """The number of distinct values among `items`, those of `skip` left out."""
@@ -169,10 +172,14 @@ class GlobalConstraints:
                 self.model.AddBoolOr([self.one_of(item, counted)])
 
     def _minimum(self, element) -> None:
-        self.post_condition(self.extremum("min", self.terms(list_text(element))), child_text(element, "condition"))
+        self.post_condition(
+            self.extremum("min", self.terms(list_text(element))), read_condition(child_text(element, "condition"))
+        )
 
     def _maximum(self, element) -> None:
-        self.post_condition(self.extremum("max", self.terms(list_text(element))), child_text(element, "condition"))
+        self.post_condition(
+            self.extremum("max", self.terms(list_text(element))), read_condition(child_text(element, "condition"))
+        )
 
     def extremum(self, which: str, items: list):
         """A new variable equal to the least (`min`) or greatest (`max`) of `items`."""
@@ -234,7 +241,7 @@ class GlobalConstraints:
             target = self.model.NewIntVar(min(s[0] for s in spans), max(s[1] for s in spans), "")
         self.model.AddElement(index, items, target)
         if held is None:
-            self.post_condition(target, child_text(element, "condition"))
+            self.post_condition(target, read_condition(child_text(element, "condition")))
 
     def _channel(self, element) -> None:
         lists = element.findall("list") or [element]
@@ -319,7 +326,9 @@ class GlobalConstraints:
             self.model.Add(out - into == balance[k])
         if element.find("weights") is not None:
             weights = self.terms(child_text(element, "weights"))
-            self.post_condition(sum(w * f for w, f in zip(weights, flows)), child_text(element, "condition"))
+            self.post_condition(
+                sum(w * f for w, f in zip(weights, flows)), read_condition(child_text(element, "condition"))
+            )
 
     # scheduling and packing
 
@@ -387,7 +396,7 @@ class GlobalConstraints:
         bins = sorted({v for item in items for v in self.values_of(item)})
         for b in bins:
             load = sum(w * self.equals_value(item, b) for w, item in zip(weights, items))
-            self.post_condition(load, child_text(element, "condition"))
+            self.post_condition(load, read_condition(child_text(element, "condition")))
 
     def _knapsack(self, element) -> None:
         items = self.terms(list_text(element))
@@ -402,7 +411,7 @@ class GlobalConstraints:
         for factors, held in zip((weights, profits), conditions):
             if re.fullmatch(r"\s*-?\d+\s*", held) or "(" not in held:  # a plain limit
                 held = f"(le,{held.strip()})"
-            self.post_condition(sum(f * x for f, x in zip(factors, items)), held)
+            self.post_condition(sum(f * x for f, x in zip(factors, items)), read_condition(held))
 
     # automata
 
@@ -445,3 +454,15 @@ class GlobalConstraints:
                     deterministic.append((numbered[states], value, numbered[heads]))
         accepting = [n for states, n in numbered.items() if states & set(finals)]
         self.model.AddAutomaton([self.as_var_term(item) for item in items], 0, accepting, deterministic)
+
+
+TYPED_HANDLERS = {
+    AllDifferent: GlobalConstraints._all_different,
+    AllDifferentLists: GlobalConstraints._all_different_lists,
+    AllDifferentMatrix: GlobalConstraints._all_different_matrix,
+    AllEqual: GlobalConstraints._all_equal,
+    AllEqualLists: GlobalConstraints._all_equal_lists,
+    Sum: GlobalConstraints._sum,
+    Count: GlobalConstraints._count,
+    NValues: GlobalConstraints._n_values,
+}

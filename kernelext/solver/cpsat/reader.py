@@ -19,15 +19,16 @@ from pathlib import Path
 
 from kernelext.errors import ModelRejected, Untranslatable
 from kernelext.solver.cpsat import module as cpsat_module
-from kernelext.solver.cpsat.global_constraints import GlobalConstraints
+from kernelext.solver.cpsat.global_constraints import TYPED_HANDLERS, GlobalConstraints
 from kernelext.solver.errors import BackendUnsupported
+from kernelext.xcsp.constraints import Condition
+from kernelext.xcsp.constraints import read as read_constraint
 from kernelext.xcsp.declarations import Declarations, list_text
 from kernelext.xcsp.document import parse_file
 from kernelext.xcsp.expressions import BOOLEAN, parse_expression
 from kernelext.xcsp.values import (
     boolean,
     child_text,
-    condition,
     expand_rows,
     expanded_size,
     intervals,
@@ -278,14 +279,14 @@ class _Reader(GlobalConstraints, Declarations):
             raise BackendUnsupported(f"the condition operator {operator}")
         return self.is_true(operator, left, self.term(parse_expression(operand)))
 
-    def post_condition(self, expression, text: str) -> None:
-        """`expression` meets the XCSP3 condition `text`: `(le,y)`, `(in,1..5)`, `(notin,{1,3})`."""
-        operator, operand = condition(text)
-        if operator in ("in", "notin"):
-            domain = self.cp.Domain.FromIntervals([list(i) for i in _set_operand(operand)])
+    def post_condition(self, expression, found: Condition) -> None:
+        """`expression` meets the XCSP3 condition: `(le,y)`, `(in,1..5)`, `(notin,{1,3})`."""
+        operator = found.operator
+        if found.of_values:
+            domain = self.cp.Domain.FromIntervals([list(i) for i in found.operand])
             self.model.AddLinearExpressionInDomain(expression, domain if operator == "in" else domain.complement())
         elif operator in _COMPARED:
-            self.post_comparison(operator, expression, self.term(parse_expression(operand)))
+            self.post_comparison(operator, expression, self.term(found.operand))
         else:
             raise BackendUnsupported(f"the condition operator {operator}")
 
@@ -301,6 +302,10 @@ class _Reader(GlobalConstraints, Declarations):
             self.intensions(element)
             return
         for leaf in self.leaves(element):
+            typed = read_constraint(leaf, self)
+            if typed is not None:
+                TYPED_HANDLERS[type(typed)](self, typed)
+                continue
             handler = getattr(self, f"_{leaf.tag}", None)
             if handler is None or leaf.tag in ("expand", "variables", "substitute"):
                 raise BackendUnsupported(f"the constraint <{leaf.tag}>")
@@ -379,7 +384,10 @@ class _Reader(GlobalConstraints, Declarations):
         if kind == "expression":
             target = self.term(parse_expression(element.text or ""))
         elif kind == "sum":
-            target = self.weighted(element, list_text(element))
+            coeffs = element.find("coeffs")
+            target = self.weighted(
+                tuple(self.nodes(list_text(element))), self.nodes(coeffs.text or "") if coeffs is not None else None
+            )
         elif kind in ("minimum", "maximum", "nValues") and element.find("coeffs") is None:
             items = self.terms(list_text(element))
             target = self.distinct(items) if kind == "nValues" else self.extremum(kind[:3], items)
