@@ -220,6 +220,7 @@ def test_compact_lists_skip_the_holes_of_an_array(tmp_path):
         ),
         ("<intension> eq(pow(x[0],-1),1) </intension>", "negative exponent"),
         ("<smart><list> x[] </list></smart>", "<smart>"),
+        ("<minimum><list> x[] </list><index> x[0] </index><condition> (eq,1) </condition></minimum>", "an index"),
     ],
 )
 def test_what_it_does_not_translate_is_named_and_left_to_another_solver(tmp_path, constraint, named):

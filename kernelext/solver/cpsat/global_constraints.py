@@ -172,13 +172,17 @@ class GlobalConstraints:
                 self.model.AddBoolOr([self.one_of(item, counted)])
 
     def _minimum(self, element) -> None:
-        self.post_condition(
-            self.extremum("min", self.terms(list_text(element))), read_condition(child_text(element, "condition"))
-        )
+        self.bounded_extremum(element, "min")
 
     def _maximum(self, element) -> None:
+        self.bounded_extremum(element, "max")
+
+    def bounded_extremum(self, element, which: str) -> None:
+        """The least (`min`) or greatest (`max`) item meets the condition."""
+        if element.find("index") is not None:
+            raise BackendUnsupported(f"<{element.tag}> with an index")
         self.post_condition(
-            self.extremum("max", self.terms(list_text(element))), read_condition(child_text(element, "condition"))
+            self.extremum(which, self.terms(list_text(element))), read_condition(child_text(element, "condition"))
         )
 
     def extremum(self, which: str, items: list):
