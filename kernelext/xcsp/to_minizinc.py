@@ -406,6 +406,8 @@ class _Writer(Declarations):
         operator = child_text(element, "operator").strip()
         if operator not in _SWAPPED:
             raise Untranslatable(f"<lex> with the operator {operator}")
+        if element.find("limit") is not None:
+            raise Untranslatable("<lex> with a limit")
         for group in self.lex_groups(element):
             lists = [self.terms(text) for text in group]
             for first, second in zip(lists, lists[1:]):

@@ -98,6 +98,8 @@ class GlobalConstraints:
         operator = child_text(element, "operator").strip()
         if operator not in _SWAPPED:
             raise BackendUnsupported(f"<lex> with the operator {operator}")
+        if element.find("limit") is not None:
+            raise BackendUnsupported("<lex> with a limit")
         for group in self.lex_groups(element):
             lists = [self.terms(text) for text in group]
             for first, second in zip(lists, lists[1:]):
