@@ -395,7 +395,7 @@ class _Writer(Declarations):
         if operator not in _SWAPPED:
             raise Untranslatable(f"<ordered> with the operator {operator}")
         lengths = element.find("lengths")
-        gaps = [self.term(parse_expression(t)) for t in (lengths.text or "").split()] if lengths is not None else []
+        gaps = self.terms(lengths.text or "") if lengths is not None else []
         pairs = [
             f"{a}{f' + {gaps[k]}' if gaps else ''} {_INFIX[operator]} {b}"
             for k, (a, b) in enumerate(zip(items, items[1:]))

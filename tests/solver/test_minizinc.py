@@ -253,6 +253,11 @@ def test_what_the_translation_does_not_take_is_refused_by_name(constraint, named
     assert named in str(refused.value) and "\n" not in str(refused.value)
 
 
+def test_compact_lengths_of_an_ordered_list_are_written_out():
+    ordered = "<ordered><list>x[]</list><lengths>1x2</lengths><operator>le</operator></ordered>"
+    assert "constraint Vx_0 + 1 <= Vx_1 /\\ Vx_1 + 1 <= Vx_2;" in translate(XCSP3.format(ordered)).text
+
+
 def test_the_backend_refuses_an_untranslatable_step_in_one_line(solver):
     session = session_of(solver, "satisfy(AllDifferent([[x[0], x[1]], [x[2], x[3]]], matrix=True))")
     with pytest.raises(
