@@ -396,6 +396,8 @@ class _Writer(Declarations):
             raise Untranslatable(f"<ordered> with the operator {operator}")
         lengths = element.find("lengths")
         gaps = self.terms(lengths.text or "") if lengths is not None else []
+        if lengths is not None and len(gaps) != len(items) - 1:
+            raise Untranslatable("an ordered whose lengths do not match its list")
         pairs = [
             f"{a}{f' + {gaps[k]}' if gaps else ''} {_INFIX[operator]} {b}"
             for k, (a, b) in enumerate(zip(items, items[1:]))

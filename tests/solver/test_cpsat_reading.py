@@ -220,6 +220,7 @@ def test_compact_lists_skip_the_holes_of_an_array(tmp_path):
         ),
         ("<intension> eq(pow(x[0],-1),1) </intension>", "negative exponent"),
         ("<smart><list> x[] </list></smart>", "<smart>"),
+        ("<ordered><list> x[] </list><lengths> 1 </lengths><operator> le </operator></ordered>", "lengths"),
         (
             "<lex><list> x[0] x[1] </list><list> x[1] x[2] </list><limit> 1 </limit><operator> lt </operator></lex>",
             "limit",

@@ -91,6 +91,8 @@ class GlobalConstraints:
             raise BackendUnsupported(f"<ordered> with the operator {operator}")
         lengths = element.find("lengths")
         gaps = self.terms(lengths.text or "") if lengths is not None else [0] * len(items)
+        if lengths is not None and len(gaps) != len(items) - 1:
+            raise BackendUnsupported("an ordered whose lengths do not match its list")
         for gap, (a, b) in zip(gaps, zip(items, items[1:])):
             self.post_comparison(operator, a + gap, b)
 
