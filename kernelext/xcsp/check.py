@@ -38,9 +38,14 @@ from kernelext.xcsp.constraints import (
     AllDifferentMatrix,
     AllEqual,
     AllEqualLists,
+    Cardinality,
     Condition,
     Count,
+    Extremum,
+    Instantiation,
+    Lex,
     NValues,
+    Ordered,
     Sum,
     read,
     read_condition,
@@ -63,7 +68,6 @@ _COMPARE = {
     "eq": operator.eq,
     "ne": operator.ne,
 }
-_ORDER = ("lt", "le", "gt", "ge")
 _META = ("and", "or", "not", "iff", "xor", "ifThen", "ifThenElse")
 
 
@@ -638,11 +642,8 @@ class _Compiler(Declarations):
             return (lambda s: get(s) in matcher) if positive else (lambda s: get(s) not in matcher)
         return (lambda s: matcher(get(s))) if positive else (lambda s: not matcher(get(s)))
 
-    def _instantiation(self, element, scope: dict) -> Callable:
-        get, n = self.listed(list_text(element), scope)
-        fixed = tuple(values(child_text(element, "values")))
-        if len(fixed) != n:
-            raise Untranslatable("an instantiation whose values do not match its list")
+    def _instantiation(self, constraint: Instantiation, scope: dict) -> Callable:
+        get, fixed = self.sequence(list(constraint.items), scope), constraint.values
         return lambda s: tuple(get(s)) == fixed
 
     def _clause(self, element, scope: dict) -> Callable:
@@ -719,21 +720,11 @@ class _Compiler(Declarations):
         skip = constraint.excepted  # as ACE posts it: equal unless one of them is excepted
         return lambda s: len(set(get(s)) - skip) <= 1
 
-    def operator(self, element) -> Callable:
-        op = child_text(element, "operator").strip()
-        if op not in _ORDER:
-            raise Untranslatable(f"<{element.tag}> with the operator {op}")
-        return _COMPARE[op]
-
-    def _ordered(self, element, scope: dict) -> Callable:
-        get, n = self.listed(list_text(element), scope)
-        compare = self.operator(element)
-        lengths = element.find("lengths")
-        if lengths is None:
+    def _ordered(self, constraint: Ordered, scope: dict) -> Callable:
+        get, compare = self.sequence(list(constraint.items), scope), _COMPARE[constraint.operator]
+        if constraint.lengths is None:
             return lambda s: all(map(compare, *_pairs(get(s))))
-        gaps, count = self.listed(lengths.text or "", scope)
-        if count != n - 1:
-            raise Untranslatable("an ordered whose lengths do not match its list")
+        gaps = self.sequence(list(constraint.lengths), scope)
 
         def ordered(s) -> bool:
             items = get(s)
@@ -741,21 +732,13 @@ class _Compiler(Declarations):
 
         return ordered
 
-    def _lex(self, element, scope: dict) -> Callable:
-        compare = self.operator(element)
-        if element.find("limit") is not None:
-            raise Untranslatable("<lex> with a limit")
-        if element.find("matrix") is not None:
-            rows = self.matrix(child_text(element, "matrix"))
-            groups = [[" ".join(row) for row in rows], [" ".join(column) for column in zip(*rows)]]
-        else:
-            groups = [[listed.text or "" for listed in element.findall("list")]]
+    def _lex(self, constraint: Lex, scope: dict) -> Callable:
+        compare = _COMPARE[constraint.operator]
         compiled = []
-        for group in groups:
-            nodes = [self.nodes(text) for text in group]
-            if len({len(n) for n in nodes}) > 1:
+        for group in constraint.groups:
+            if len({len(listed) for listed in group}) > 1:
                 raise Untranslatable("a lex of lists of different lengths")
-            compiled.append([self.sequence(n, scope) for n in nodes])
+            compiled.append([self.sequence(list(listed), scope) for listed in group])
 
         def ordered(s) -> bool:
             for vectors in compiled:
@@ -823,21 +806,16 @@ class _Compiler(Declarations):
         test = self.condition(constraint.condition, scope)
         return lambda s: test(len(set(get(s)) - skip), s)
 
-    def _cardinality(self, element, scope: dict) -> Callable:
-        get, _ = self.listed(list_text(element), scope)
-        counted = self.nodes(child_text(element, "values"))
-        occurs = self.tokens(child_text(element, "occurs"))
-        if len(occurs) != len(counted):
-            raise Untranslatable("a cardinality whose occurrences do not match its values")
-        chosen = self.sequence(counted, scope)
+    def _cardinality(self, constraint: Cardinality, scope: dict) -> Callable:
+        get = self.sequence(list(constraint.items), scope)
+        chosen = self.sequence(list(constraint.values), scope)
         tests = []
-        for occurrence in occurs:
-            low, dots, high = occurrence.partition("..")
-            if dots:
-                tests.append(lambda n, s, low=int(low), high=int(high): low <= n <= high)
+        for occurrence in constraint.occurs:
+            if isinstance(occurrence, range):
+                tests.append(lambda n, s, within=occurrence: n in within)
             else:
-                tests.append(partial(_count_is, _function(self.term(_node(occurrence), scope))))
-        closed = element.find("values").get("closed") == "true"
+                tests.append(partial(_count_is, _function(self.term(occurrence, scope))))
+        closed = constraint.closed
 
         def counts(s) -> bool:
             items, picked = list(get(s)), chosen(s)
@@ -849,25 +827,14 @@ class _Compiler(Declarations):
 
     # connection
 
-    def _minimum(self, element, scope: dict) -> Callable:
-        return self.extremum(element, scope, min)
-
-    def _maximum(self, element, scope: dict) -> Callable:
-        return self.extremum(element, scope, max)
-
-    def extremum(self, element, scope: dict, pick: Callable) -> Callable:
-        get, _ = self.listed(list_text(element), scope)
-        index = element.find("index")
-        if index is None:
-            test = self.condition(read_condition(child_text(element, "condition")), scope)
+    def _extremum(self, constraint: Extremum, scope: dict) -> Callable:
+        get, pick = self.sequence(list(constraint.items), scope), min if constraint.least else max
+        if constraint.index is None:
+            test = self.condition(constraint.condition, scope)
             return lambda s: test(pick(get(s)), s)
-        held = element.find("condition")  # minimum with an index: the index of the least value, of the rank given
-        test = self.condition(read_condition(held.text or ""), scope) if held is not None else None
-        at, start, rank = (
-            _function(self.term(_node((index.text or "").strip()), scope)),
-            self.start_index(element),
-            index.get("rank", "any"),
-        )
+        # with an index: the index of the least value, of the rank given
+        test = self.condition(constraint.condition, scope) if constraint.condition is not None else None
+        at, start, rank = _function(self.term(constraint.index, scope)), constraint.start, constraint.rank
 
         def found(s) -> bool:
             items = list(get(s))
@@ -1269,14 +1236,8 @@ def _automaton(get: Callable, arcs: list[tuple[str, int, str]], start: str, fina
 _HANDLERS: dict[str, Callable] = {
     "intension": _Compiler._intension,
     "extension": _Compiler._extension,
-    "instantiation": _Compiler._instantiation,
     "clause": _Compiler._clause,
-    "ordered": _Compiler._ordered,
-    "lex": _Compiler._lex,
     "precedence": _Compiler._precedence,
-    "cardinality": _Compiler._cardinality,
-    "minimum": _Compiler._minimum,
-    "maximum": _Compiler._maximum,
     "minimumArg": _Compiler._minimumArg,
     "maximumArg": _Compiler._maximumArg,
     "element": _Compiler._element,
@@ -1300,4 +1261,9 @@ _TYPED_HANDLERS: dict[type, Callable] = {
     Sum: _Compiler._sum,
     Count: _Compiler._count,
     NValues: _Compiler._n_values,
+    Cardinality: _Compiler._cardinality,
+    Ordered: _Compiler._ordered,
+    Lex: _Compiler._lex,
+    Instantiation: _Compiler._instantiation,
+    Extremum: _Compiler._extremum,
 }

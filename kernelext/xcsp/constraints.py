@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from kernelext.errors import Untranslatable
 from kernelext.xcsp.declarations import Declarations, list_text
 from kernelext.xcsp.expressions import parse_expression
 from kernelext.xcsp.values import Intervals, child_text, condition, intervals, tuples, values
@@ -104,7 +105,73 @@ class NValues:
     condition: Condition
 
 
-Constraint = AllDifferent | AllDifferentLists | AllDifferentMatrix | AllEqual | AllEqualLists | Sum | Count | NValues
+@dataclass(frozen=True)
+class Cardinality:
+    """How many items equal each of `values`: within its range, or equal to its term (`occurs`); when `closed`,
+    every item takes one of the values."""
+
+    items: Terms
+    values: Terms
+    occurs: tuple[Term | range, ...]
+    closed: bool
+
+
+@dataclass(frozen=True)
+class Ordered:
+    """Each item before the next by `operator` (lt, le, gt or ge), the next at least `lengths` further when given
+    (one fewer than the items)."""
+
+    items: Terms
+    operator: str
+    lengths: Terms | None = None
+
+
+@dataclass(frozen=True)
+class Lex:
+    """In each group, each list before the next in lexicographic order by `operator` (lt, le, gt or ge): the
+    lists of a lex are one group, a matrix's rows one and its columns another."""
+
+    groups: tuple[tuple[Terms, ...], ...]
+    operator: str
+
+
+@dataclass(frozen=True)
+class Instantiation:
+    """Each item equal to its value."""
+
+    items: Terms
+    values: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class Extremum:
+    """The least item (`least`), or the greatest, meets `condition` (None: no condition); with an `index`, the
+    index of such an item, counted from `start`: the first of them, the last, or any (`rank`)."""
+
+    least: bool
+    items: Terms
+    condition: Condition | None
+    index: Term | None = None
+    rank: str = "any"
+    start: int = 0
+
+
+Constraint = (
+    AllDifferent
+    | AllDifferentLists
+    | AllDifferentMatrix
+    | AllEqual
+    | AllEqualLists
+    | Sum
+    | Count
+    | NValues
+    | Cardinality
+    | Ordered
+    | Lex
+    | Instantiation
+    | Extremum
+)
+_ORDERS = ("lt", "le", "gt", "ge")
 
 
 def term(token: str) -> Term:
@@ -188,10 +255,69 @@ def _n_values(element, declarations: Declarations) -> NValues:
     )
 
 
+def _cardinality(element, declarations: Declarations) -> Cardinality:
+    counted = terms(declarations, child_text(element, "values"))
+    occurs = []
+    for occurrence in declarations.tokens(child_text(element, "occurs")):
+        low, dots, high = occurrence.partition("..")
+        occurs.append(range(int(low), int(high) + 1) if dots else term(occurrence))
+    if len(occurs) != len(counted):
+        raise Untranslatable("a cardinality whose occurrences do not match its values")
+    closed = element.find("values").get("closed") == "true"
+    return Cardinality(terms(declarations, list_text(element)), counted, tuple(occurs), closed)
+
+
+def _operator(element) -> str:
+    found = child_text(element, "operator").strip()
+    if found not in _ORDERS:
+        raise Untranslatable(f"<{element.tag}> with the operator {found}")
+    return found
+
+
+def _ordered(element, declarations: Declarations) -> Ordered:
+    items, lengths = terms(declarations, list_text(element)), element.find("lengths")
+    gaps = terms(declarations, lengths.text or "") if lengths is not None else None
+    if gaps is not None and len(gaps) != len(items) - 1:
+        raise Untranslatable("an ordered whose lengths do not match its list")
+    return Ordered(items, _operator(element), gaps)
+
+
+def _lex(element, declarations: Declarations) -> Lex:
+    operator = _operator(element)
+    if element.find("limit") is not None:
+        raise Untranslatable("<lex> with a limit")
+    groups = declarations.lex_groups(element)
+    return Lex(tuple(tuple(terms(declarations, text) for text in group) for group in groups), operator)
+
+
+def _instantiation(element, declarations: Declarations) -> Instantiation:
+    items, fixed = terms(declarations, list_text(element)), tuple(values(child_text(element, "values")))
+    if len(fixed) != len(items):
+        raise Untranslatable("an instantiation whose values do not match its list")
+    return Instantiation(items, fixed)
+
+
+def _extremum(element, declarations: Declarations) -> Extremum:
+    least, index, held = element.tag == "minimum", element.find("index"), element.find("condition")
+    items = terms(declarations, list_text(element))
+    if index is None:
+        return Extremum(least, items, read_condition(child_text(element, "condition")))
+    listed = element.find("list")
+    start = int((listed if listed is not None else element).get("startIndex", element.get("startIndex", "0")))
+    condition_ = read_condition(held.text or "") if held is not None else None
+    return Extremum(least, items, condition_, term((index.text or "").strip()), index.get("rank", "any"), start)
+
+
 _READERS = {
     "allDifferent": _all_different,
     "allEqual": _all_equal,
     "sum": _sum,
     "count": _count,
     "nValues": _n_values,
+    "cardinality": _cardinality,
+    "ordered": _ordered,
+    "lex": _lex,
+    "instantiation": _instantiation,
+    "minimum": _extremum,
+    "maximum": _extremum,
 }

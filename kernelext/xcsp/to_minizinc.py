@@ -25,9 +25,14 @@ from kernelext.xcsp.constraints import (
     AllDifferentMatrix,
     AllEqual,
     AllEqualLists,
+    Cardinality,
     Condition,
     Count,
+    Extremum,
+    Instantiation,
+    Lex,
     NValues,
+    Ordered,
     Sum,
     read,
     read_condition,
@@ -389,31 +394,20 @@ class _Writer(Declarations):
         items = [self.term(item) for item in constraint.items]
         self.post(" /\\ ".join(f"{items[0]} = {other}" for other in items[1:]) or "true")
 
-    def _ordered(self, element) -> None:
-        items = self.list_of(element)
-        operator = child_text(element, "operator").strip()
-        if operator not in _SWAPPED:
-            raise Untranslatable(f"<ordered> with the operator {operator}")
-        lengths = element.find("lengths")
-        gaps = self.terms(lengths.text or "") if lengths is not None else []
-        if lengths is not None and len(gaps) != len(items) - 1:
-            raise Untranslatable("an ordered whose lengths do not match its list")
+    def _ordered(self, constraint: Ordered) -> None:
+        items = [self.term(item) for item in constraint.items]
+        gaps = [self.term(gap) for gap in constraint.lengths or ()]
         pairs = [
-            f"{a}{f' + {gaps[k]}' if gaps else ''} {_INFIX[operator]} {b}"
+            f"{a}{f' + {gaps[k]}' if gaps else ''} {_INFIX[constraint.operator]} {b}"
             for k, (a, b) in enumerate(zip(items, items[1:]))
         ]
         self.post(" /\\ ".join(pairs) or "true")
 
-    def _lex(self, element) -> None:
-        operator = child_text(element, "operator").strip()
-        if operator not in _SWAPPED:
-            raise Untranslatable(f"<lex> with the operator {operator}")
-        if element.find("limit") is not None:
-            raise Untranslatable("<lex> with a limit")
-        for group in self.lex_groups(element):
-            lists = [self.terms(text) for text in group]
+    def _lex(self, constraint: Lex) -> None:
+        for group in constraint.groups:
+            lists = [[self.term(item) for item in listed] for listed in group]
             for first, second in zip(lists, lists[1:]):
-                self.post(self.lex(first, second, operator))
+                self.post(self.lex(first, second, constraint.operator))
 
     def lex(self, first: list[str], second: list[str], operator: str) -> str:
         if operator in ("gt", "ge"):
@@ -448,33 +442,25 @@ class _Writer(Declarations):
         self.includes.add("nvalue")
         return f"let {{ var 0..{len(items)}: n; constraint nvalue(n, [{', '.join(items)}]) }} in n"
 
-    def _cardinality(self, element) -> None:
-        items = self.list_of(element)
-        counted = self.terms(child_text(element, "values"))
-        occurs = self.tokens(child_text(element, "occurs"))
-        if len(occurs) != len(counted):
-            raise Untranslatable("a cardinality whose occurrences do not match its values")
-        for value, occurrence in zip(counted, occurs):
+    def _cardinality(self, constraint: Cardinality) -> None:
+        items = [self.term(item) for item in constraint.items]
+        counted = [self.term(value) for value in constraint.values]
+        for value, occurrence in zip(counted, constraint.occurs):
             total = " + ".join(f"bool2int({x} = {value})" for x in items) or "0"
-            low, dots, high = occurrence.partition("..")
-            self.post(
-                f"({total}) in {low}..{high}" if dots else f"({total}) = {self.term(parse_expression(occurrence))}"
-            )
-        if element.find("values").get("closed") == "true":
+            if isinstance(occurrence, range):
+                self.post(f"({total}) in {occurrence.start}..{occurrence.stop - 1}")
+            else:
+                self.post(f"({total}) = {self.term(occurrence)}")
+        if constraint.closed:
             for x in items:
                 self.post("(" + " \\/ ".join(f"{x} = {v}" for v in counted) + ")")
 
-    def _minimum(self, element) -> None:
-        self._extremum(element, "min")
-
-    def _maximum(self, element) -> None:
-        self._extremum(element, "max")
-
-    def _extremum(self, element, function: str) -> None:
-        if element.find("index") is not None:
-            raise Untranslatable(f"<{element.tag}> with an index")
-        items = self.list_of(element)
-        self.post(self.condition(f"{function}([{', '.join(items)}])", read_condition(child_text(element, "condition"))))
+    def _extremum(self, constraint: Extremum) -> None:
+        name = "minimum" if constraint.least else "maximum"
+        if constraint.index is not None:
+            raise Untranslatable(f"<{name}> with an index")
+        items = [self.term(item) for item in constraint.items]
+        self.post(self.condition(f"{name[:3]}([{', '.join(items)}])", constraint.condition))
 
     def _element(self, element) -> None:
         held = element.find("value")
@@ -661,12 +647,9 @@ class _Writer(Declarations):
             for value in ordered:
                 self.post("(" + " \\/ ".join(f"{x} = {value}" for x in items) + ")")
 
-    def _instantiation(self, element) -> None:
-        items = self.list_of(element)
-        fixed = values(child_text(element, "values"))
-        if len(fixed) != len(items):
-            raise Untranslatable("an instantiation whose values do not match its list")
-        self.post(" /\\ ".join(f"{x} = {v}" for x, v in zip(items, fixed)) or "true")
+    def _instantiation(self, constraint: Instantiation) -> None:
+        items = [self.term(item) for item in constraint.items]
+        self.post(" /\\ ".join(f"{x} = {v}" for x, v in zip(items, constraint.values)) or "true")
 
     # objective
 
@@ -719,4 +702,9 @@ _TYPED_WRITERS = {
     Sum: _Writer._sum,
     Count: _Writer._count,
     NValues: _Writer._n_values,
+    Cardinality: _Writer._cardinality,
+    Ordered: _Writer._ordered,
+    Lex: _Writer._lex,
+    Instantiation: _Writer._instantiation,
+    Extremum: _Writer._extremum,
 }

@@ -15,9 +15,14 @@ from kernelext.xcsp.constraints import (
     AllDifferentMatrix,
     AllEqual,
     AllEqualLists,
+    Cardinality,
     Condition,
     Count,
+    Extremum,
+    Instantiation,
+    Lex,
     NValues,
+    Ordered,
     Sum,
     read,
 )
@@ -78,6 +83,34 @@ def read_text(declarations: Declarations, text: str):
             "<nValues><list> y x[0][0] </list><except> 0 </except><condition>(notin,1..2)</condition></nValues>",
             NValues(("y", "x[0][0]"), frozenset({0}), Condition("notin", ((1, 2),), "(notin,1..2)")),
         ),
+        (
+            "<cardinality><list> x[0][] </list><values closed='true'> 0 1 </values><occurs> 1..2 y </occurs></cardinality>",
+            Cardinality(("x[0][0]", "x[0][1]", "x[0][2]"), (0, 1), (range(1, 3), "y"), True),
+        ),
+        (
+            "<ordered><list> x[0][] </list><lengths> 1x2 </lengths><operator> lt </operator></ordered>",
+            Ordered(("x[0][0]", "x[0][1]", "x[0][2]"), "lt", (1, 1)),
+        ),
+        (
+            "<lex><list> x[0][0] y </list><list> x[1][0] 2 </list><operator> ge </operator></lex>",
+            Lex(((("x[0][0]", "y"), ("x[1][0]", 2)),), "ge"),
+        ),
+        (
+            "<lex><matrix> (x[0][0],x[0][1])(y,1) </matrix><operator> le </operator></lex>",
+            Lex(((("x[0][0]", "x[0][1]"), ("y", 1)), (("x[0][0]", "y"), ("x[0][1]", 1))), "le"),
+        ),
+        (
+            "<instantiation><list> x[1][] </list><values> 3 0 </values></instantiation>",
+            Instantiation(("x[1][0]", "x[1][1]"), (3, 0)),
+        ),
+        (
+            "<maximum><list> x[0][] </list><condition> (gt,y) </condition></maximum>",
+            Extremum(False, ("x[0][0]", "x[0][1]", "x[0][2]"), Condition("gt", "y", " (gt,y) ")),
+        ),
+        (
+            "<minimum><list startIndex='1'> x[0][] </list><index rank='first'> y </index></minimum>",
+            Extremum(True, ("x[0][0]", "x[0][1]", "x[0][2]"), None, "y", "first", 1),
+        ),
     ],
 )
 def test_each_form_reads_into_its_typed_object(declarations, text, expected):
@@ -106,6 +139,12 @@ def test_a_tag_not_read_here_yet_is_left_to_its_consumers(declarations):
         "<count><list> x[0][] </list><condition>(eq,1)</condition></count>",  # no values
         "<allDifferent><list> y </list><list> y </list><except> (0,0) </except></allDifferent>",  # tuples too long
         "<allDifferent> z[] </allDifferent>",  # an array never declared
+        "<ordered><list> x[0][] </list><operator> ne </operator></ordered>",  # not an order
+        "<ordered><list> x[0][] </list><lengths> 1 </lengths><operator> le </operator></ordered>",  # one length short
+        "<lex><list> y </list><list> y </list><limit> 1 </limit><operator> lt </operator></lex>",  # a limit
+        "<instantiation><list> x[0][] </list><values> 1 2 </values></instantiation>",  # a value short
+        "<cardinality><list> y </list><values> 0 1 </values><occurs> 1 </occurs></cardinality>",  # an occurrence short
+        "<minimum><list> y </list></minimum>",  # neither a condition nor an index
     ],
 )
 def test_a_malformed_element_is_refused_by_name(declarations, text):

@@ -18,8 +18,13 @@ from kernelext.xcsp.constraints import (
     AllDifferentMatrix,
     AllEqual,
     AllEqualLists,
+    Cardinality,
     Count,
+    Extremum,
+    Instantiation,
+    Lex,
     NValues,
+    Ordered,
     Sum,
     read_condition,
 )
@@ -84,28 +89,21 @@ class GlobalConstraints:
         for a, b in itertools.combinations(items, 2):  # differ only where one takes a value excepted
             self.model.AddBoolOr([self.within(a, skip), self.within(b, skip), self.is_true("eq", a, b)])
 
-    def _ordered(self, element) -> None:
-        items = self.terms(list_text(element))
-        operator = child_text(element, "operator").strip()
-        if operator not in _SWAPPED:
-            raise BackendUnsupported(f"<ordered> with the operator {operator}")
-        lengths = element.find("lengths")
-        gaps = self.terms(lengths.text or "") if lengths is not None else [0] * len(items)
-        if lengths is not None and len(gaps) != len(items) - 1:
-            raise BackendUnsupported("an ordered whose lengths do not match its list")
+    def _ordered(self, constraint: Ordered) -> None:
+        items = [self.term(item) for item in constraint.items]
+        gaps = [self.term(gap) for gap in constraint.lengths] if constraint.lengths is not None else [0] * len(items)
         for gap, (a, b) in zip(gaps, zip(items, items[1:])):
-            self.post_comparison(operator, a + gap, b)
+            self.post_comparison(constraint.operator, a + gap, b)
 
-    def _lex(self, element) -> None:
-        operator = child_text(element, "operator").strip()
-        if operator not in _SWAPPED:
-            raise BackendUnsupported(f"<lex> with the operator {operator}")
-        if element.find("limit") is not None:
-            raise BackendUnsupported("<lex> with a limit")
-        for group in self.lex_groups(element):
-            lists = [self.terms(text) for text in group]
+    def _instantiation(self, constraint: Instantiation) -> None:
+        for item, value in zip(constraint.items, constraint.values):
+            self.model.Add(self.term(item) == value)
+
+    def _lex(self, constraint: Lex) -> None:
+        for group in constraint.groups:
+            lists = [[self.term(item) for item in listed] for listed in group]
             for first, second in zip(lists, lists[1:]):
-                self.lex(first, second, operator)
+                self.lex(first, second, constraint.operator)
 
     def lex(self, first: list, second: list, operator: str) -> None:
         """`first` before `second` in lexicographic order (`lt`, `le`), or after (`gt`, `ge`)."""
@@ -153,41 +151,30 @@ class GlobalConstraints:
         seen = sorted({v for item in items for v in self.values_of(item)} - set(skip))
         return sum(self.disjunction([self.equals_value(item, v) for item in items]) for v in seen)
 
-    def _cardinality(self, element) -> None:
-        items = self.terms(list_text(element))
-        counted = self.nodes(child_text(element, "values"))
-        occurs = self.tokens(child_text(element, "occurs"))
-        if len(occurs) != len(counted):
-            raise BackendUnsupported("a cardinality whose occurrences do not match its values")
-        for value, occurrence in zip(counted, occurs):
+    def _cardinality(self, constraint: Cardinality) -> None:
+        items = [self.term(item) for item in constraint.items]
+        counted = list(constraint.values)
+        for value, occurrence in zip(counted, constraint.occurs):
             total = sum(
                 self.is_true("eq", item, self.term(value))
                 if not isinstance(value, int)
                 else self.equals_value(item, value)
                 for item in items
             )
-            low, dots, high = occurrence.partition("..")
-            if dots:
-                self.model.AddLinearConstraint(total, int(low), int(high))
+            if isinstance(occurrence, range):
+                self.model.AddLinearConstraint(total, occurrence.start, occurrence.stop - 1)
             else:
-                self.model.Add(total == self.term(parse_expression(occurrence)))
-        if element.find("values").get("closed") == "true":
+                self.model.Add(total == self.term(occurrence))
+        if constraint.closed:
             for item in items:
                 self.model.AddBoolOr([self.one_of(item, counted)])
 
-    def _minimum(self, element) -> None:
-        self.bounded_extremum(element, "min")
-
-    def _maximum(self, element) -> None:
-        self.bounded_extremum(element, "max")
-
-    def bounded_extremum(self, element, which: str) -> None:
-        """The least (`min`) or greatest (`max`) item meets the condition."""
-        if element.find("index") is not None:
-            raise BackendUnsupported(f"<{element.tag}> with an index")
-        self.post_condition(
-            self.extremum(which, self.terms(list_text(element))), read_condition(child_text(element, "condition"))
-        )
+    def _extremum(self, constraint: Extremum) -> None:
+        """The least or greatest item meets the condition."""
+        if constraint.index is not None:
+            raise BackendUnsupported(f"<{'minimum' if constraint.least else 'maximum'}> with an index")
+        items = [self.term(item) for item in constraint.items]
+        self.post_condition(self.extremum("min" if constraint.least else "max", items), constraint.condition)
 
     def extremum(self, which: str, items: list):
         """A new variable equal to the least (`min`) or greatest (`max`) of `items`."""
@@ -473,4 +460,9 @@ TYPED_HANDLERS = {
     Sum: GlobalConstraints._sum,
     Count: GlobalConstraints._count,
     NValues: GlobalConstraints._n_values,
+    Cardinality: GlobalConstraints._cardinality,
+    Ordered: GlobalConstraints._ordered,
+    Lex: GlobalConstraints._lex,
+    Instantiation: GlobalConstraints._instantiation,
+    Extremum: GlobalConstraints._extremum,
 }

@@ -34,7 +34,6 @@ from kernelext.xcsp.values import (
     intervals,
     size,
     tuples,
-    values,
 )
 
 MAX_TUPLES = 2_000  # past this many tuples once `*` is expanded, a table is posted tuple by tuple
@@ -370,14 +369,6 @@ class _Reader(GlobalConstraints, Declarations):
                 self.model.Add(variable != value).OnlyEnforceIf(holds.Not())
                 self.equalities[key] = holds
         return self.equalities[key]
-
-    def _instantiation(self, element) -> None:
-        variables = self.variables(child_text(element, "list"))
-        fixed = values(child_text(element, "values"))
-        if len(fixed) != len(variables):
-            raise BackendUnsupported("an instantiation whose values do not match its list")
-        for variable, value in zip(variables, fixed):
-            self.model.Add(variable == value)
 
     def objective(self, element) -> None:
         kind = element.get("type", "expression")
