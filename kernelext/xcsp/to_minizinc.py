@@ -463,6 +463,9 @@ class _Writer(Declarations):
         self.post(self.condition(f"{name[:3]}([{', '.join(items)}])", constraint.condition))
 
     def _element(self, element) -> None:
+        rank = element.find("index").get("rank", "any") if element.find("index") is not None else "any"
+        if rank != "any":
+            raise Untranslatable(f"<element> with the rank {rank}")
         held = element.find("value")
         if element.find("matrix") is not None:
             rows = [self.terms(" ".join(row)) for row in self.matrix(child_text(element, "matrix"))]
@@ -516,7 +519,7 @@ class _Writer(Declarations):
             raise Untranslatable("<circuit> with a size")
         listed = element.find("list")
         items = self.list_of(element)
-        start = int(element.get("startIndex") or (listed.get("startIndex", "0") if listed is not None else "0"))
+        start = int((listed if listed is not None else element).get("startIndex", element.get("startIndex", "0")))
         self.includes.add("subcircuit")
         self.post(f"subcircuit(array1d({start}..{start + len(items) - 1}, [{', '.join(items)}]))")
         # XCSP3's circuit has at least two nodes; MiniZinc's subcircuit may also be empty (every node a loop)

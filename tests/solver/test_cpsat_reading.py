@@ -202,6 +202,12 @@ def test_an_all_equal_of_lists_makes_every_list_equal(tmp_path):
     assert sorted(tuple(s.values()) for s in found.solutions) == [(v, v, v) for v in DOMAIN]
 
 
+def test_a_circuit_s_start_is_its_list_s_as_the_checker_reads_it(tmp_path):
+    on_both = count(tmp_path, instance("<circuit startIndex='0'><list startIndex='1'> x[] </list></circuit>"))
+    on_list = count(tmp_path, instance("<circuit><list startIndex='1'> x[] </list></circuit>"))
+    assert on_both.solutions and on_both.solutions == on_list.solutions and not on_both.invalid
+
+
 def test_compact_lists_skip_the_holes_of_an_array(tmp_path):
     cells = {"z": (((0,), "z[0]"), ((1,), None), ((2,), "z[2]"))}  # z[1] is a hole the file does not mark
     text = instance("<allDifferent> z[] </allDifferent>", variables='<array id="z" size="[3]"> 0..1 </array>')
@@ -220,6 +226,7 @@ def test_compact_lists_skip_the_holes_of_an_array(tmp_path):
         ),
         ("<intension> eq(pow(x[0],-1),1) </intension>", "negative exponent"),
         ("<smart><list> x[] </list></smart>", "<smart>"),
+        ("<element><list> x[] </list><index rank='first'> x[0] </index><value> 1 </value></element>", "rank first"),
         ("<ordered><list> x[] </list><lengths> 1 </lengths><operator> le </operator></ordered>", "lengths"),
         (
             "<lex><list> x[0] x[1] </list><list> x[1] x[2] </list><limit> 1 </limit><operator> lt </operator></lex>",

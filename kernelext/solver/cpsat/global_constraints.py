@@ -215,6 +215,9 @@ class GlobalConstraints:
     # indexing
 
     def _element(self, element) -> None:
+        rank = element.find("index").get("rank", "any") if element.find("index") is not None else "any"
+        if rank != "any":
+            raise BackendUnsupported(f"<element> with the rank {rank}")
         if element.find("matrix") is not None:
             matrix = element.find("matrix")
             rows = [self.terms(" ".join(row)) for row in self.matrix(child_text(element, "matrix"))]
@@ -289,7 +292,7 @@ class GlobalConstraints:
         """XCSP3's circuit: the nodes that do not point to themselves form one cycle of at least two nodes."""
         listed = element.find("list")
         items = [self.as_var(node) for node in self.nodes(list_text(element))]
-        start = int(element.get("startIndex") or (listed.get("startIndex", "0") if listed is not None else "0"))
+        start = int((listed if listed is not None else element).get("startIndex", element.get("startIndex", "0")))
         edges, loops = [], []
         for i, x in enumerate(items):
             self.model.AddLinearConstraint(x, start, start + len(items) - 1)
