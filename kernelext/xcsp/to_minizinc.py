@@ -478,7 +478,7 @@ class _Writer(Declarations):
         else:
             listed = element.find("list")
             items = self.terms(child_text(element, "list"))
-            start = int(listed.get("startIndex", "0"))
+            start = int(listed.get("startIndex", element.get("startIndex", "0")))  # on the list, or on <element>
             index = self.term(parse_expression(child_text(element, "index")))
             picked = f"array1d({start}..{start + len(items) - 1}, [{', '.join(items)}])[{index}]"
         if held is not None:

@@ -208,6 +208,18 @@ def test_a_circuit_s_start_is_its_list_s_as_the_checker_reads_it(tmp_path):
     assert on_both.solutions and on_both.solutions == on_list.solutions and not on_both.invalid
 
 
+def test_an_element_s_start_may_be_given_on_the_element(tmp_path):
+    on_element = count(
+        tmp_path,
+        instance("<element startIndex='1'><list> x[] </list><index> x[0] </index><value> 3 </value></element>"),
+    )
+    on_list = count(
+        tmp_path,
+        instance("<element><list startIndex='1'> x[] </list><index> x[0] </index><value> 3 </value></element>"),
+    )
+    assert on_element.solutions and on_element.solutions == on_list.solutions
+
+
 def test_compact_lists_skip_the_holes_of_an_array(tmp_path):
     cells = {"z": (((0,), "z[0]"), ((1,), None), ((2,), "z[2]"))}  # z[1] is a hole the file does not mark
     text = instance("<allDifferent> z[] </allDifferent>", variables='<array id="z" size="[3]"> 0..1 </array>')

@@ -230,7 +230,8 @@ class GlobalConstraints:
         else:
             listed = element.find("list")
             items = self.terms(child_text(element, "list"))
-            index = self.term(parse_expression(child_text(element, "index"))) - int(listed.get("startIndex", "0"))
+            start = int(listed.get("startIndex", element.get("startIndex", "0")))  # on the list, or on <element>
+            index = self.term(parse_expression(child_text(element, "index"))) - start
         held = element.find("value")
         if held is not None:
             target = self.term(parse_expression(held.text or ""))
