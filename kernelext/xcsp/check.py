@@ -39,11 +39,15 @@ from kernelext.xcsp.constraints import (
     AllEqual,
     AllEqualLists,
     Cardinality,
+    Channel,
+    Circuit,
     Condition,
     Count,
+    Element,
     Extremum,
     Instantiation,
     Lex,
+    MatrixElement,
     NValues,
     Ordered,
     Sum,
@@ -871,42 +875,35 @@ class _Compiler(Declarations):
 
         return found
 
-    def _element(self, element, scope: dict) -> Callable:
-        held = element.find("value")
-        if held is not None:
-            target = self.term(_node((held.text or "").strip()), scope)
-            test = (lambda v, s: v == target(s)) if callable(target) else (lambda v, s: v == target)
-        else:
-            test = self.condition(read_condition(child_text(element, "condition")), scope)
-        index = element.find("index")
-        if element.find("matrix") is not None:
-            matrix = element.find("matrix")
-            rows = self.matrix(child_text(element, "matrix"))
-            get = self.sequence(self.nodes(" ".join(item for row in rows for item in row)), scope)
-            picked = self.nodes(child_text(element, "index"))
-            if len(picked) != 2:
-                raise Untranslatable("an element of a matrix without two indexes")
-            row, column = (_function(self.term(node, scope)) for node in picked)
-            first, second = int(matrix.get("startRowIndex", "0")), int(matrix.get("startColIndex", "0"))
-            height, width = len(rows), len(rows[0])
+    def value_test(self, constraint: Element | MatrixElement, scope: dict) -> Callable:
+        """A test of a value: equal to the constraint's value, or meeting its condition."""
+        if constraint.value is None:
+            return self.condition(constraint.condition, scope)
+        target = self.term(constraint.value, scope)
+        return (lambda v, s: v == target(s)) if callable(target) else (lambda v, s: v == target)
 
-            def at_cell(s) -> bool:
-                r, c = row(s) - first, column(s) - second
-                return 0 <= r < height and 0 <= c < width and test(get(s)[r * width + c], s)
+    def _matrix_element(self, constraint: MatrixElement, scope: dict) -> Callable:
+        test = self.value_test(constraint, scope)
+        get = self.sequence([item for row in constraint.rows for item in row], scope)
+        row, column = (_function(self.term(node, scope)) for node in (constraint.row, constraint.column))
+        first, second = constraint.start_row, constraint.start_column
+        height, width = len(constraint.rows), len(constraint.rows[0])
 
-            return at_cell
-        get, _ = self.listed(list_text(element), scope)
-        if index is None:  # the value is one of the list's
-            reified = element.get("reifiedBy")
-            if reified is None:
+        def at_cell(s) -> bool:
+            r, c = row(s) - first, column(s) - second
+            return 0 <= r < height and 0 <= c < width and test(get(s)[r * width + c], s)
+
+        return at_cell
+
+    def _element(self, constraint: Element, scope: dict) -> Callable:
+        test = self.value_test(constraint, scope)
+        get = self.sequence(list(constraint.items), scope)
+        if constraint.index is None:  # the value is one of the list's
+            if constraint.reified_by is None:
                 return lambda s: any(test(v, s) for v in get(s))
-            flag = self.var(reified, scope)
+            flag = self.var(constraint.reified_by, scope)
             return lambda s: any(test(v, s) for v in get(s)) == (flag(s) == 1)
-        at, start, rank = (
-            _function(self.term(_node((index.text or "").strip()), scope)),
-            self.start_index(element),
-            index.get("rank", "any"),
-        )
+        at, start, rank = _function(self.term(constraint.index, scope)), constraint.start, constraint.rank
 
         def at_index(s) -> bool:
             items = get(s)
@@ -921,32 +918,28 @@ class _Compiler(Declarations):
 
         return at_index
 
-    def _channel(self, element, scope: dict) -> Callable:
-        lists = element.findall("list") or [element]
-        first, n = self.listed(lists[0].text or "", scope)
-        start = int(lists[0].get("startIndex", "0"))
-        held = element.find("value")
-        if len(lists) == 1 and held is not None:  # a 0/1 list and the index of its only 1
-            value = _function(self.term(_node((held.text or "").strip()), scope))
+    def _channel(self, constraint: Channel, scope: dict) -> Callable:
+        first, n, start = self.sequence(list(constraint.first), scope), len(constraint.first), constraint.start
+        if constraint.second is None and constraint.value is not None:  # a 0/1 list and the index of its only 1
+            value = _function(self.term(constraint.value, scope))
 
             def one_at(s) -> bool:
                 items, k = first(s), value(s) - start
                 return items.count(1) == 1 and 0 <= k < n and items[k] == 1
 
             return one_at
-        if len(lists) == 1:  # x[i] = j -> x[j] = i
+        if constraint.second is None:  # x[i] = j -> x[j] = i
 
             def inverse(s) -> bool:
                 items = first(s)
                 return all(0 <= v - start < n and items[v - start] == i + start for i, v in enumerate(items))
 
             return inverse
-        if len(lists) != 2:
-            raise Untranslatable("a channel of more than two lists")
-        second, m = self.listed(lists[1].text or "", scope)
-        other = int(lists[1].get("startIndex", "0"))
-        if n > m:
-            raise Untranslatable("a channel whose first list is the longer")
+        second, m, other = (
+            self.sequence(list(constraint.second), scope),
+            len(constraint.second),
+            constraint.second_start,
+        )
 
         def inverses(s) -> bool:  # x[i] = j -> y[j] = i (and back, which follows when the lists are as long)
             xs, ys = first(s), second(s)
@@ -956,12 +949,11 @@ class _Compiler(Declarations):
 
     # graphs
 
-    def _circuit(self, element, scope: dict) -> Callable:
+    def _circuit(self, constraint: Circuit, scope: dict) -> Callable:
         """The nodes that do not point to themselves form one cycle, of at least two nodes (XCSP3's circuit)."""
-        get, n = self.listed(list_text(element), scope)
-        start = self.start_index(element)
-        held = element.find("size")
-        wanted = _function(self.term(_node((held.text or "").strip()), scope)) if held is not None else None
+        get, n, start = self.sequence(list(constraint.items), scope), len(constraint.items), constraint.start
+        size = constraint.size
+        wanted = _function(self.term(size, scope)) if size is not None else None
 
         def circuit(s) -> bool:
             following = [v - start for v in get(s)]
@@ -1240,9 +1232,6 @@ _HANDLERS: dict[str, Callable] = {
     "precedence": _Compiler._precedence,
     "minimumArg": _Compiler._minimumArg,
     "maximumArg": _Compiler._maximumArg,
-    "element": _Compiler._element,
-    "channel": _Compiler._channel,
-    "circuit": _Compiler._circuit,
     "flow": _Compiler._flow,
     "noOverlap": _Compiler._noOverlap,
     "cumulative": _Compiler._cumulative,
@@ -1266,4 +1255,8 @@ _TYPED_HANDLERS: dict[type, Callable] = {
     Lex: _Compiler._lex,
     Instantiation: _Compiler._instantiation,
     Extremum: _Compiler._extremum,
+    Element: _Compiler._element,
+    MatrixElement: _Compiler._matrix_element,
+    Channel: _Compiler._channel,
+    Circuit: _Compiler._circuit,
 }

@@ -156,6 +156,56 @@ class Extremum:
     start: int = 0
 
 
+@dataclass(frozen=True)
+class Element:
+    """The item at `index` (counted from `start`) equals `value`, or meets `condition`: the first such item, the
+    last, or any (`rank`). Without an index, some item does; `reified_by` (a 0/1 variable) then says whether."""
+
+    items: Terms
+    index: Term | None
+    start: int
+    rank: str
+    value: Term | None
+    condition: Condition | None
+    reified_by: str | None = None
+
+
+@dataclass(frozen=True)
+class MatrixElement:
+    """The cell of `rows` at (`row`, `column`), counted from (`start_row`, `start_column`), equals `value` or
+    meets `condition`."""
+
+    rows: tuple[Terms, ...]
+    row: Term
+    column: Term
+    start_row: int
+    start_column: int
+    value: Term | None
+    condition: Condition | None
+
+
+@dataclass(frozen=True)
+class Channel:
+    """With one list: x[i] = j -> x[j] = i, or, with a `value`, a 0/1 list whose only 1 is at index `value`. With
+    two: x[i] = j -> y[j] = i (`first` no longer than `second`). Indexes count from each list's start."""
+
+    first: Terms
+    start: int
+    second: Terms | None = None
+    second_start: int = 0
+    value: Term | None = None
+
+
+@dataclass(frozen=True)
+class Circuit:
+    """The nodes that do not point to themselves (their successors counted from `start`) form one cycle of at
+    least two nodes, of `size` nodes when given."""
+
+    items: Terms
+    start: int
+    size: Term | None = None
+
+
 Constraint = (
     AllDifferent
     | AllDifferentLists
@@ -170,6 +220,10 @@ Constraint = (
     | Lex
     | Instantiation
     | Extremum
+    | Element
+    | MatrixElement
+    | Channel
+    | Circuit
 )
 _ORDERS = ("lt", "le", "gt", "ge")
 
@@ -302,10 +356,61 @@ def _extremum(element, declarations: Declarations) -> Extremum:
     items = terms(declarations, list_text(element))
     if index is None:
         return Extremum(least, items, read_condition(child_text(element, "condition")))
-    listed = element.find("list")
-    start = int((listed if listed is not None else element).get("startIndex", element.get("startIndex", "0")))
     condition_ = read_condition(held.text or "") if held is not None else None
-    return Extremum(least, items, condition_, term((index.text or "").strip()), index.get("rank", "any"), start)
+    at = term((index.text or "").strip())
+    return Extremum(least, items, condition_, at, index.get("rank", "any"), _start(element))
+
+
+def _start(element) -> int:
+    """A list's start: on its `<list>`, else on the element itself (pycsp3's short form)."""
+    listed = element.find("list")
+    return int((listed if listed is not None else element).get("startIndex", element.get("startIndex", "0")))
+
+
+def _value_or_condition(element) -> tuple[Term | None, Condition | None]:
+    held = element.find("value")
+    if held is not None:
+        return term((held.text or "").strip()), None
+    return None, read_condition(child_text(element, "condition"))
+
+
+def _element(element, declarations: Declarations) -> Element | MatrixElement:
+    value, condition_ = _value_or_condition(element)
+    matrix = element.find("matrix")
+    if matrix is not None:
+        rows = declarations.matrix(child_text(element, "matrix"))
+        picked = terms(declarations, child_text(element, "index"))
+        if len(picked) != 2:
+            raise Untranslatable("an element of a matrix without two indexes")
+        first, second = int(matrix.get("startRowIndex", "0")), int(matrix.get("startColIndex", "0"))
+        read_rows = tuple(terms(declarations, " ".join(row)) for row in rows)
+        return MatrixElement(read_rows, picked[0], picked[1], first, second, value, condition_)
+    index = element.find("index")
+    items = terms(declarations, list_text(element))
+    if index is None:
+        return Element(items, None, 0, "any", value, condition_, element.get("reifiedBy"))
+    at = term((index.text or "").strip())
+    return Element(items, at, _start(element), index.get("rank", "any"), value, condition_)
+
+
+def _channel(element, declarations: Declarations) -> Channel:
+    lists = element.findall("list") or [element]
+    if len(lists) > 2:
+        raise Untranslatable("a channel of more than two lists")
+    first, start = terms(declarations, lists[0].text or ""), int(lists[0].get("startIndex", "0"))
+    if len(lists) == 1:
+        held = element.find("value")
+        return Channel(first, start, value=term((held.text or "").strip()) if held is not None else None)
+    second = terms(declarations, lists[1].text or "")
+    if len(first) > len(second):
+        raise Untranslatable("a channel whose first list is the longer")
+    return Channel(first, start, second, int(lists[1].get("startIndex", "0")))
+
+
+def _circuit(element, declarations: Declarations) -> Circuit:
+    held = element.find("size")
+    size = term((held.text or "").strip()) if held is not None else None
+    return Circuit(terms(declarations, list_text(element)), _start(element), size)
 
 
 _READERS = {
@@ -320,4 +425,7 @@ _READERS = {
     "instantiation": _instantiation,
     "minimum": _extremum,
     "maximum": _extremum,
+    "element": _element,
+    "channel": _channel,
+    "circuit": _circuit,
 }

@@ -26,11 +26,15 @@ from kernelext.xcsp.constraints import (
     AllEqual,
     AllEqualLists,
     Cardinality,
+    Channel,
+    Circuit,
     Condition,
     Count,
+    Element,
     Extremum,
     Instantiation,
     Lex,
+    MatrixElement,
     NValues,
     Ordered,
     Sum,
@@ -462,64 +466,54 @@ class _Writer(Declarations):
         items = [self.term(item) for item in constraint.items]
         self.post(self.condition(f"{name[:3]}([{', '.join(items)}])", constraint.condition))
 
-    def _element(self, element) -> None:
-        rank = element.find("index").get("rank", "any") if element.find("index") is not None else "any"
-        if rank != "any":
-            raise Untranslatable(f"<element> with the rank {rank}")
-        held = element.find("value")
-        if element.find("matrix") is not None:
-            rows = [self.terms(" ".join(row)) for row in self.matrix(child_text(element, "matrix"))]
-            first, second = (self.term(parse_expression(t)) for t in child_text(element, "index").split())
-            matrix = element.find("matrix")
-            starts = [int(matrix.get("startRowIndex", "0")), int(matrix.get("startColIndex", "0"))]
-            cells = ", ".join(", ".join(row) for row in rows)
-            shape = f"{starts[0]}..{starts[0] + len(rows) - 1}, {starts[1]}..{starts[1] + len(rows[0]) - 1}"
-            picked = f"array2d({shape}, [{cells}])[{first}, {second}]"
-        else:
-            listed = element.find("list")
-            items = self.terms(child_text(element, "list"))
-            start = int(listed.get("startIndex", element.get("startIndex", "0")))  # on the list, or on <element>
-            index = self.term(parse_expression(child_text(element, "index")))
-            picked = f"array1d({start}..{start + len(items) - 1}, [{', '.join(items)}])[{index}]"
-        if held is not None:
-            self.post(f"{picked} = {self.term(parse_expression(held.text or ''))}")
-        else:
-            self.post(self.condition(picked, read_condition(child_text(element, "condition"))))
+    def _matrix_element(self, constraint: MatrixElement) -> None:
+        rows = [[self.term(item) for item in row] for row in constraint.rows]
+        first, second = self.term(constraint.row), self.term(constraint.column)
+        starts = [constraint.start_row, constraint.start_column]
+        cells = ", ".join(", ".join(row) for row in rows)
+        shape = f"{starts[0]}..{starts[0] + len(rows) - 1}, {starts[1]}..{starts[1] + len(rows[0]) - 1}"
+        self.element(f"array2d({shape}, [{cells}])[{first}, {second}]", constraint)
 
-    def _channel(self, element) -> None:
-        lists = element.findall("list")
-        if not lists:
-            lists = [element]
-        first = self.terms(lists[0].text or "")
-        start = int(lists[0].get("startIndex", "0"))
-        if len(lists) == 1 and element.find("value") is not None:  # a 0/1 list and the index of its 1
-            value = self.term(parse_expression(child_text(element, "value")))
+    def _element(self, constraint: Element) -> None:
+        if constraint.rank != "any":
+            raise Untranslatable(f"<element> with the rank {constraint.rank}")
+        if constraint.index is None:
+            raise Untranslatable("<element> without <index>")
+        items, start = [self.term(item) for item in constraint.items], constraint.start
+        index = self.term(constraint.index)
+        self.element(f"array1d({start}..{start + len(items) - 1}, [{', '.join(items)}])[{index}]", constraint)
+
+    def element(self, picked: str, constraint: Element | MatrixElement) -> None:
+        """The item `picked` equals the constraint's value, or meets its condition."""
+        if constraint.value is not None:
+            self.post(f"{picked} = {self.term(constraint.value)}")
+        else:
+            self.post(self.condition(picked, constraint.condition))
+
+    def _channel(self, constraint: Channel) -> None:
+        first, start = [self.term(item) for item in constraint.first], constraint.start
+        if constraint.second is None and constraint.value is not None:  # a 0/1 list and the index of its 1
+            value = self.term(constraint.value)
             self.post("(" + " + ".join(first) + ") = 1")
             for k, x in enumerate(first):
                 self.post(f"({x} = 1) <-> ({value} = {k + start})")
-        elif len(lists) == 1:
+        elif constraint.second is None:
             for i, x in enumerate(first):
                 self.post(f"{x} in {start}..{start + len(first) - 1}")
                 for j, y in enumerate(first):
                     self.post(f"({x} = {j + start}) <-> ({y} = {i + start})")
-        elif len(lists) == 2:
-            second, other = self.terms(lists[1].text or ""), int(lists[1].get("startIndex", "0"))
-            if len(first) > len(second):
-                raise Untranslatable("a channel whose first list is the longer")
+        else:
+            second, other = [self.term(item) for item in constraint.second], constraint.second_start
             arrow = "<->" if len(first) == len(second) else "->"
             for i, x in enumerate(first):
                 self.post(f"{x} in {other}..{other + len(second) - 1}")
                 for j, y in enumerate(second):
                     self.post(f"({x} = {j + other}) {arrow} ({y} = {i + start})")
-        else:
-            raise Untranslatable("a channel of more than two lists")
 
-    def _circuit(self, element) -> None:
-        if element.find("size") is not None:
+    def _circuit(self, constraint: Circuit) -> None:
+        if constraint.size is not None:
             raise Untranslatable("<circuit> with a size")
-        listed = element.find("list")
-        items = self.list_of(element)
-        start = int((listed if listed is not None else element).get("startIndex", element.get("startIndex", "0")))
+        items, start = [self.term(item) for item in constraint.items], constraint.start
         self.includes.add("subcircuit")
         self.post(f"subcircuit(array1d({start}..{start + len(items) - 1}, [{', '.join(items)}]))")
         # XCSP3's circuit has at least two nodes; MiniZinc's subcircuit may also be empty (every node a loop)
@@ -710,4 +704,8 @@ _TYPED_WRITERS = {
     Lex: _Writer._lex,
     Instantiation: _Writer._instantiation,
     Extremum: _Writer._extremum,
+    Element: _Writer._element,
+    MatrixElement: _Writer._matrix_element,
+    Channel: _Writer._channel,
+    Circuit: _Writer._circuit,
 }

@@ -16,11 +16,15 @@ from kernelext.xcsp.constraints import (
     AllEqual,
     AllEqualLists,
     Cardinality,
+    Channel,
+    Circuit,
     Condition,
     Count,
+    Element,
     Extremum,
     Instantiation,
     Lex,
+    MatrixElement,
     NValues,
     Ordered,
     Sum,
@@ -111,6 +115,33 @@ def read_text(declarations: Declarations, text: str):
             "<minimum><list startIndex='1'> x[0][] </list><index rank='first'> y </index></minimum>",
             Extremum(True, ("x[0][0]", "x[0][1]", "x[0][2]"), None, "y", "first", 1),
         ),
+        (
+            "<element><list startIndex='1'> x[0][] </list><index rank='last'> y </index><value> 2 </value></element>",
+            Element(("x[0][0]", "x[0][1]", "x[0][2]"), "y", 1, "last", 2, None),
+        ),
+        (
+            "<element reifiedBy='y'><list> x[1][] </list><condition> (ne,0) </condition></element>",
+            Element(("x[1][0]", "x[1][1]"), None, 0, "any", None, Condition("ne", 0, " (ne,0) "), "y"),
+        ),
+        (
+            "<element><matrix startRowIndex='1'> (x[0][0],x[0][1])(y,3) </matrix><index> y x[1][0] </index>"
+            "<value> x[1][1] </value></element>",
+            MatrixElement((("x[0][0]", "x[0][1]"), ("y", 3)), "y", "x[1][0]", 1, 0, "x[1][1]", None),
+        ),
+        ("<channel> x[0][] </channel>", Channel(("x[0][0]", "x[0][1]", "x[0][2]"), 0)),
+        (
+            "<channel><list startIndex='1'> x[1][] </list><value> y </value></channel>",
+            Channel(("x[1][0]", "x[1][1]"), 1, value="y"),
+        ),
+        (
+            "<channel><list> x[1][] </list><list startIndex='2'> x[0][] </list></channel>",
+            Channel(("x[1][0]", "x[1][1]"), 0, ("x[0][0]", "x[0][1]", "x[0][2]"), 2),
+        ),
+        ("<circuit startIndex='1'> x[0][] </circuit>", Circuit(("x[0][0]", "x[0][1]", "x[0][2]"), 1)),
+        (
+            "<circuit><list startIndex='2'> x[0][] </list><size> y </size></circuit>",
+            Circuit(("x[0][0]", "x[0][1]", "x[0][2]"), 2, "y"),
+        ),
     ],
 )
 def test_each_form_reads_into_its_typed_object(declarations, text, expected):
@@ -128,7 +159,9 @@ def test_a_condition_says_whether_it_names_values():
 
 
 def test_a_tag_not_read_here_yet_is_left_to_its_consumers(declarations):
-    assert read_text(declarations, "<circuit> x[0][] </circuit>") is None
+    assert (
+        read_text(declarations, "<noOverlap><origins> x[0][] </origins><lengths> 1 1 1 </lengths></noOverlap>") is None
+    )
 
 
 @pytest.mark.parametrize(
@@ -145,6 +178,9 @@ def test_a_tag_not_read_here_yet_is_left_to_its_consumers(declarations):
         "<instantiation><list> x[0][] </list><values> 1 2 </values></instantiation>",  # a value short
         "<cardinality><list> y </list><values> 0 1 </values><occurs> 1 </occurs></cardinality>",  # an occurrence short
         "<minimum><list> y </list></minimum>",  # neither a condition nor an index
+        "<element><matrix> (y,1)(1,y) </matrix><index> y </index><value> 1 </value></element>",  # one index
+        "<channel><list> y </list><list> y </list><list> y </list></channel>",  # three lists
+        "<channel><list> x[0][] </list><list> y </list></channel>",  # the first list the longer
     ],
 )
 def test_a_malformed_element_is_refused_by_name(declarations, text):

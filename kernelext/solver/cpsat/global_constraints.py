@@ -19,10 +19,14 @@ from kernelext.xcsp.constraints import (
     AllEqual,
     AllEqualLists,
     Cardinality,
+    Channel,
+    Circuit,
     Count,
+    Element,
     Extremum,
     Instantiation,
     Lex,
+    MatrixElement,
     NValues,
     Ordered,
     Sum,
@@ -214,53 +218,47 @@ class GlobalConstraints:
 
     # indexing
 
-    def _element(self, element) -> None:
-        rank = element.find("index").get("rank", "any") if element.find("index") is not None else "any"
-        if rank != "any":
-            raise BackendUnsupported(f"<element> with the rank {rank}")
-        if element.find("matrix") is not None:
-            matrix = element.find("matrix")
-            rows = [self.terms(" ".join(row)) for row in self.matrix(child_text(element, "matrix"))]
-            first, second = self.nodes(child_text(element, "index"))
-            starts = int(matrix.get("startRowIndex", "0")), int(matrix.get("startColIndex", "0"))
-            row, column = self.term(first) - starts[0], self.term(second) - starts[1]
-            self.model.AddLinearConstraint(row, 0, len(rows) - 1)
-            self.model.AddLinearConstraint(column, 0, len(rows[0]) - 1)
-            index, items = row * len(rows[0]) + column, [item for line in rows for item in line]
-        else:
-            listed = element.find("list")
-            items = self.terms(child_text(element, "list"))
-            start = int(listed.get("startIndex", element.get("startIndex", "0")))  # on the list, or on <element>
-            index = self.term(parse_expression(child_text(element, "index"))) - start
-        held = element.find("value")
-        if held is not None:
-            target = self.term(parse_expression(held.text or ""))
+    def _matrix_element(self, constraint: MatrixElement) -> None:
+        rows = [[self.term(item) for item in row] for row in constraint.rows]
+        row = self.term(constraint.row) - constraint.start_row
+        column = self.term(constraint.column) - constraint.start_column
+        self.model.AddLinearConstraint(row, 0, len(rows) - 1)
+        self.model.AddLinearConstraint(column, 0, len(rows[0]) - 1)
+        self.element(row * len(rows[0]) + column, [item for line in rows for item in line], constraint)
+
+    def _element(self, constraint: Element) -> None:
+        if constraint.rank != "any":
+            raise BackendUnsupported(f"<element> with the rank {constraint.rank}")
+        if constraint.index is None:
+            raise BackendUnsupported("<element> without <index>")
+        items = [self.term(item) for item in constraint.items]
+        self.element(self.term(constraint.index) - constraint.start, items, constraint)
+
+    def element(self, index, items: list, constraint: Element | MatrixElement) -> None:
+        """The item at `index` (from 0) equals the constraint's value, or meets its condition."""
+        if constraint.value is not None:
+            target = self.term(constraint.value)
         else:
             spans = [self.bounds_of(item) for item in items]
             target = self.model.NewIntVar(min(s[0] for s in spans), max(s[1] for s in spans), "")
         self.model.AddElement(index, items, target)
-        if held is None:
-            self.post_condition(target, read_condition(child_text(element, "condition")))
+        if constraint.value is None:
+            self.post_condition(target, constraint.condition)
 
-    def _channel(self, element) -> None:
-        lists = element.findall("list") or [element]
-        first = [self.as_var(node) for node in self.nodes(lists[0].text or "")]
-        start = int(lists[0].get("startIndex", "0"))
-        if len(lists) == 1 and element.find("value") is not None:  # a 0/1 list and the index of its 1
-            value = self.term(parse_expression(child_text(element, "value")))
+    def _channel(self, constraint: Channel) -> None:
+        first, start = [self.as_var(node) for node in constraint.first], constraint.start
+        if constraint.second is None and constraint.value is not None:  # a 0/1 list and the index of its 1
+            value = self.term(constraint.value)
             self.model.Add(sum(first) == 1)
             for k, x in enumerate(first):
                 self.model.Add(self.equals(x, 1) == self.is_true("eq", value, k + start))
-        elif len(lists) == 1:
+        elif constraint.second is None:
             for i, x in enumerate(first):
                 self.model.AddLinearConstraint(x, start, start + len(first) - 1)
                 for j, y in enumerate(first):
                     self.model.Add(self.equals(x, j + start) == self.equals(y, i + start))
-        elif len(lists) == 2:
-            second = [self.as_var(node) for node in self.nodes(lists[1].text or "")]
-            other = int(lists[1].get("startIndex", "0"))
-            if len(first) > len(second):
-                raise BackendUnsupported("a channel whose first list is the longer")
+        else:
+            second, other = [self.as_var(node) for node in constraint.second], constraint.second_start
             for i, x in enumerate(first):
                 self.model.AddLinearConstraint(x, other, other + len(second) - 1)
                 for j, y in enumerate(second):
@@ -268,8 +266,6 @@ class GlobalConstraints:
                         self.model.Add(self.equals(x, j + other) == self.equals(y, i + start))
                     else:
                         self.model.AddImplication(self.equals(x, j + other), self.equals(y, i + start))
-        else:
-            raise BackendUnsupported("a channel of more than two lists")
 
     def _precedence(self, element) -> None:
         """Each value first appears after the value before it; with `covered`, every value appears."""
@@ -289,11 +285,9 @@ class GlobalConstraints:
 
     # graphs
 
-    def _circuit(self, element) -> None:
+    def _circuit(self, constraint: Circuit) -> None:
         """XCSP3's circuit: the nodes that do not point to themselves form one cycle of at least two nodes."""
-        listed = element.find("list")
-        items = [self.as_var(node) for node in self.nodes(list_text(element))]
-        start = int((listed if listed is not None else element).get("startIndex", element.get("startIndex", "0")))
+        items, start = [self.as_var(node) for node in constraint.items], constraint.start
         edges, loops = [], []
         for i, x in enumerate(items):
             self.model.AddLinearConstraint(x, start, start + len(items) - 1)
@@ -302,9 +296,8 @@ class GlobalConstraints:
                     edges.append((i, value - start, self.equals(x, value)))
             loops.append(self.equals(x, i + start))
         self.model.AddCircuit(edges)
-        size = element.find("size")
-        if size is not None:
-            self.model.Add(sum(lit.Not() for lit in loops) == self.term(parse_expression(size.text or "")))
+        if constraint.size is not None:
+            self.model.Add(sum(lit.Not() for lit in loops) == self.term(constraint.size))
         self.model.AddBoolOr([lit.Not() for lit in loops])
 
     def _flow(self, element) -> None:
@@ -468,5 +461,9 @@ TYPED_HANDLERS = {
     Ordered: GlobalConstraints._ordered,
     Lex: GlobalConstraints._lex,
     Instantiation: GlobalConstraints._instantiation,
+    Element: GlobalConstraints._element,
+    MatrixElement: GlobalConstraints._matrix_element,
+    Channel: GlobalConstraints._channel,
+    Circuit: GlobalConstraints._circuit,
     Extremum: GlobalConstraints._extremum,
 }
