@@ -53,6 +53,7 @@ from kernelext.xcsp.constraints import (
     Sum,
     read,
     read_condition,
+    unread_reification,
 )
 from kernelext.xcsp.declarations import Declarations, list_text, substitute
 from kernelext.xcsp.document import parse_file
@@ -384,6 +385,8 @@ class _Compiler(Declarations):
     def members(self, template, arguments: list[list[str]]) -> list[_Leaf]:
         """The leaves of a template filled with each list of arguments."""
         text = template.text or ""
+        if unread_reification(template):  # refused as each member is read
+            return [leaf for args in arguments for leaf in self.leaves_of(substitute(template, args))]
         if template.tag == "intension" and not len(template) and "%..." not in text:
             return [self.guarded("intension", self.bound_intension, text, args) for args in arguments]
         if template.tag == "extension" and "%..." not in "".join(part.text or "" for part in template.iter()):
@@ -446,9 +449,8 @@ class _Compiler(Declarations):
 
     def leaf(self, element) -> _Leaf:
         tag = element.tag
-        handler = _HANDLERS.get(tag, _Compiler.typed)
         scope: dict[str, None] = {}
-        holds = self.guarded(tag, handler, self, element, scope)
+        holds = self.guarded(tag, _Compiler.compiled, self, element, scope)
         label = None
         if tag == "intension":
             function = element.find("function")
@@ -607,12 +609,15 @@ class _Compiler(Declarations):
 
     # constraints: generic
 
-    def typed(self, element, scope: dict) -> Callable:
-        """The constraint `element` compiled from its typed form."""
+    def compiled(self, element, scope: dict) -> Callable:
+        """The constraint `element` compiled: from its typed form, else from the element itself."""
         constraint = read(element, self)
-        if constraint is None:
+        if constraint is not None:
+            return _TYPED_HANDLERS[type(constraint)](self, constraint, scope)
+        handler = _HANDLERS.get(element.tag)
+        if handler is None:
             raise Untranslatable(f"the constraint <{element.tag}>")
-        return _TYPED_HANDLERS[type(constraint)](self, constraint, scope)
+        return handler(self, element, scope)
 
     def _intension(self, element, scope: dict) -> Callable:
         function = element.find("function")

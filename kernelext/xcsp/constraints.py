@@ -226,6 +226,7 @@ Constraint = (
     | Circuit
 )
 _ORDERS = ("lt", "le", "gt", "ge")
+_REIFICATIONS = ("reifiedBy", "hreifiedBy", "ireifiedBy")
 
 
 def term(token: str) -> Term:
@@ -250,9 +251,23 @@ def read_condition(text: str) -> Condition:
 
 def read(element, declarations: Declarations) -> Constraint | None:
     """The single constraint `element` (no group, slide or block) as a typed object; None for a tag not read
-    here yet. Raises Untranslatable when a part it needs is missing or malformed."""
+    here yet. Raises Untranslatable when a part it needs is missing or malformed, and for a constraint reified
+    by a variable (`reifiedBy`, `hreifiedBy`, `ireifiedBy`; all but an element without index, which only the
+    checker reads), whatever its tag."""
+    reified = unread_reification(element)
+    if reified:
+        raise Untranslatable(f"<{element.tag}> with {reified}")
     reader = _READERS.get(element.tag)
     return reader(element, declarations) if reader is not None else None
+
+
+def unread_reification(element) -> str | None:
+    """The attribute by which `element` is reified by a variable (`reifiedBy`, `hreifiedBy`, `ireifiedBy`), or None
+    when it is not, or is an element without index reified by `reifiedBy` (the one form the checker reads)."""
+    reified = [name for name in _REIFICATIONS if element.get(name) is not None]
+    if reified == ["reifiedBy"] and element.tag == "element" and element.find("index") is None:
+        return None
+    return reified[0] if reified else None
 
 
 def _excepted(element) -> frozenset[int] | None:

@@ -238,6 +238,8 @@ def test_compact_lists_skip_the_holes_of_an_array(tmp_path):
         ),
         ("<intension> eq(pow(x[0],-1),1) </intension>", "negative exponent"),
         ("<smart><list> x[] </list></smart>", "<smart>"),
+        ("<group><intension ireifiedBy='x[2]'> lt(%0,%1) </intension><args> x[0] x[1] </args></group>", "ireifiedBy"),
+        ("<sum reifiedBy='x[2]'><list> x[0] x[1] </list><condition> (eq,1) </condition></sum>", "reifiedBy"),
         ("<element><list> x[] </list><index rank='first'> x[0] </index><value> 1 </value></element>", "rank first"),
         ("<ordered><list> x[] </list><lengths> 1 </lengths><operator> le </operator></ordered>", "lengths"),
         (

@@ -244,6 +244,7 @@ XCSP3 = """<instance format="XCSP3" type="CSP"><variables><array id="x" size="[3
         ("<intension>or(x[0],x[1])</intension>", "the integer variable x[0] used as a condition"),
         ("<nValues><list>x[]</list><except>0</except><condition>(eq,2)</condition></nValues>", "<nValues> with except"),
         ("<allEqual><list>x[0] x[1]</list><list>x[1] x[2]</list></allEqual>", "an allEqual of several lists"),
+        ("<intension reifiedBy='x[2]'>lt(x[0],x[1])</intension>", "<intension> with reifiedBy"),
         ("<element><list>x[]</list><index rank='last'>x[0]</index><value>1</value></element>", "the rank last"),
         ("<ordered><list>x[]</list><lengths>1 1 1</lengths><operator>le</operator></ordered>", "lengths do not match"),
         ("<lex><list>x[0] x[1]</list><list>x[1] x[2]</list><limit>1</limit><operator>lt</operator></lex>", "a limit"),

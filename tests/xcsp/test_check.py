@@ -997,6 +997,18 @@ def test_what_cannot_be_evaluated_exactly_is_refused_by_name():
             "<cumulative><origins> x[] </origins><lengths> 1 1 1 </lengths><heights> 1 1 1 </heights>"
             "<machines> x[] </machines><condition> (le,1) </condition></cumulative>",
         )
+    with pytest.raises(Untranslatable, match="<intension> with reifiedBy"):  # a reified constraint, alone
+        model(variables + '<var id="b"> 0 1 </var>', '<intension reifiedBy="b"> lt(x[0],x[1]) </intension>')
+    with pytest.raises(Untranslatable, match="<intension> with hreifiedBy"):  # or as a group's template
+        model(
+            variables + '<var id="b"> 0 1 </var>',
+            '<group><intension hreifiedBy="b"> lt(%0,%1) </intension><args> x[0] x[1] </args></group>',
+        )
+    with pytest.raises(Untranslatable, match="<element> with reifiedBy"):  # an element with an index
+        model(
+            variables + '<var id="b"> 0 1 </var>',
+            '<element reifiedBy="b"><list> x[] </list><index> x[0] </index><value> 1 </value></element>',
+        )
 
 
 # the models pycsp3 writes

@@ -181,6 +181,8 @@ def test_a_tag_not_read_here_yet_is_left_to_its_consumers(declarations):
         "<element><matrix> (y,1)(1,y) </matrix><index> y </index><value> 1 </value></element>",  # one index
         "<channel><list> y </list><list> y </list><list> y </list></channel>",  # three lists
         "<channel><list> x[0][] </list><list> y </list></channel>",  # the first list the longer
+        "<allDifferent reifiedBy='y'> x[0][] </allDifferent>",  # reified by a variable
+        "<intension hreifiedBy='y'> lt(y,1) </intension>",  # a tag not read here yet, reified
     ],
 )
 def test_a_malformed_element_is_refused_by_name(declarations, text):

@@ -21,7 +21,7 @@ from kernelext.errors import ModelRejected, Untranslatable
 from kernelext.solver.cpsat import module as cpsat_module
 from kernelext.solver.cpsat.global_constraints import TYPED_HANDLERS, GlobalConstraints
 from kernelext.solver.errors import BackendUnsupported
-from kernelext.xcsp.constraints import Condition
+from kernelext.xcsp.constraints import Condition, unread_reification
 from kernelext.xcsp.constraints import read as read_constraint
 from kernelext.xcsp.declarations import Declarations, list_text
 from kernelext.xcsp.document import parse_file
@@ -297,7 +297,13 @@ class _Reader(GlobalConstraints, Declarations):
     # constraints
 
     def constraint(self, element) -> None:
-        if element.tag == "group" and len(element) and element[0].tag == "intension" and not len(element[0]):
+        if (
+            element.tag == "group"
+            and len(element)
+            and element[0].tag == "intension"
+            and not len(element[0])
+            and not unread_reification(element[0])
+        ):
             self.intensions(element)
             return
         for leaf in self.leaves(element):
