@@ -220,6 +220,13 @@ def test_an_element_s_start_may_be_given_on_the_element(tmp_path):
     assert on_element.solutions and on_element.solutions == on_list.solutions
 
 
+def test_an_argument_s_start_may_be_given_on_the_element(tmp_path):
+    arg = "<minimumArg{}><list{}> x[] </list><condition> (eq,1) </condition></minimumArg>"
+    on_element = count(tmp_path, instance(arg.format(" startIndex='1'", "")))
+    on_list = count(tmp_path, instance(arg.format("", " startIndex='1'")))
+    assert on_element.solutions and on_element.solutions == on_list.solutions
+
+
 def test_compact_lists_skip_the_holes_of_an_array(tmp_path):
     cells = {"z": (((0,), "z[0]"), ((1,), None), ((2,), "z[2]"))}  # z[1] is a hole the file does not mark
     text = instance("<allDifferent> z[] </allDifferent>", variables='<array id="z" size="[3]"> 0..1 </array>')

@@ -198,7 +198,7 @@ class GlobalConstraints:
         condition."""
         items = self.terms(list_text(element))
         listed = element.find("list")
-        start = int(listed.get("startIndex", "0")) if listed is not None else 0
+        start = int((listed if listed is not None else element).get("startIndex", element.get("startIndex", "0")))
         best = self.extremum(which, items)
         reached = [self.is_true("eq", item, best) for item in items]
         rank = element.get("rank", "any")
