@@ -38,6 +38,7 @@ from kernelext.xcsp.constraints import (
     AllDifferentMatrix,
     AllEqual,
     AllEqualLists,
+    ArgExtremum,
     Cardinality,
     Channel,
     Circuit,
@@ -603,10 +604,6 @@ class _Compiler(Declarations):
             raise Untranslatable(f"{what} over something other than variables")
         return sorted({v for n in nodes for low, high in self.domains[n] for v in range(low, high + 1)})
 
-    def start_index(self, element) -> int:
-        listed = element.find("list")
-        return int((listed if listed is not None else element).get("startIndex", element.get("startIndex", "0")))
-
     # constraints: generic
 
     def compiled(self, element, scope: dict) -> Callable:
@@ -856,18 +853,12 @@ class _Compiler(Declarations):
 
         return found
 
-    def _minimumArg(self, element, scope: dict) -> Callable:
-        return self.arg_extremum(element, scope, min)
-
-    def _maximumArg(self, element, scope: dict) -> Callable:
-        return self.arg_extremum(element, scope, max)
-
-    def arg_extremum(self, element, scope: dict, pick: Callable) -> Callable:
+    def _arg_extremum(self, constraint: ArgExtremum, scope: dict) -> Callable:
         """The index of the least (greatest) item, the first, the last or any of them (`rank`), meets the
         condition."""
-        get, _ = self.listed(list_text(element), scope)
-        start, rank = self.start_index(element), element.get("rank", "any")
-        test = self.condition(read_condition(child_text(element, "condition")), scope)
+        get, pick = self.sequence(list(constraint.items), scope), min if constraint.least else max
+        start, rank = constraint.start, constraint.rank
+        test = self.condition(constraint.condition, scope)
 
         def found(s) -> bool:
             items = list(get(s))
@@ -1235,8 +1226,6 @@ _HANDLERS: dict[str, Callable] = {
     "extension": _Compiler._extension,
     "clause": _Compiler._clause,
     "precedence": _Compiler._precedence,
-    "minimumArg": _Compiler._minimumArg,
-    "maximumArg": _Compiler._maximumArg,
     "flow": _Compiler._flow,
     "noOverlap": _Compiler._noOverlap,
     "cumulative": _Compiler._cumulative,
@@ -1260,6 +1249,7 @@ _TYPED_HANDLERS: dict[type, Callable] = {
     Lex: _Compiler._lex,
     Instantiation: _Compiler._instantiation,
     Extremum: _Compiler._extremum,
+    ArgExtremum: _Compiler._arg_extremum,
     Element: _Compiler._element,
     MatrixElement: _Compiler._matrix_element,
     Channel: _Compiler._channel,

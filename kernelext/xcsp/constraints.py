@@ -157,6 +157,18 @@ class Extremum:
 
 
 @dataclass(frozen=True)
+class ArgExtremum:
+    """The index (counted from `start`) of the least item (`least`), or of the greatest, meets `condition`: of the
+    first such item, the last, or any (`rank`)."""
+
+    least: bool
+    items: Terms
+    start: int
+    rank: str
+    condition: Condition
+
+
+@dataclass(frozen=True)
 class Element:
     """The item at `index` (counted from `start`) equals `value`, or meets `condition`: the first such item, the
     last, or any (`rank`). Without an index, some item does; `reified_by` (a 0/1 variable) then says whether."""
@@ -220,6 +232,7 @@ Constraint = (
     | Lex
     | Instantiation
     | Extremum
+    | ArgExtremum
     | Element
     | MatrixElement
     | Channel
@@ -376,6 +389,11 @@ def _extremum(element, declarations: Declarations) -> Extremum:
     return Extremum(least, items, condition_, at, index.get("rank", "any"), _start(element))
 
 
+def _arg_extremum(element, declarations: Declarations) -> ArgExtremum:
+    items, condition_ = terms(declarations, list_text(element)), read_condition(child_text(element, "condition"))
+    return ArgExtremum(element.tag == "minimumArg", items, _start(element), element.get("rank", "any"), condition_)
+
+
 def _start(element) -> int:
     """A list's start: on its `<list>`, else on the element itself (pycsp3's short form)."""
     listed = element.find("list")
@@ -440,6 +458,8 @@ _READERS = {
     "instantiation": _instantiation,
     "minimum": _extremum,
     "maximum": _extremum,
+    "minimumArg": _arg_extremum,
+    "maximumArg": _arg_extremum,
     "element": _element,
     "channel": _channel,
     "circuit": _circuit,

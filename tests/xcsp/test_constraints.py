@@ -15,6 +15,7 @@ from kernelext.xcsp.constraints import (
     AllDifferentMatrix,
     AllEqual,
     AllEqualLists,
+    ArgExtremum,
     Cardinality,
     Channel,
     Circuit,
@@ -127,6 +128,10 @@ def read_text(declarations: Declarations, text: str):
             "<element><matrix startRowIndex='1'> (x[0][0],x[0][1])(y,3) </matrix><index> y x[1][0] </index>"
             "<value> x[1][1] </value></element>",
             MatrixElement((("x[0][0]", "x[0][1]"), ("y", 3)), "y", "x[1][0]", 1, 0, "x[1][1]", None),
+        ),
+        (
+            "<maximumArg rank='last'><list startIndex='1'> x[0][] </list><condition> (in,1..2) </condition></maximumArg>",
+            ArgExtremum(False, ("x[0][0]", "x[0][1]", "x[0][2]"), 1, "last", Condition("in", ((1, 2),), " (in,1..2) ")),
         ),
         ("<channel> x[0][] </channel>", Channel(("x[0][0]", "x[0][1]", "x[0][2]"), 0)),
         (

@@ -18,6 +18,7 @@ from kernelext.xcsp.constraints import (
     AllDifferentMatrix,
     AllEqual,
     AllEqualLists,
+    ArgExtremum,
     Cardinality,
     Channel,
     Circuit,
@@ -187,21 +188,12 @@ class GlobalConstraints:
         (self.model.AddMinEquality if which == "min" else self.model.AddMaxEquality)(result, items)
         return result
 
-    def _minimumArg(self, element) -> None:
-        self.arg_extremum(element, "min")
-
-    def _maximumArg(self, element) -> None:
-        self.arg_extremum(element, "max")
-
-    def arg_extremum(self, element, which: str) -> None:
+    def _arg_extremum(self, constraint: ArgExtremum) -> None:
         """The index of the least or greatest item (the first, the last, or any of them: `rank`) satisfies the
         condition."""
-        items = self.terms(list_text(element))
-        listed = element.find("list")
-        start = int((listed if listed is not None else element).get("startIndex", element.get("startIndex", "0")))
-        best = self.extremum(which, items)
+        items, start, rank = [self.term(item) for item in constraint.items], constraint.start, constraint.rank
+        best = self.extremum("min" if constraint.least else "max", items)
         reached = [self.is_true("eq", item, best) for item in items]
-        rank = element.get("rank", "any")
         if rank in ("first", "last"):
             order = range(len(items)) if rank == "first" else range(len(items) - 1, -1, -1)
             chosen, earlier = {}, []
@@ -209,9 +201,8 @@ class GlobalConstraints:
                 chosen[k] = self.conjunction([reached[k], *(lit.Not() for lit in earlier)])
                 earlier.append(reached[k])
             reached = [chosen[k] for k in range(len(items))]
-        operator, operand = condition(child_text(element, "condition"))
         holds = [
-            self.conjunction([lit, self.condition_literal(k + start, operator, operand)])
+            self.conjunction([lit, self.condition_literal(k + start, constraint.condition)])
             for k, lit in enumerate(reached)
         ]
         self.model.AddBoolOr(holds)
@@ -466,4 +457,5 @@ TYPED_HANDLERS = {
     Channel: GlobalConstraints._channel,
     Circuit: GlobalConstraints._circuit,
     Extremum: GlobalConstraints._extremum,
+    ArgExtremum: GlobalConstraints._arg_extremum,
 }

@@ -269,14 +269,14 @@ class _Reader(GlobalConstraints, Declarations):
         self.model.AddLinearExpressionInDomain(term, domain.complement()).OnlyEnforceIf(holds.Not())
         return holds
 
-    def condition_literal(self, left, operator: str, operand: str):
-        """A literal true exactly when `left` meets the XCSP3 condition `(operator, operand)`."""
-        if operator in ("in", "notin"):
-            inside = self.within(left, [v for low, high in _set_operand(operand) for v in range(low, high + 1)])
-            return inside if operator == "in" else inside.Not()
-        if operator not in _COMPARED:
-            raise BackendUnsupported(f"the condition operator {operator}")
-        return self.is_true(operator, left, self.term(parse_expression(operand)))
+    def condition_literal(self, left, found: Condition):
+        """A literal true exactly when `left` meets the XCSP3 condition."""
+        if found.of_values:
+            inside = self.within(left, [v for low, high in found.operand for v in range(low, high + 1)])
+            return inside if found.operator == "in" else inside.Not()
+        if found.operator not in _COMPARED:
+            raise BackendUnsupported(f"the condition operator {found.operator}")
+        return self.is_true(found.operator, left, self.term(found.operand))
 
     def post_condition(self, expression, found: Condition) -> None:
         """`expression` meets the XCSP3 condition: `(le,y)`, `(in,1..5)`, `(notin,{1,3})`."""
@@ -658,11 +658,6 @@ def _binary(op: str, args: tuple) -> tuple:
     if len(args) != 2:
         raise BackendUnsupported(f"{op} with other than two arguments")
     return args
-
-
-def _set_operand(text: str):
-    """A condition's set operand (`1..5`, `{1,3}`) as intervals."""
-    return intervals(text.strip().strip("{}").replace(",", " "))
 
 
 _PARAMETER = re.compile(r"%(\d+)")
