@@ -244,9 +244,9 @@ _REIFICATIONS = ("reifiedBy", "hreifiedBy", "ireifiedBy")
 
 def term(token: str) -> Term:
     """A list item as a term: `3` -> 3, `x[0]` -> "x[0]", `add(x[0],1)` -> ("add", ("x[0]", 1))."""
-    if _NUMBER.fullmatch(token):
-        return int(token)
-    return parse_expression(token) if "(" in token else token
+    if "(" in token:
+        return parse_expression(token)
+    return int(token) if _NUMBER.fullmatch(token) else token
 
 
 def terms(declarations: Declarations, text: str) -> Terms:
