@@ -25,6 +25,7 @@ from kernelext.solver.kit.rules import (
     Table,
 )
 from kernelext.xcsp.check import truncated_div, truncated_mod
+from kernelext.xcsp.constraints import unread_reification
 from kernelext.xcsp.declarations import Declarations
 from kernelext.xcsp.expressions import parse_expression
 from kernelext.xcsp.subsets import XmlConstraint
@@ -51,6 +52,8 @@ def rule_of(constraint: XmlConstraint) -> Rule | None:
 
 
 def _rule(element, scope) -> Rule | None:
+    if unread_reification(element):  # it holds only where its variable says so: no rule of its own
+        return None
     reader = _READERS.get(element.tag)
     return reader(element, scope) if reader else None
 
@@ -115,11 +118,13 @@ def _n_values(element, scope) -> Rule | None:
 def _element(element, scope) -> Rule | None:
     items = element.findtext("list", "").split()
     listed = element.find("list")
-    start = int(listed.get("startIndex", "0")) if listed is not None else 0
+    start = int((listed if listed is not None else element).get("startIndex", element.get("startIndex", "0")))
     index = (element.findtext("index") or "").strip()
     value = (element.findtext("value") or "").strip()
     if (
-        not items
+        element.find("index") is None
+        or element.find("index").get("rank", "any") != "any"  # the first or last item that matches: no rule
+        or not items
         or any(_is_number(v) for v in items)
         or len(set(items)) < len(items)
         or not index

@@ -307,3 +307,22 @@ def test_a_focused_all_different_list_keeps_touched_lists_and_those_with_few_way
     candidates = {v: frozenset((0, 1)) for v in names} | {"v3": frozenset((0,)), "v4": frozenset((1,))}
     focused = AllDifferentList(tuple(names), 3).focus(candidates, frozenset(names[:3]))
     assert focused.scope == tuple(names[:6])  # the touched list, and one with 2 ways and 3 lists it may equal
+
+
+@pytest.mark.parametrize(
+    "xml",
+    [
+        "<element><list> x y </list><index rank='first'> z </index><value> 1 </value></element>",  # a rank
+        "<intension reifiedBy='z'> lt(x,y) </intension>",  # reified by a variable
+    ],
+)
+def test_a_form_its_rule_would_misread_has_no_rule(xml):
+    assert rule_of(constraint_of(xml, "", ("x", "y", "z"))) is None
+
+
+def test_an_element_s_start_may_be_given_on_the_element():
+    on_element = "<element startIndex='1'><list> x y </list><index> z </index><value> 3 </value></element>"
+    on_list = "<element><list startIndex='1'> x y </list><index> z </index><value> 3 </value></element>"
+    domains = tuple(frozenset(range(0, 4)) for _ in range(3))
+    filtered = [rule_of(constraint_of(xml, "", ("x", "y", "z"))).filter(domains) for xml in (on_element, on_list)]
+    assert filtered[0] == filtered[1] == projection(domains, lambda t: t[2] in (1, 2) and t[t[2] - 1] == 3)
