@@ -4,6 +4,8 @@
   kit's code when the pages are built (the commands' table in `kernelext.magic.commands`, the `%%puzzle?` help
   that IPython builds from the magics' docstrings and `magic_arguments`, the `%config PuzzleMagics` traits),
   so that it cannot drift from what the kernel says;
+- `support-table` directive: what the checker, CP-SAT, the MiniZinc translation and the kit's own search take of
+  each form of constraint, found by giving each form to each of them (`kernelext.solver.support`);
 - `grade-cli` and `exercise-json` directives: the teachers' reference of `kernelext-grade` (from its argparse
   parser, `kernelext.grading.cli.parser()`) and of `exercise.json` (from `kernelext.grading.format.exercise.FIELDS`,
   which `load_exercise` reads by); `grade_commands()` and `exercise_fields()` make their text without Sphinx;
@@ -188,6 +190,28 @@ class ExerciseJson(PuzzleCommands):
         return self._markdown(exercise_fields(), "kernelext.grading.format.exercise")
 
 
+def support_table() -> list[str]:
+    """The solvers' support table, form by form, as `kernelext.solver.support` finds it by giving each form to
+    each reader."""
+    from kernelext.solver.support import READERS, support_rows
+
+    rows = [(name, *(_support_cell(cell) for cell in cells), wrong) for name, *cells, wrong in support_rows()]
+    return markdown_table(["form", *(f"`{reader}`" for reader in READERS), "never given to"], rows)
+
+
+def _support_cell(verdict: str) -> str:
+    if verdict in ("yes", "checked at the end"):
+        return verdict
+    return f"refused: {verdict}"
+
+
+class SupportTable(PuzzleCommands):
+    """What each reader of a compiled model takes, from `kernelext.solver.support`."""
+
+    def run(self):
+        return self._markdown(support_table(), "kernelext.solver.support")
+
+
 class PuzzleHelp(SphinxDirective):
     """What `%%puzzle?` (argument `puzzle`) or `%%puzzle+?` (argument `puzzle+`) shows, as IPython builds it."""
 
@@ -298,6 +322,7 @@ def setup(app: Sphinx) -> dict:
     app.add_directive("puzzle-help", PuzzleHelp)
     app.add_directive("grade-cli", GradeCli)
     app.add_directive("exercise-json", ExerciseJson)
+    app.add_directive("support-table", SupportTable)
     app.add_config_value("kernelext_lite_notebooks", (), "env", types=frozenset({tuple}))
     app.connect("config-inited", _find_lite_site)
     app.connect("builder-inited", _execution_folder_in_build, priority=900)  # after myst-nb's own (500)
