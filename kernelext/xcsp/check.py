@@ -31,31 +31,9 @@ from collections.abc import Callable, Iterable, Mapping
 from functools import partial
 from operator import itemgetter
 
+import kernelext.xcsp.constraints as typed
 from kernelext.errors import Untranslatable
-from kernelext.xcsp.constraints import (
-    AllDifferent,
-    AllDifferentLists,
-    AllDifferentMatrix,
-    AllEqual,
-    AllEqualLists,
-    ArgExtremum,
-    Cardinality,
-    Channel,
-    Circuit,
-    Condition,
-    Count,
-    Element,
-    Extremum,
-    Instantiation,
-    Lex,
-    MatrixElement,
-    NValues,
-    Ordered,
-    Sum,
-    read,
-    read_condition,
-    unread_reification,
-)
+from kernelext.xcsp.constraints import read, read_condition, unread_reification
 from kernelext.xcsp.declarations import Declarations, list_text, substitute
 from kernelext.xcsp.document import parse_file
 from kernelext.xcsp.expressions import parse_expression
@@ -576,7 +554,7 @@ class _Compiler(Declarations):
         nodes = self.nodes(text)
         return self.sequence(nodes, scope), len(nodes)
 
-    def condition(self, condition: Condition, scope: dict) -> Callable[[int, Mapping], bool]:
+    def condition(self, condition: typed.Condition, scope: dict) -> Callable[[int, Mapping], bool]:
         """The XCSP3 condition as a test of a value (compiled once per text)."""
         known = self.conditions.get(condition.text)
         if known is None:
@@ -585,7 +563,7 @@ class _Compiler(Declarations):
         scope.update(dict.fromkeys(known[1]))
         return known[0]
 
-    def compiled_condition(self, condition: Condition, scope: dict) -> Callable[[int, Mapping], bool]:
+    def compiled_condition(self, condition: typed.Condition, scope: dict) -> Callable[[int, Mapping], bool]:
         op, operand = condition.operator, condition.operand
         if condition.of_values:
             inside = _membership(operand)
@@ -648,7 +626,7 @@ class _Compiler(Declarations):
             return (lambda s: get(s) in matcher) if positive else (lambda s: get(s) not in matcher)
         return (lambda s: matcher(get(s))) if positive else (lambda s: not matcher(get(s)))
 
-    def _instantiation(self, constraint: Instantiation, scope: dict) -> Callable:
+    def _instantiation(self, constraint: typed.Instantiation, scope: dict) -> Callable:
         get, fixed = self.sequence(list(constraint.items), scope), constraint.values
         return lambda s: tuple(get(s)) == fixed
 
@@ -690,12 +668,12 @@ class _Compiler(Declarations):
 
     # comparison
 
-    def _all_different_matrix(self, constraint: AllDifferentMatrix, scope: dict) -> Callable:
+    def _all_different_matrix(self, constraint: typed.AllDifferentMatrix, scope: dict) -> Callable:
         lines = [self.sequence(list(line), scope) for line in [*constraint.rows, *constraint.columns]]
         skip = constraint.excepted or frozenset()
         return lambda s: all(_distinct(line(s), skip) for line in lines)
 
-    def _all_different_lists(self, constraint: AllDifferentLists, scope: dict) -> Callable:
+    def _all_different_lists(self, constraint: typed.AllDifferentLists, scope: dict) -> Callable:
         """No two lists equal, except on the tuples excepted."""
         if len({len(listed) for listed in constraint.lists}) != 1:
             raise Untranslatable("an allDifferent of lists of different lengths")
@@ -708,25 +686,25 @@ class _Compiler(Declarations):
 
         return lists_differ
 
-    def _all_different(self, constraint: AllDifferent, scope: dict) -> Callable:
+    def _all_different(self, constraint: typed.AllDifferent, scope: dict) -> Callable:
         get, n = self.sequence(list(constraint.items), scope), len(constraint.items)
         if constraint.excepted is None:
             return lambda s: len(set(get(s))) == n
         skip = constraint.excepted
         return lambda s: _distinct(get(s), skip)
 
-    def _all_equal_lists(self, constraint: AllEqualLists, scope: dict) -> Callable:
+    def _all_equal_lists(self, constraint: typed.AllEqualLists, scope: dict) -> Callable:
         vectors = [self.sequence(list(listed), scope) for listed in constraint.lists]
         return lambda s: len({tuple(get(s)) for get in vectors}) == 1
 
-    def _all_equal(self, constraint: AllEqual, scope: dict) -> Callable:
+    def _all_equal(self, constraint: typed.AllEqual, scope: dict) -> Callable:
         get = self.sequence(list(constraint.items), scope)
         if constraint.excepted is None:
             return lambda s: len(set(get(s))) <= 1
         skip = constraint.excepted  # as ACE posts it: equal unless one of them is excepted
         return lambda s: len(set(get(s)) - skip) <= 1
 
-    def _ordered(self, constraint: Ordered, scope: dict) -> Callable:
+    def _ordered(self, constraint: typed.Ordered, scope: dict) -> Callable:
         get, compare = self.sequence(list(constraint.items), scope), _COMPARE[constraint.operator]
         if constraint.lengths is None:
             return lambda s: all(map(compare, *_pairs(get(s))))
@@ -738,7 +716,7 @@ class _Compiler(Declarations):
 
         return ordered
 
-    def _lex(self, constraint: Lex, scope: dict) -> Callable:
+    def _lex(self, constraint: typed.Lex, scope: dict) -> Callable:
         compare = _COMPARE[constraint.operator]
         compiled = []
         for group in constraint.groups:
@@ -786,7 +764,7 @@ class _Compiler(Declarations):
             raise Untranslatable(f"a <{element.tag}> whose {tag} do not match its list")
         return self.sequence(nodes, scope)
 
-    def _sum(self, constraint: Sum, scope: dict) -> Callable:
+    def _sum(self, constraint: typed.Sum, scope: dict) -> Callable:
         get = self.sequence(list(constraint.items), scope)
         test = self.condition(constraint.condition, scope)
         if constraint.coeffs is None:
@@ -796,7 +774,7 @@ class _Compiler(Declarations):
         weights = self.sequence(list(constraint.coeffs), scope)
         return lambda s: test(sum(map(operator.mul, weights(s), get(s))), s)
 
-    def _count(self, constraint: Count, scope: dict) -> Callable:
+    def _count(self, constraint: typed.Count, scope: dict) -> Callable:
         get = self.sequence(list(constraint.items), scope)
         counted = list(constraint.values)
         test = self.condition(constraint.condition, scope)
@@ -806,13 +784,13 @@ class _Compiler(Declarations):
         chosen = self.sequence(counted, scope)
         return lambda s: test(sum(map(set(chosen(s)).__contains__, get(s))), s)
 
-    def _n_values(self, constraint: NValues, scope: dict) -> Callable:
+    def _n_values(self, constraint: typed.NValues, scope: dict) -> Callable:
         get = self.sequence(list(constraint.items), scope)
         skip = constraint.excepted
         test = self.condition(constraint.condition, scope)
         return lambda s: test(len(set(get(s)) - skip), s)
 
-    def _cardinality(self, constraint: Cardinality, scope: dict) -> Callable:
+    def _cardinality(self, constraint: typed.Cardinality, scope: dict) -> Callable:
         get = self.sequence(list(constraint.items), scope)
         chosen = self.sequence(list(constraint.values), scope)
         tests = []
@@ -833,7 +811,7 @@ class _Compiler(Declarations):
 
     # connection
 
-    def _extremum(self, constraint: Extremum, scope: dict) -> Callable:
+    def _extremum(self, constraint: typed.Extremum, scope: dict) -> Callable:
         get, pick = self.sequence(list(constraint.items), scope), min if constraint.least else max
         if constraint.index is None:
             test = self.condition(constraint.condition, scope)
@@ -853,7 +831,7 @@ class _Compiler(Declarations):
 
         return found
 
-    def _arg_extremum(self, constraint: ArgExtremum, scope: dict) -> Callable:
+    def _arg_extremum(self, constraint: typed.ArgExtremum, scope: dict) -> Callable:
         """The index of the least (greatest) item, the first, the last or any of them (`rank`), meets the
         condition."""
         get, pick = self.sequence(list(constraint.items), scope), min if constraint.least else max
@@ -871,14 +849,14 @@ class _Compiler(Declarations):
 
         return found
 
-    def value_test(self, constraint: Element | MatrixElement, scope: dict) -> Callable:
+    def value_test(self, constraint: typed.Element | typed.MatrixElement, scope: dict) -> Callable:
         """A test of a value: equal to the constraint's value, or meeting its condition."""
         if constraint.value is None:
             return self.condition(constraint.condition, scope)
         target = self.term(constraint.value, scope)
         return (lambda v, s: v == target(s)) if callable(target) else (lambda v, s: v == target)
 
-    def _matrix_element(self, constraint: MatrixElement, scope: dict) -> Callable:
+    def _matrix_element(self, constraint: typed.MatrixElement, scope: dict) -> Callable:
         test = self.value_test(constraint, scope)
         get = self.sequence([item for row in constraint.rows for item in row], scope)
         row, column = (_function(self.term(node, scope)) for node in (constraint.row, constraint.column))
@@ -891,7 +869,7 @@ class _Compiler(Declarations):
 
         return at_cell
 
-    def _element(self, constraint: Element, scope: dict) -> Callable:
+    def _element(self, constraint: typed.Element, scope: dict) -> Callable:
         test = self.value_test(constraint, scope)
         get = self.sequence(list(constraint.items), scope)
         if constraint.index is None:  # the value is one of the list's
@@ -914,7 +892,7 @@ class _Compiler(Declarations):
 
         return at_index
 
-    def _channel(self, constraint: Channel, scope: dict) -> Callable:
+    def _channel(self, constraint: typed.Channel, scope: dict) -> Callable:
         first, n, start = self.sequence(list(constraint.first), scope), len(constraint.first), constraint.start
         if constraint.second is None and constraint.value is not None:  # a 0/1 list and the index of its only 1
             value = _function(self.term(constraint.value, scope))
@@ -945,7 +923,7 @@ class _Compiler(Declarations):
 
     # graphs
 
-    def _circuit(self, constraint: Circuit, scope: dict) -> Callable:
+    def _circuit(self, constraint: typed.Circuit, scope: dict) -> Callable:
         """The nodes that do not point to themselves form one cycle, of at least two nodes (XCSP3's circuit)."""
         get, n, start = self.sequence(list(constraint.items), scope), len(constraint.items), constraint.start
         size = constraint.size
@@ -1236,22 +1214,22 @@ _HANDLERS: dict[str, Callable] = {
     **dict.fromkeys(_META, _Compiler._meta),
 }
 _TYPED_HANDLERS: dict[type, Callable] = {
-    AllDifferent: _Compiler._all_different,
-    AllDifferentLists: _Compiler._all_different_lists,
-    AllDifferentMatrix: _Compiler._all_different_matrix,
-    AllEqual: _Compiler._all_equal,
-    AllEqualLists: _Compiler._all_equal_lists,
-    Sum: _Compiler._sum,
-    Count: _Compiler._count,
-    NValues: _Compiler._n_values,
-    Cardinality: _Compiler._cardinality,
-    Ordered: _Compiler._ordered,
-    Lex: _Compiler._lex,
-    Instantiation: _Compiler._instantiation,
-    Extremum: _Compiler._extremum,
-    ArgExtremum: _Compiler._arg_extremum,
-    Element: _Compiler._element,
-    MatrixElement: _Compiler._matrix_element,
-    Channel: _Compiler._channel,
-    Circuit: _Compiler._circuit,
+    typed.AllDifferent: _Compiler._all_different,
+    typed.AllDifferentLists: _Compiler._all_different_lists,
+    typed.AllDifferentMatrix: _Compiler._all_different_matrix,
+    typed.AllEqual: _Compiler._all_equal,
+    typed.AllEqualLists: _Compiler._all_equal_lists,
+    typed.Sum: _Compiler._sum,
+    typed.Count: _Compiler._count,
+    typed.NValues: _Compiler._n_values,
+    typed.Cardinality: _Compiler._cardinality,
+    typed.Ordered: _Compiler._ordered,
+    typed.Lex: _Compiler._lex,
+    typed.Instantiation: _Compiler._instantiation,
+    typed.Extremum: _Compiler._extremum,
+    typed.ArgExtremum: _Compiler._arg_extremum,
+    typed.Element: _Compiler._element,
+    typed.MatrixElement: _Compiler._matrix_element,
+    typed.Channel: _Compiler._channel,
+    typed.Circuit: _Compiler._circuit,
 }

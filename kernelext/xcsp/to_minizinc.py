@@ -18,29 +18,9 @@ import re
 import xml.etree.ElementTree as ElementTree
 from dataclasses import dataclass
 
+import kernelext.xcsp.constraints as typed
 from kernelext.errors import Untranslatable
-from kernelext.xcsp.constraints import (
-    AllDifferent,
-    AllDifferentLists,
-    AllDifferentMatrix,
-    AllEqual,
-    AllEqualLists,
-    Cardinality,
-    Channel,
-    Circuit,
-    Condition,
-    Count,
-    Element,
-    Extremum,
-    Instantiation,
-    Lex,
-    MatrixElement,
-    NValues,
-    Ordered,
-    Sum,
-    read,
-    read_condition,
-)
+from kernelext.xcsp.constraints import read, read_condition
 from kernelext.xcsp.declarations import Declarations, list_text
 from kernelext.xcsp.expressions import BOOLEAN, COMPARISONS, parse_expression
 from kernelext.xcsp.values import (
@@ -211,7 +191,7 @@ class _Writer(Declarations):
             return []
         return self.terms(coeffs.text or "")
 
-    def condition(self, left: str, found: Condition) -> str:
+    def condition(self, left: str, found: typed.Condition) -> str:
         """`left` compared as the XCSP3 condition says: `(le,y)`, `(in,1..5)`, `(notin,{1,3})`."""
         operator = found.operator
         if found.of_values:
@@ -359,11 +339,11 @@ class _Writer(Declarations):
     def column_domains(self, element) -> list[Intervals]:
         return [self.domains[vid] for vid in self.tokens(list_text(element))]
 
-    def _all_different_matrix(self, constraint: AllDifferentMatrix) -> None:
+    def _all_different_matrix(self, constraint: typed.AllDifferentMatrix) -> None:
         for line in [*constraint.rows, *constraint.columns]:
             self.all_different([self.term(item) for item in line], constraint.excepted)
 
-    def _all_different_lists(self, constraint: AllDifferentLists) -> None:
+    def _all_different_lists(self, constraint: typed.AllDifferentLists) -> None:
         """No two lists equal, unless they are a tuple excepted."""
         items = [[self.term(item) for item in listed] for listed in constraint.lists]
         skip = sorted(constraint.excepted or ())
@@ -375,7 +355,7 @@ class _Writer(Declarations):
                 excepted_here = ["(" + " /\\ ".join(f"{a} = {v}" for a, v in zip(first, row)) + ")" for row in skip]
                 self.post("(" + " \\/ ".join(differ + excepted_here) + ")")
 
-    def _all_different(self, constraint: AllDifferent) -> None:
+    def _all_different(self, constraint: typed.AllDifferent) -> None:
         self.all_different([self.term(item) for item in constraint.items], constraint.excepted)
 
     def all_different(self, items: list[str], excepted: frozenset[int] | None) -> None:
@@ -389,16 +369,16 @@ class _Writer(Declarations):
         self.includes.add("all_different")
         self.post(f"all_different([{', '.join(items)}])")
 
-    def _all_equal_lists(self, constraint: AllEqualLists) -> None:
+    def _all_equal_lists(self, constraint: typed.AllEqualLists) -> None:
         raise Untranslatable("an allEqual of several lists")
 
-    def _all_equal(self, constraint: AllEqual) -> None:
+    def _all_equal(self, constraint: typed.AllEqual) -> None:
         if constraint.excepted is not None:
             raise Untranslatable("<allEqual> with except")
         items = [self.term(item) for item in constraint.items]
         self.post(" /\\ ".join(f"{items[0]} = {other}" for other in items[1:]) or "true")
 
-    def _ordered(self, constraint: Ordered) -> None:
+    def _ordered(self, constraint: typed.Ordered) -> None:
         items = [self.term(item) for item in constraint.items]
         gaps = [self.term(gap) for gap in constraint.lengths or ()]
         pairs = [
@@ -407,7 +387,7 @@ class _Writer(Declarations):
         ]
         self.post(" /\\ ".join(pairs) or "true")
 
-    def _lex(self, constraint: Lex) -> None:
+    def _lex(self, constraint: typed.Lex) -> None:
         for group in constraint.groups:
             lists = [[self.term(item) for item in listed] for listed in group]
             for first, second in zip(lists, lists[1:]):
@@ -420,7 +400,7 @@ class _Writer(Declarations):
         self.includes.add(name)
         return f"{name}([{', '.join(first)}], [{', '.join(second)}])"
 
-    def _sum(self, constraint: Sum) -> None:
+    def _sum(self, constraint: typed.Sum) -> None:
         items = [self.term(item) for item in constraint.items]
         weights = [self.term(weight) for weight in constraint.coeffs or ()]
         if weights and len(weights) != len(items):
@@ -428,13 +408,13 @@ class _Writer(Declarations):
         total = " + ".join(f"{w} * {x}" for w, x in zip(weights, items)) if weights else " + ".join(items)
         self.post(self.condition(f"({total or 0})", constraint.condition))
 
-    def _count(self, constraint: Count) -> None:
+    def _count(self, constraint: typed.Count) -> None:
         items = [self.term(item) for item in constraint.items]
         counted = [self.term(value) for value in constraint.values]
         marks = ["bool2int(" + " \\/ ".join(f"{x} = {v}" for v in counted) + ")" for x in items]
         self.post(self.condition(f"({' + '.join(marks) or 0})", constraint.condition))
 
-    def _n_values(self, constraint: NValues) -> None:
+    def _n_values(self, constraint: typed.NValues) -> None:
         if constraint.excepted:
             raise Untranslatable("<nValues> with except")
         items = [self.term(item) for item in constraint.items]
@@ -446,7 +426,7 @@ class _Writer(Declarations):
         self.includes.add("nvalue")
         return f"let {{ var 0..{len(items)}: n; constraint nvalue(n, [{', '.join(items)}]) }} in n"
 
-    def _cardinality(self, constraint: Cardinality) -> None:
+    def _cardinality(self, constraint: typed.Cardinality) -> None:
         items = [self.term(item) for item in constraint.items]
         counted = [self.term(value) for value in constraint.values]
         for value, occurrence in zip(counted, constraint.occurs):
@@ -459,14 +439,14 @@ class _Writer(Declarations):
             for x in items:
                 self.post("(" + " \\/ ".join(f"{x} = {v}" for v in counted) + ")")
 
-    def _extremum(self, constraint: Extremum) -> None:
+    def _extremum(self, constraint: typed.Extremum) -> None:
         name = "minimum" if constraint.least else "maximum"
         if constraint.index is not None:
             raise Untranslatable(f"<{name}> with an index")
         items = [self.term(item) for item in constraint.items]
         self.post(self.condition(f"{name[:3]}([{', '.join(items)}])", constraint.condition))
 
-    def _matrix_element(self, constraint: MatrixElement) -> None:
+    def _matrix_element(self, constraint: typed.MatrixElement) -> None:
         rows = [[self.term(item) for item in row] for row in constraint.rows]
         first, second = self.term(constraint.row), self.term(constraint.column)
         starts = [constraint.start_row, constraint.start_column]
@@ -474,7 +454,7 @@ class _Writer(Declarations):
         shape = f"{starts[0]}..{starts[0] + len(rows) - 1}, {starts[1]}..{starts[1] + len(rows[0]) - 1}"
         self.element(f"array2d({shape}, [{cells}])[{first}, {second}]", constraint)
 
-    def _element(self, constraint: Element) -> None:
+    def _element(self, constraint: typed.Element) -> None:
         if constraint.rank != "any":
             raise Untranslatable(f"<element> with the rank {constraint.rank}")
         if constraint.index is None:
@@ -483,14 +463,14 @@ class _Writer(Declarations):
         index = self.term(constraint.index)
         self.element(f"array1d({start}..{start + len(items) - 1}, [{', '.join(items)}])[{index}]", constraint)
 
-    def element(self, picked: str, constraint: Element | MatrixElement) -> None:
+    def element(self, picked: str, constraint: typed.Element | typed.MatrixElement) -> None:
         """The item `picked` equals the constraint's value, or meets its condition."""
         if constraint.value is not None:
             self.post(f"{picked} = {self.term(constraint.value)}")
         else:
             self.post(self.condition(picked, constraint.condition))
 
-    def _channel(self, constraint: Channel) -> None:
+    def _channel(self, constraint: typed.Channel) -> None:
         first, start = [self.term(item) for item in constraint.first], constraint.start
         if constraint.second is None and constraint.value is not None:  # a 0/1 list and the index of its 1
             value = self.term(constraint.value)
@@ -510,7 +490,7 @@ class _Writer(Declarations):
                 for j, y in enumerate(second):
                     self.post(f"({x} = {j + other}) {arrow} ({y} = {i + start})")
 
-    def _circuit(self, constraint: Circuit) -> None:
+    def _circuit(self, constraint: typed.Circuit) -> None:
         if constraint.size is not None:
             raise Untranslatable("<circuit> with a size")
         items, start = [self.term(item) for item in constraint.items], constraint.start
@@ -644,7 +624,7 @@ class _Writer(Declarations):
             for value in ordered:
                 self.post("(" + " \\/ ".join(f"{x} = {value}" for x in items) + ")")
 
-    def _instantiation(self, constraint: Instantiation) -> None:
+    def _instantiation(self, constraint: typed.Instantiation) -> None:
         items = [self.term(item) for item in constraint.items]
         self.post(" /\\ ".join(f"{x} = {v}" for x, v in zip(items, constraint.values)) or "true")
 
@@ -691,21 +671,21 @@ def _matches(scope: list[str], row: tuple) -> str:
 
 
 _TYPED_WRITERS = {
-    AllDifferent: _Writer._all_different,
-    AllDifferentLists: _Writer._all_different_lists,
-    AllDifferentMatrix: _Writer._all_different_matrix,
-    AllEqual: _Writer._all_equal,
-    AllEqualLists: _Writer._all_equal_lists,
-    Sum: _Writer._sum,
-    Count: _Writer._count,
-    NValues: _Writer._n_values,
-    Cardinality: _Writer._cardinality,
-    Ordered: _Writer._ordered,
-    Lex: _Writer._lex,
-    Instantiation: _Writer._instantiation,
-    Extremum: _Writer._extremum,
-    Element: _Writer._element,
-    MatrixElement: _Writer._matrix_element,
-    Channel: _Writer._channel,
-    Circuit: _Writer._circuit,
+    typed.AllDifferent: _Writer._all_different,
+    typed.AllDifferentLists: _Writer._all_different_lists,
+    typed.AllDifferentMatrix: _Writer._all_different_matrix,
+    typed.AllEqual: _Writer._all_equal,
+    typed.AllEqualLists: _Writer._all_equal_lists,
+    typed.Sum: _Writer._sum,
+    typed.Count: _Writer._count,
+    typed.NValues: _Writer._n_values,
+    typed.Cardinality: _Writer._cardinality,
+    typed.Ordered: _Writer._ordered,
+    typed.Lex: _Writer._lex,
+    typed.Instantiation: _Writer._instantiation,
+    typed.Extremum: _Writer._extremum,
+    typed.Element: _Writer._element,
+    typed.MatrixElement: _Writer._matrix_element,
+    typed.Channel: _Writer._channel,
+    typed.Circuit: _Writer._circuit,
 }

@@ -11,28 +11,9 @@ from __future__ import annotations
 import itertools
 import re
 
+import kernelext.xcsp.constraints as typed
 from kernelext.solver.errors import BackendUnsupported
-from kernelext.xcsp.constraints import (
-    AllDifferent,
-    AllDifferentLists,
-    AllDifferentMatrix,
-    AllEqual,
-    AllEqualLists,
-    ArgExtremum,
-    Cardinality,
-    Channel,
-    Circuit,
-    Count,
-    Element,
-    Extremum,
-    Instantiation,
-    Lex,
-    MatrixElement,
-    NValues,
-    Ordered,
-    Sum,
-    read_condition,
-)
+from kernelext.xcsp.constraints import read_condition
 from kernelext.xcsp.declarations import list_text
 from kernelext.xcsp.expressions import parse_expression
 from kernelext.xcsp.values import arcs, child_text, condition, values
@@ -48,11 +29,11 @@ class GlobalConstraints:
 
     # lists
 
-    def _all_different_matrix(self, constraint: AllDifferentMatrix) -> None:
+    def _all_different_matrix(self, constraint: typed.AllDifferentMatrix) -> None:
         for line in [*constraint.rows, *constraint.columns]:
             self.all_different([self.term(item) for item in line], constraint.excepted)
 
-    def _all_different_lists(self, constraint: AllDifferentLists) -> None:
+    def _all_different_lists(self, constraint: typed.AllDifferentLists) -> None:
         """No two lists equal, unless they are a tuple excepted."""
         items = [[self.term(item) for item in listed] for listed in constraint.lists]
         if len({len(item) for item in items}) != 1:
@@ -63,7 +44,7 @@ class GlobalConstraints:
             excepted_here = [self.conjunction([self.equals_value(a, v) for a, v in zip(first, row)]) for row in skip]
             self.model.AddBoolOr(differ + excepted_here)
 
-    def _all_different(self, constraint: AllDifferent) -> None:
+    def _all_different(self, constraint: typed.AllDifferent) -> None:
         self.all_different([self.term(item) for item in constraint.items], constraint.excepted)
 
     def all_different(self, items: list, excepted: frozenset[int] | None) -> None:
@@ -75,7 +56,7 @@ class GlobalConstraints:
         for a, b in itertools.combinations(items, 2):  # equal only on a value excepted
             self.model.Add(a != b).OnlyEnforceIf(self.within(a, skip).Not())
 
-    def _all_equal_lists(self, constraint: AllEqualLists) -> None:
+    def _all_equal_lists(self, constraint: typed.AllEqualLists) -> None:
         """Every list equal."""
         vectors = [[self.term(item) for item in listed] for listed in constraint.lists]
         if len({len(vector) for vector in vectors}) != 1:
@@ -84,7 +65,7 @@ class GlobalConstraints:
             for a, b in zip(vectors[0], other):
                 self.model.Add(a == b)
 
-    def _all_equal(self, constraint: AllEqual) -> None:
+    def _all_equal(self, constraint: typed.AllEqual) -> None:
         items = [self.term(item) for item in constraint.items]
         if constraint.excepted is None:
             for other in items[1:]:
@@ -94,17 +75,17 @@ class GlobalConstraints:
         for a, b in itertools.combinations(items, 2):  # differ only where one takes a value excepted
             self.model.AddBoolOr([self.within(a, skip), self.within(b, skip), self.is_true("eq", a, b)])
 
-    def _ordered(self, constraint: Ordered) -> None:
+    def _ordered(self, constraint: typed.Ordered) -> None:
         items = [self.term(item) for item in constraint.items]
         gaps = [self.term(gap) for gap in constraint.lengths] if constraint.lengths is not None else [0] * len(items)
         for gap, (a, b) in zip(gaps, zip(items, items[1:])):
             self.post_comparison(constraint.operator, a + gap, b)
 
-    def _instantiation(self, constraint: Instantiation) -> None:
+    def _instantiation(self, constraint: typed.Instantiation) -> None:
         for item, value in zip(constraint.items, constraint.values):
             self.model.Add(self.term(item) == value)
 
-    def _lex(self, constraint: Lex) -> None:
+    def _lex(self, constraint: typed.Lex) -> None:
         for group in constraint.groups:
             lists = [[self.term(item) for item in listed] for listed in group]
             for first, second in zip(lists, lists[1:]):
@@ -125,7 +106,7 @@ class GlobalConstraints:
 
     # counting
 
-    def _sum(self, constraint: Sum) -> None:
+    def _sum(self, constraint: typed.Sum) -> None:
         self.post_condition(self.weighted(constraint.items, constraint.coeffs), constraint.condition)
 
     def weighted(self, items: tuple, coeffs: tuple | None):
@@ -137,7 +118,7 @@ class GlobalConstraints:
             self.term(("mul", (w, x))) if not isinstance(w, int) else w * self.term(x) for w, x in zip(weights, items)
         )
 
-    def _count(self, constraint: Count) -> None:
+    def _count(self, constraint: typed.Count) -> None:
         marks = [self.one_of(self.term(item), list(constraint.values)) for item in constraint.items]
         self.post_condition(sum(marks), constraint.condition)
 
@@ -147,7 +128,7 @@ class GlobalConstraints:
             return self.within(item, counted)
         return self.disjunction([self.is_true("eq", item, self.term(v)) for v in counted])
 
-    def _n_values(self, constraint: NValues) -> None:
+    def _n_values(self, constraint: typed.NValues) -> None:
         items = [self.term(item) for item in constraint.items]
         self.post_condition(self.distinct(items, constraint.excepted), constraint.condition)
 
@@ -156,7 +137,7 @@ class GlobalConstraints:
         seen = sorted({v for item in items for v in self.values_of(item)} - set(skip))
         return sum(self.disjunction([self.equals_value(item, v) for item in items]) for v in seen)
 
-    def _cardinality(self, constraint: Cardinality) -> None:
+    def _cardinality(self, constraint: typed.Cardinality) -> None:
         items = [self.term(item) for item in constraint.items]
         counted = list(constraint.values)
         for value, occurrence in zip(counted, constraint.occurs):
@@ -174,7 +155,7 @@ class GlobalConstraints:
             for item in items:
                 self.model.AddBoolOr([self.one_of(item, counted)])
 
-    def _extremum(self, constraint: Extremum) -> None:
+    def _extremum(self, constraint: typed.Extremum) -> None:
         """The least or greatest item meets the condition."""
         if constraint.index is not None:
             raise BackendUnsupported(f"<{'minimum' if constraint.least else 'maximum'}> with an index")
@@ -188,7 +169,7 @@ class GlobalConstraints:
         (self.model.AddMinEquality if which == "min" else self.model.AddMaxEquality)(result, items)
         return result
 
-    def _arg_extremum(self, constraint: ArgExtremum) -> None:
+    def _arg_extremum(self, constraint: typed.ArgExtremum) -> None:
         """The index of the least or greatest item (the first, the last, or any of them: `rank`) satisfies the
         condition."""
         items, start, rank = [self.term(item) for item in constraint.items], constraint.start, constraint.rank
@@ -209,7 +190,7 @@ class GlobalConstraints:
 
     # indexing
 
-    def _matrix_element(self, constraint: MatrixElement) -> None:
+    def _matrix_element(self, constraint: typed.MatrixElement) -> None:
         rows = [[self.term(item) for item in row] for row in constraint.rows]
         row = self.term(constraint.row) - constraint.start_row
         column = self.term(constraint.column) - constraint.start_column
@@ -217,7 +198,7 @@ class GlobalConstraints:
         self.model.AddLinearConstraint(column, 0, len(rows[0]) - 1)
         self.element(row * len(rows[0]) + column, [item for line in rows for item in line], constraint)
 
-    def _element(self, constraint: Element) -> None:
+    def _element(self, constraint: typed.Element) -> None:
         if constraint.rank != "any":
             raise BackendUnsupported(f"<element> with the rank {constraint.rank}")
         if constraint.index is None:
@@ -225,7 +206,7 @@ class GlobalConstraints:
         items = [self.term(item) for item in constraint.items]
         self.element(self.term(constraint.index) - constraint.start, items, constraint)
 
-    def element(self, index, items: list, constraint: Element | MatrixElement) -> None:
+    def element(self, index, items: list, constraint: typed.Element | typed.MatrixElement) -> None:
         """The item at `index` (from 0) equals the constraint's value, or meets its condition."""
         if constraint.value is not None:
             target = self.term(constraint.value)
@@ -236,7 +217,7 @@ class GlobalConstraints:
         if constraint.value is None:
             self.post_condition(target, constraint.condition)
 
-    def _channel(self, constraint: Channel) -> None:
+    def _channel(self, constraint: typed.Channel) -> None:
         first, start = [self.as_var(node) for node in constraint.first], constraint.start
         if constraint.second is None and constraint.value is not None:  # a 0/1 list and the index of its 1
             value = self.term(constraint.value)
@@ -276,7 +257,7 @@ class GlobalConstraints:
 
     # graphs
 
-    def _circuit(self, constraint: Circuit) -> None:
+    def _circuit(self, constraint: typed.Circuit) -> None:
         """XCSP3's circuit: the nodes that do not point to themselves form one cycle of at least two nodes."""
         items, start = [self.as_var(node) for node in constraint.items], constraint.start
         edges, loops = [], []
@@ -440,22 +421,22 @@ class GlobalConstraints:
 
 
 TYPED_HANDLERS = {
-    AllDifferent: GlobalConstraints._all_different,
-    AllDifferentLists: GlobalConstraints._all_different_lists,
-    AllDifferentMatrix: GlobalConstraints._all_different_matrix,
-    AllEqual: GlobalConstraints._all_equal,
-    AllEqualLists: GlobalConstraints._all_equal_lists,
-    Sum: GlobalConstraints._sum,
-    Count: GlobalConstraints._count,
-    NValues: GlobalConstraints._n_values,
-    Cardinality: GlobalConstraints._cardinality,
-    Ordered: GlobalConstraints._ordered,
-    Lex: GlobalConstraints._lex,
-    Instantiation: GlobalConstraints._instantiation,
-    Element: GlobalConstraints._element,
-    MatrixElement: GlobalConstraints._matrix_element,
-    Channel: GlobalConstraints._channel,
-    Circuit: GlobalConstraints._circuit,
-    Extremum: GlobalConstraints._extremum,
-    ArgExtremum: GlobalConstraints._arg_extremum,
+    typed.AllDifferent: GlobalConstraints._all_different,
+    typed.AllDifferentLists: GlobalConstraints._all_different_lists,
+    typed.AllDifferentMatrix: GlobalConstraints._all_different_matrix,
+    typed.AllEqual: GlobalConstraints._all_equal,
+    typed.AllEqualLists: GlobalConstraints._all_equal_lists,
+    typed.Sum: GlobalConstraints._sum,
+    typed.Count: GlobalConstraints._count,
+    typed.NValues: GlobalConstraints._n_values,
+    typed.Cardinality: GlobalConstraints._cardinality,
+    typed.Ordered: GlobalConstraints._ordered,
+    typed.Lex: GlobalConstraints._lex,
+    typed.Instantiation: GlobalConstraints._instantiation,
+    typed.Element: GlobalConstraints._element,
+    typed.MatrixElement: GlobalConstraints._matrix_element,
+    typed.Channel: GlobalConstraints._channel,
+    typed.Circuit: GlobalConstraints._circuit,
+    typed.Extremum: GlobalConstraints._extremum,
+    typed.ArgExtremum: GlobalConstraints._arg_extremum,
 }

@@ -17,12 +17,13 @@ import threading
 from dataclasses import dataclass
 from pathlib import Path
 
+import kernelext.xcsp.constraints as typed
 from kernelext.errors import ModelRejected, Untranslatable
 from kernelext.solver.cpsat import module as cpsat_module
 from kernelext.solver.cpsat.global_constraints import TYPED_HANDLERS, GlobalConstraints
 from kernelext.solver.errors import BackendUnsupported
-from kernelext.xcsp.constraints import Condition, unread_reification
 from kernelext.xcsp.constraints import read as read_constraint
+from kernelext.xcsp.constraints import unread_reification
 from kernelext.xcsp.declarations import Declarations, list_text
 from kernelext.xcsp.document import parse_file
 from kernelext.xcsp.expressions import BOOLEAN, parse_expression
@@ -269,7 +270,7 @@ class _Reader(GlobalConstraints, Declarations):
         self.model.AddLinearExpressionInDomain(term, domain.complement()).OnlyEnforceIf(holds.Not())
         return holds
 
-    def condition_literal(self, left, found: Condition):
+    def condition_literal(self, left, found: typed.Condition):
         """A literal true exactly when `left` meets the XCSP3 condition."""
         if found.of_values:
             inside = self.within(left, [v for low, high in found.operand for v in range(low, high + 1)])
@@ -278,7 +279,7 @@ class _Reader(GlobalConstraints, Declarations):
             raise BackendUnsupported(f"the condition operator {found.operator}")
         return self.is_true(found.operator, left, self.term(found.operand))
 
-    def post_condition(self, expression, found: Condition) -> None:
+    def post_condition(self, expression, found: typed.Condition) -> None:
         """`expression` meets the XCSP3 condition: `(le,y)`, `(in,1..5)`, `(notin,{1,3})`."""
         operator = found.operator
         if found.of_values:
