@@ -37,7 +37,7 @@ from kernelext.xcsp.constraints import read, read_condition, unread_reification
 from kernelext.xcsp.declarations import Declarations, list_text, substitute
 from kernelext.xcsp.document import parse_file
 from kernelext.xcsp.expressions import parse_expression
-from kernelext.xcsp.values import Intervals, arcs, boolean, child_text, intervals, size, tuples, values
+from kernelext.xcsp.values import Intervals, boolean, child_text, intervals, size, tuples
 
 MAX_TEXT = 80  # the longest text `broken` gives for a constraint
 _SMALL = 1 << 16  # sets of values up to this size are kept as sets, larger ones as intervals
@@ -733,12 +733,8 @@ class _Compiler(Declarations):
 
         return ordered
 
-    def _precedence(self, element, scope: dict) -> Callable:
-        nodes = self.nodes(list_text(element))
-        get = self.sequence(nodes, scope)
-        listed = element.find("values")
-        ordered = values(listed.text or "") if listed is not None else self.domain_values(nodes, "<precedence>")
-        covered = element.get("covered") == "true" or (listed is not None and listed.get("covered") == "true")
+    def _precedence(self, constraint: typed.Precedence, scope: dict) -> Callable:
+        get, ordered, covered = self.sequence(list(constraint.items), scope), constraint.values, constraint.covered
         pairs = list(zip(ordered, ordered[1:]))
 
         def precedes(s) -> bool:
@@ -1085,26 +1081,9 @@ class _Compiler(Declarations):
 
     # automata
 
-    def _regular(self, element, scope: dict) -> Callable:
-        get, _ = self.listed(child_text(element, "list"), scope)
-        return _automaton(
-            get,
-            arcs(child_text(element, "transitions")),
-            child_text(element, "start").strip(),
-            child_text(element, "final").split(),
-        )
-
-    def _mdd(self, element, scope: dict) -> Callable:
-        """A path from the root (the first arc's tail) to a terminal (a node no arc leaves)."""
-        get, _ = self.listed(child_text(element, "list"), scope)
-        transitions = arcs(child_text(element, "transitions"))
-        tails = {tail for tail, _, _ in transitions}
-        return _automaton(
-            get,
-            transitions,
-            transitions[0][0] if transitions else "",
-            [head for _, _, head in transitions if head not in tails],
-        )
+    def _automaton(self, constraint: typed.Automaton, scope: dict) -> Callable:
+        get = self.sequence(list(constraint.items), scope)
+        return _automaton(get, list(constraint.transitions), constraint.start, list(constraint.finals))
 
     # objective
 
@@ -1203,14 +1182,11 @@ _HANDLERS: dict[str, Callable] = {
     "intension": _Compiler._intension,
     "extension": _Compiler._extension,
     "clause": _Compiler._clause,
-    "precedence": _Compiler._precedence,
     "flow": _Compiler._flow,
     "noOverlap": _Compiler._noOverlap,
     "cumulative": _Compiler._cumulative,
     "binPacking": _Compiler._binPacking,
     "knapsack": _Compiler._knapsack,
-    "regular": _Compiler._regular,
-    "mdd": _Compiler._mdd,
     **dict.fromkeys(_META, _Compiler._meta),
 }
 _TYPED_HANDLERS: dict[type, Callable] = {
@@ -1228,6 +1204,8 @@ _TYPED_HANDLERS: dict[type, Callable] = {
     typed.Instantiation: _Compiler._instantiation,
     typed.Extremum: _Compiler._extremum,
     typed.ArgExtremum: _Compiler._arg_extremum,
+    typed.Precedence: _Compiler._precedence,
+    typed.Automaton: _Compiler._automaton,
     typed.Element: _Compiler._element,
     typed.MatrixElement: _Compiler._matrix_element,
     typed.Channel: _Compiler._channel,

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from kernelext.errors import Untranslatable
 from kernelext.xcsp.declarations import Declarations, list_text
 from kernelext.xcsp.expressions import parse_expression
-from kernelext.xcsp.values import Intervals, child_text, condition, intervals, tuples, values
+from kernelext.xcsp.values import Intervals, arcs, child_text, condition, intervals, tuples, values
 
 Term = int | str | tuple
 Terms = tuple[Term, ...]
@@ -169,6 +169,27 @@ class ArgExtremum:
 
 
 @dataclass(frozen=True)
+class Precedence:
+    """Each of `values` first appears among the items after the value before it; when `covered`, every one of
+    them appears."""
+
+    items: Terms
+    values: tuple[int, ...]
+    covered: bool
+
+
+@dataclass(frozen=True)
+class Automaton:
+    """The items, read in turn, take the automaton from `start` to one of `finals` along its `transitions`
+    (tail, value, head): a regular constraint, or an MDD (from its root to a node no arc leaves)."""
+
+    items: Terms
+    transitions: tuple[tuple[str, int, str], ...]
+    start: str
+    finals: tuple[str, ...]
+
+
+@dataclass(frozen=True)
 class Element:
     """The item at `index` (counted from `start`) equals `value`, or meets `condition`: the first such item, the
     last, or any (`rank`). Without an index, some item does; `reified_by` (a 0/1 variable) then says whether."""
@@ -233,6 +254,8 @@ Constraint = (
     | Instantiation
     | Extremum
     | ArgExtremum
+    | Precedence
+    | Automaton
     | Element
     | MatrixElement
     | Channel
@@ -394,6 +417,37 @@ def _arg_extremum(element, declarations: Declarations) -> ArgExtremum:
     return ArgExtremum(element.tag == "minimumArg", items, _start(element), element.get("rank", "any"), condition_)
 
 
+def _precedence(element, declarations: Declarations) -> Precedence:
+    items, listed = terms(declarations, list_text(element)), element.find("values")
+    if listed is not None:
+        ordered = tuple(values(listed.text or ""))
+    elif all(isinstance(item, str) and item in declarations.domains for item in items):
+        ordered = tuple(
+            sorted({v for item in items for low, high in declarations.domains[item] for v in range(low, high + 1)})
+        )
+    else:
+        raise Untranslatable("<precedence> over something other than variables")
+    covered = element.get("covered") == "true" or (listed is not None and listed.get("covered") == "true")
+    return Precedence(items, ordered, covered)
+
+
+def _regular(element, declarations: Declarations) -> Automaton:
+    return Automaton(
+        terms(declarations, child_text(element, "list")),
+        tuple(arcs(child_text(element, "transitions"))),
+        child_text(element, "start").strip(),
+        tuple(child_text(element, "final").split()),
+    )
+
+
+def _mdd(element, declarations: Declarations) -> Automaton:
+    transitions = tuple(arcs(child_text(element, "transitions")))
+    tails = {tail for tail, _, _ in transitions}
+    finals = tuple(sorted({head for _, _, head in transitions} - tails))
+    start = transitions[0][0] if transitions else ""
+    return Automaton(terms(declarations, child_text(element, "list")), transitions, start, finals)
+
+
 def _start(element) -> int:
     """A list's start: on its `<list>`, else on the element itself (pycsp3's short form)."""
     listed = element.find("list")
@@ -459,6 +513,9 @@ _READERS = {
     "minimum": _extremum,
     "maximum": _extremum,
     "minimumArg": _arg_extremum,
+    "precedence": _precedence,
+    "regular": _regular,
+    "mdd": _mdd,
     "maximumArg": _arg_extremum,
     "element": _element,
     "channel": _channel,

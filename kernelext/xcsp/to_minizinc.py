@@ -25,7 +25,6 @@ from kernelext.xcsp.declarations import Declarations, list_text
 from kernelext.xcsp.expressions import BOOLEAN, COMPARISONS, parse_expression
 from kernelext.xcsp.values import (
     Intervals,
-    arcs,
     boolean,
     child_text,
     condition,
@@ -34,7 +33,6 @@ from kernelext.xcsp.values import (
     intervals,
     size,
     tuples,
-    values,
 )
 
 MAX_STAR_TUPLES = 5_000  # past this many tuples once `*` is expanded, a table is posted as a disjunction of rows
@@ -566,19 +564,9 @@ class _Writer(Declarations):
                 )
             )
 
-    def _regular(self, element) -> None:
-        items = self.terms(child_text(element, "list"))
-        transitions = arcs(child_text(element, "transitions"))
-        start = child_text(element, "start").strip()
-        finals = child_text(element, "final").split()
-        self.automaton(items, transitions, start, finals)
-
-    def _mdd(self, element) -> None:
-        items = self.terms(child_text(element, "list"))
-        transitions = arcs(child_text(element, "transitions"))
-        tails = {tail for tail, _, _ in transitions}
-        finals = sorted({head for _, _, head in transitions} - tails)
-        self.automaton(items, transitions, transitions[0][0] if transitions else "", finals)
+    def _automaton(self, constraint: typed.Automaton) -> None:
+        items = [self.term(item) for item in constraint.items]
+        self.automaton(items, list(constraint.transitions), constraint.start, list(constraint.finals))
 
     def automaton(self, items: list[str], arcs: list[tuple[str, int, str]], start: str, finals: list[str]) -> None:
         """The items read by the automaton: a state variable between each two items, a table per item."""
@@ -602,25 +590,13 @@ class _Writer(Declarations):
             + " /\\ ".join(steps)
         )
 
-    def _precedence(self, element) -> None:
+    def _precedence(self, constraint: typed.Precedence) -> None:
         """Each value first appears after the value before it (MiniZinc's `value_precede_chain`) and, when
         covered, every value appears."""
-        items = self.list_of(element)
-        if element.find("values") is not None:
-            ordered = values(child_text(element, "values"))
-        else:  # every value of the list's domains, in increasing order
-            ordered = sorted(
-                {
-                    v
-                    for vid in self.tokens(list_text(element))
-                    for low, high in self.domains[vid]
-                    for v in range(low, high + 1)
-                }
-            )
+        items, ordered = [self.term(item) for item in constraint.items], constraint.values
         self.includes.add("value_precede_chain")
         self.post(f"value_precede_chain([{', '.join(map(str, ordered))}], [{', '.join(items)}])")
-        listed = element.find("values")
-        if element.get("covered") == "true" or (listed is not None and listed.get("covered") == "true"):
+        if constraint.covered:
             for value in ordered:
                 self.post("(" + " \\/ ".join(f"{x} = {value}" for x in items) + ")")
 
@@ -688,4 +664,6 @@ _TYPED_WRITERS = {
     typed.MatrixElement: _Writer._matrix_element,
     typed.Channel: _Writer._channel,
     typed.Circuit: _Writer._circuit,
+    typed.Precedence: _Writer._precedence,
+    typed.Automaton: _Writer._automaton,
 }

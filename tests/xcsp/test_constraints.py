@@ -8,6 +8,7 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
+import kernelext.xcsp.constraints as typed
 from kernelext.errors import Untranslatable
 from kernelext.xcsp.constraints import (
     AllDifferent,
@@ -133,6 +134,25 @@ def read_text(declarations: Declarations, text: str):
             "<maximumArg rank='last'><list startIndex='1'> x[0][] </list><condition> (in,1..2) </condition></maximumArg>",
             ArgExtremum(False, ("x[0][0]", "x[0][1]", "x[0][2]"), 1, "last", Condition("in", ((1, 2),), " (in,1..2) ")),
         ),
+        (
+            "<precedence covered='true'><list> x[1][] </list></precedence>",
+            typed.Precedence(("x[1][0]", "x[1][1]"), (0, 1, 2, 3), True),
+        ),
+        (
+            "<precedence><list> y x[0][0] </list><values> 2 0 </values></precedence>",
+            typed.Precedence(("y", "x[0][0]"), (2, 0), False),
+        ),
+        (
+            "<regular><list> x[1][] </list><transitions> (a,0,b)(b,1,b) </transitions><start> a </start>"
+            "<final> b </final></regular>",
+            typed.Automaton(("x[1][0]", "x[1][1]"), (("a", 0, "b"), ("b", 1, "b")), "a", ("b",)),
+        ),
+        (
+            "<mdd><list> y x[0][0] </list><transitions> (r,0,n)(r,1,m)(n,1,t)(m,0,u) </transitions></mdd>",
+            typed.Automaton(
+                ("y", "x[0][0]"), (("r", 0, "n"), ("r", 1, "m"), ("n", 1, "t"), ("m", 0, "u")), "r", ("t", "u")
+            ),
+        ),
         ("<channel> x[0][] </channel>", Channel(("x[0][0]", "x[0][1]", "x[0][2]"), 0)),
         (
             "<channel><list startIndex='1'> x[1][] </list><value> y </value></channel>",
@@ -187,6 +207,7 @@ def test_a_tag_not_read_here_yet_is_left_to_its_consumers(declarations):
         "<channel><list> y </list><list> y </list><list> y </list></channel>",  # three lists
         "<channel><list> x[0][] </list><list> y </list></channel>",  # the first list the longer
         "<allDifferent reifiedBy='y'> x[0][] </allDifferent>",  # reified by a variable
+        "<precedence><list> y add(y,1) </list></precedence>",  # no values, and an expression: no domain to read
         "<intension hreifiedBy='y'> lt(y,1) </intension>",  # a tag not read here yet, reified
     ],
 )

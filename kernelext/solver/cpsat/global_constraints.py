@@ -16,7 +16,7 @@ from kernelext.solver.errors import BackendUnsupported
 from kernelext.xcsp.constraints import read_condition
 from kernelext.xcsp.declarations import list_text
 from kernelext.xcsp.expressions import parse_expression
-from kernelext.xcsp.values import arcs, child_text, condition, values
+from kernelext.xcsp.values import child_text, condition
 
 _SWAPPED = {"lt": "gt", "le": "ge", "gt": "lt", "ge": "le"}
 
@@ -239,19 +239,14 @@ class GlobalConstraints:
                     else:
                         self.model.AddImplication(self.equals(x, j + other), self.equals(y, i + start))
 
-    def _precedence(self, element) -> None:
+    def _precedence(self, constraint: typed.Precedence) -> None:
         """Each value first appears after the value before it; with `covered`, every value appears."""
-        items = self.terms(list_text(element))
-        listed = element.find("values")
-        if listed is not None:
-            ordered = values(listed.text or "")
-        else:
-            ordered = sorted({v for item in items for v in self.values_of(item)})
+        items, ordered = [self.term(item) for item in constraint.items], constraint.values
         for before, after in zip(ordered, ordered[1:]):
             for k, item in enumerate(items):
                 earlier = [self.equals_value(other, before) for other in items[:k]]
                 self.model.AddBoolOr([self.equals_value(item, after).Not(), *earlier])
-        if element.get("covered") == "true" or (listed is not None and listed.get("covered") == "true"):
+        if constraint.covered:
             for value in ordered:
                 self.model.AddBoolOr([self.equals_value(item, value) for item in items])
 
@@ -379,21 +374,9 @@ class GlobalConstraints:
 
     # automata
 
-    def _regular(self, element) -> None:
-        self.automaton(
-            self.terms(child_text(element, "list")),
-            arcs(child_text(element, "transitions")),
-            child_text(element, "start").strip(),
-            child_text(element, "final").split(),
-        )
-
-    def _mdd(self, element) -> None:
-        transitions = arcs(child_text(element, "transitions"))
-        tails = {tail for tail, _, _ in transitions}
-        finals = sorted({head for _, _, head in transitions} - tails)
-        self.automaton(
-            self.terms(child_text(element, "list")), transitions, transitions[0][0] if transitions else "", finals
-        )
+    def _automaton(self, constraint: typed.Automaton) -> None:
+        items = [self.term(item) for item in constraint.items]
+        self.automaton(items, list(constraint.transitions), constraint.start, list(constraint.finals))
 
     def automaton(self, items: list, transitions: list[tuple[str, int, str]], start: str, finals: list[str]) -> None:
         """The items read by the automaton, made deterministic first (sets of states), so that each word has
@@ -439,4 +422,6 @@ TYPED_HANDLERS = {
     typed.Circuit: GlobalConstraints._circuit,
     typed.Extremum: GlobalConstraints._extremum,
     typed.ArgExtremum: GlobalConstraints._arg_extremum,
+    typed.Precedence: GlobalConstraints._precedence,
+    typed.Automaton: GlobalConstraints._automaton,
 }
