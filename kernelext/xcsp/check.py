@@ -969,22 +969,15 @@ class _Compiler(Declarations):
 
     # scheduling and packing
 
-    def _noOverlap(self, element, scope: dict) -> Callable:
-        origins, lengths = child_text(element, "origins"), child_text(element, "lengths")
-        ignore_zero = element.get("zeroIgnored", "true") != "false"
-        if "(" not in origins:
-            starts, n = self.listed(origins, scope)
-            sizes, m = self.listed(lengths, scope)
-            if n != m:
-                raise Untranslatable("a noOverlap whose lengths do not match its origins")
+    def _no_overlap(self, constraint: typed.NoOverlap, scope: dict) -> Callable:
+        ignore_zero = constraint.zero_ignored
+        if all(len(box) == 1 for box in constraint.origins):  # tasks on a line
+            starts = self.sequence([box[0] for box in constraint.origins], scope)
+            sizes = self.sequence([side[0] for side in constraint.lengths], scope)
             return partial(_apart_on_a_line, starts, sizes, ignore_zero)
-        boxes = [self.nodes(" ".join(t.split(","))) for t in re.findall(r"\(([^)]*)\)", origins)]
-        sides = [self.nodes(" ".join(t.split(","))) for t in re.findall(r"\(([^)]*)\)", lengths)]
-        if len(boxes) != len(sides) or any(len(b) != len(boxes[0]) or len(e) != len(b) for b, e in zip(boxes, sides)):
-            raise Untranslatable("a noOverlap whose lengths do not match its origins")
-        corners = [self.sequence(b, scope) for b in boxes]
-        extents = [self.sequence(e, scope) for e in sides]
-        dimensions = range(len(boxes[0]))
+        corners = [self.sequence(list(b), scope) for b in constraint.origins]
+        extents = [self.sequence(list(e), scope) for e in constraint.lengths]
+        dimensions = range(len(constraint.origins[0]))
 
         def apart(s) -> bool:
             placed = [(tuple(c(s)), tuple(e(s))) for c, e in zip(corners, extents)]
@@ -997,21 +990,18 @@ class _Compiler(Declarations):
 
         return apart
 
-    def _cumulative(self, element, scope: dict) -> Callable:
+    def _cumulative(self, constraint: typed.Cumulative, scope: dict) -> Callable:
         """At each time between the first start and the last end, the heights of the tasks running then meet the
         condition; with ends, each task ends at its origin plus its length."""
-        if element.find("machines") is not None:
-            raise Untranslatable("<cumulative> with machines")
-        starts, n = self.listed(child_text(element, "origins"), scope)
-        (lengths, m), (heights, k) = (self.listed(child_text(element, tag), scope) for tag in ("lengths", "heights"))
-        finishes = self.listed(child_text(element, "ends"), scope) if element.find("ends") is not None else None
-        if n != m or n != k or (finishes is not None and finishes[1] != n):
-            raise Untranslatable("a cumulative whose lists differ in length")
-        test = self.condition(read_condition(child_text(element, "condition")), scope)
+        starts, lengths, heights = (
+            self.sequence(list(found), scope) for found in (constraint.origins, constraint.lengths, constraint.heights)
+        )
+        finishes = self.sequence(list(constraint.ends), scope) if constraint.ends is not None else None
+        test = self.condition(constraint.condition, scope)
 
         def within(s) -> bool:
             origins, spans = starts(s), lengths(s)
-            if finishes is not None and any(o + d != e for o, d, e in zip(origins, spans, finishes[0](s))):
+            if finishes is not None and any(o + d != e for o, d, e in zip(origins, spans, finishes(s))):
                 return False
             tasks = [(o, o + d, h) for o, d, h in zip(origins, spans, heights(s)) if d > 0]
             if not tasks:
@@ -1183,8 +1173,6 @@ _HANDLERS: dict[str, Callable] = {
     "extension": _Compiler._extension,
     "clause": _Compiler._clause,
     "flow": _Compiler._flow,
-    "noOverlap": _Compiler._noOverlap,
-    "cumulative": _Compiler._cumulative,
     "binPacking": _Compiler._binPacking,
     "knapsack": _Compiler._knapsack,
     **dict.fromkeys(_META, _Compiler._meta),
@@ -1206,6 +1194,8 @@ _TYPED_HANDLERS: dict[type, Callable] = {
     typed.ArgExtremum: _Compiler._arg_extremum,
     typed.Precedence: _Compiler._precedence,
     typed.Automaton: _Compiler._automaton,
+    typed.NoOverlap: _Compiler._no_overlap,
+    typed.Cumulative: _Compiler._cumulative,
     typed.Element: _Compiler._element,
     typed.MatrixElement: _Compiler._matrix_element,
     typed.Channel: _Compiler._channel,

@@ -190,6 +190,28 @@ class Automaton:
 
 
 @dataclass(frozen=True)
+class NoOverlap:
+    """Boxes, each its origin and its lengths along every dimension (one dimension: tasks on a line), pairwise
+    apart along some dimension; a box with a zero length is left out when `zero_ignored`."""
+
+    origins: tuple[Terms, ...]
+    lengths: tuple[Terms, ...]
+    zero_ignored: bool
+
+
+@dataclass(frozen=True)
+class Cumulative:
+    """At every time, the heights of the tasks running then meet `condition`; with `ends`, each task ends at its
+    origin plus its length."""
+
+    origins: Terms
+    lengths: Terms
+    heights: Terms
+    ends: Terms | None
+    condition: Condition
+
+
+@dataclass(frozen=True)
 class Element:
     """The item at `index` (counted from `start`) equals `value`, or meets `condition`: the first such item, the
     last, or any (`rank`). Without an index, some item does; `reified_by` (a 0/1 variable) then says whether."""
@@ -256,6 +278,8 @@ Constraint = (
     | ArgExtremum
     | Precedence
     | Automaton
+    | NoOverlap
+    | Cumulative
     | Element
     | MatrixElement
     | Channel
@@ -448,6 +472,30 @@ def _mdd(element, declarations: Declarations) -> Automaton:
     return Automaton(terms(declarations, child_text(element, "list")), transitions, start, finals)
 
 
+def _no_overlap(element, declarations: Declarations) -> NoOverlap:
+    origins, lengths = child_text(element, "origins"), child_text(element, "lengths")
+    if "(" in origins:  # boxes
+        boxes = [terms(declarations, " ".join(t.split(","))) for t in re.findall(r"\(([^)]*)\)", origins)]
+        sides = [terms(declarations, " ".join(t.split(","))) for t in re.findall(r"\(([^)]*)\)", lengths)]
+    else:
+        boxes, sides = [(t,) for t in terms(declarations, origins)], [(t,) for t in terms(declarations, lengths)]
+    if len(boxes) != len(sides) or any(len(b) != len(boxes[0]) or len(e) != len(b) for b, e in zip(boxes, sides)):
+        raise Untranslatable("a noOverlap whose lengths do not match its origins")
+    return NoOverlap(tuple(boxes), tuple(sides), element.get("zeroIgnored", "true") != "false")
+
+
+def _cumulative(element, declarations: Declarations) -> Cumulative:
+    if element.find("machines") is not None:
+        raise Untranslatable("<cumulative> with machines")
+    origins, lengths, heights = (
+        terms(declarations, child_text(element, tag)) for tag in ("origins", "lengths", "heights")
+    )
+    ends = terms(declarations, child_text(element, "ends")) if element.find("ends") is not None else None
+    if not len(origins) == len(lengths) == len(heights) or (ends is not None and len(ends) != len(origins)):
+        raise Untranslatable("a cumulative whose lists differ in length")
+    return Cumulative(origins, lengths, heights, ends, read_condition(child_text(element, "condition")))
+
+
 def _start(element) -> int:
     """A list's start: on its `<list>`, else on the element itself (pycsp3's short form)."""
     listed = element.find("list")
@@ -516,6 +564,8 @@ _READERS = {
     "precedence": _precedence,
     "regular": _regular,
     "mdd": _mdd,
+    "noOverlap": _no_overlap,
+    "cumulative": _cumulative,
     "maximumArg": _arg_extremum,
     "element": _element,
     "channel": _channel,

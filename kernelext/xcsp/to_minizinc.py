@@ -27,7 +27,6 @@ from kernelext.xcsp.values import (
     Intervals,
     boolean,
     child_text,
-    condition,
     expand_rows,
     expanded_size,
     intervals,
@@ -497,38 +496,32 @@ class _Writer(Declarations):
         # XCSP3's circuit has at least two nodes; MiniZinc's subcircuit may also be empty (every node a loop)
         self.post("(" + " \\/ ".join(f"{x} != {k + start}" for k, x in enumerate(items)) + ")")
 
-    def _noOverlap(self, element) -> None:
-        origins, lengths = child_text(element, "origins"), child_text(element, "lengths")
-        ignore_zero = element.get("zeroIgnored", "true") != "false"
-        if "(" in origins:  # several dimensions: boxes
-            boxes = [self.terms(" ".join(t.split(","))) for t in re.findall(r"\(([^)]*)\)", origins)]
-            sizes = [self.terms(" ".join(t.split(","))) for t in re.findall(r"\(([^)]*)\)", lengths)]
-        else:
-            boxes, sizes = [[t] for t in self.terms(origins)], [[t] for t in self.terms(lengths)]
-        if len(boxes) != len(sizes):
-            raise Untranslatable("a noOverlap whose lengths do not match its origins")
+    def _no_overlap(self, constraint: typed.NoOverlap) -> None:
+        boxes = [[self.term(t) for t in box] for box in constraint.origins]
+        sizes = [[self.term(t) for t in side] for side in constraint.lengths]
         for a in range(len(boxes)):
             for b in range(a + 1, len(boxes)):
                 apart = [f"{boxes[a][d]} + {sizes[a][d]} <= {boxes[b][d]}" for d in range(len(boxes[a]))] + [
                     f"{boxes[b][d]} + {sizes[b][d]} <= {boxes[a][d]}" for d in range(len(boxes[a]))
                 ]
-                if ignore_zero:
+                if constraint.zero_ignored:
                     apart += [f"{length} = 0" for length in (*sizes[a], *sizes[b])]
                 self.post("(" + " \\/ ".join(apart) + ")")
 
-    def _cumulative(self, element) -> None:
-        if element.find("ends") is not None or element.find("machines") is not None:
+    def _cumulative(self, constraint: typed.Cumulative) -> None:
+        if constraint.ends is not None:
             raise Untranslatable("<cumulative> with ends or machines")
-        origins, lengths, heights = (self.terms(child_text(element, tag)) for tag in ("origins", "lengths", "heights"))
-        operator, operand = condition(child_text(element, "condition"))
-        if operator != "le":
-            raise Untranslatable(f"<cumulative> with the condition {operator}")
+        origins, lengths, heights = (
+            [self.term(t) for t in found] for found in (constraint.origins, constraint.lengths, constraint.heights)
+        )
+        if constraint.condition.operator != "le":
+            raise Untranslatable(f"<cumulative> with the condition {constraint.condition.operator}")
         self.includes.add("cumulative")
         # a task of length 0 uses nothing (MiniZinc's cumulative would still compare its height with the limit)
         used = [f"bool2int({length} > 0) * {height}" for length, height in zip(lengths, heights)]
         self.post(
             f"cumulative([{', '.join(origins)}], [{', '.join(lengths)}], [{', '.join(used)}], "
-            f"{self.term(parse_expression(operand))})"
+            f"{self.term(constraint.condition.operand)})"
         )
 
     def _binPacking(self, element) -> None:
@@ -666,4 +659,6 @@ _TYPED_WRITERS = {
     typed.Circuit: _Writer._circuit,
     typed.Precedence: _Writer._precedence,
     typed.Automaton: _Writer._automaton,
+    typed.NoOverlap: _Writer._no_overlap,
+    typed.Cumulative: _Writer._cumulative,
 }

@@ -153,6 +153,21 @@ def read_text(declarations: Declarations, text: str):
                 ("y", "x[0][0]"), (("r", 0, "n"), ("r", 1, "m"), ("n", 1, "t"), ("m", 0, "u")), "r", ("t", "u")
             ),
         ),
+        (
+            "<noOverlap zeroIgnored='false'><origins> x[0][] </origins><lengths> 2 y 0 </lengths></noOverlap>",
+            typed.NoOverlap((("x[0][0]",), ("x[0][1]",), ("x[0][2]",)), ((2,), ("y",), (0,)), zero_ignored=False),
+        ),
+        (
+            "<noOverlap><origins> (x[0][0],x[0][1])(y,x[1][0]) </origins><lengths> (1,2)(2,y) </lengths></noOverlap>",
+            typed.NoOverlap((("x[0][0]", "x[0][1]"), ("y", "x[1][0]")), ((1, 2), (2, "y")), zero_ignored=True),
+        ),
+        (
+            "<cumulative><origins> x[1][] </origins><lengths> 1 2 </lengths><heights> y 1 </heights>"
+            "<ends> x[0][0] x[0][1] </ends><condition> (le,2) </condition></cumulative>",
+            typed.Cumulative(
+                ("x[1][0]", "x[1][1]"), (1, 2), ("y", 1), ("x[0][0]", "x[0][1]"), Condition("le", 2, " (le,2) ")
+            ),
+        ),
         ("<channel> x[0][] </channel>", Channel(("x[0][0]", "x[0][1]", "x[0][2]"), 0)),
         (
             "<channel><list startIndex='1'> x[1][] </list><value> y </value></channel>",
@@ -184,9 +199,7 @@ def test_a_condition_says_whether_it_names_values():
 
 
 def test_a_tag_not_read_here_yet_is_left_to_its_consumers(declarations):
-    assert (
-        read_text(declarations, "<noOverlap><origins> x[0][] </origins><lengths> 1 1 1 </lengths></noOverlap>") is None
-    )
+    assert read_text(declarations, "<binPacking><list> x[0][] </list><sizes> 1 1 1 </sizes></binPacking>") is None
 
 
 @pytest.mark.parametrize(
@@ -208,6 +221,11 @@ def test_a_tag_not_read_here_yet_is_left_to_its_consumers(declarations):
         "<channel><list> x[0][] </list><list> y </list></channel>",  # the first list the longer
         "<allDifferent reifiedBy='y'> x[0][] </allDifferent>",  # reified by a variable
         "<precedence><list> y add(y,1) </list></precedence>",  # no values, and an expression: no domain to read
+        "<noOverlap><origins> (y,y)(y,y) </origins><lengths> (1,1)(1) </lengths></noOverlap>",  # a side short
+        "<cumulative><origins> y y </origins><lengths> 1 </lengths><heights> 1 1 </heights>"
+        "<condition> (le,1) </condition></cumulative>",  # a length short
+        "<cumulative><origins> y </origins><lengths> 1 </lengths><heights> 1 </heights><machines> y </machines>"
+        "<condition> (le,1) </condition></cumulative>",  # machines
         "<intension hreifiedBy='y'> lt(y,1) </intension>",  # a tag not read here yet, reified
     ],
 )

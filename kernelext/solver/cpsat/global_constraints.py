@@ -15,8 +15,7 @@ import kernelext.xcsp.constraints as typed
 from kernelext.solver.errors import BackendUnsupported
 from kernelext.xcsp.constraints import read_condition
 from kernelext.xcsp.declarations import list_text
-from kernelext.xcsp.expressions import parse_expression
-from kernelext.xcsp.values import child_text, condition
+from kernelext.xcsp.values import child_text
 
 _SWAPPED = {"lt": "gt", "le": "ge", "gt": "lt", "ge": "le"}
 
@@ -291,16 +290,9 @@ class GlobalConstraints:
 
     # scheduling and packing
 
-    def _noOverlap(self, element) -> None:
-        origins, lengths = child_text(element, "origins"), child_text(element, "lengths")
-        ignore_zero = element.get("zeroIgnored", "true") != "false"
-        if "(" in origins:
-            boxes = [self.terms(" ".join(t.split(","))) for t in re.findall(r"\(([^)]*)\)", origins)]
-            sizes = [self.terms(" ".join(t.split(","))) for t in re.findall(r"\(([^)]*)\)", lengths)]
-        else:
-            boxes, sizes = [[t] for t in self.terms(origins)], [[t] for t in self.terms(lengths)]
-        if len(boxes) != len(sizes) or any(len(b) != len(s) for b, s in zip(boxes, sizes)):
-            raise BackendUnsupported("a noOverlap whose lengths do not match its origins")
+    def _no_overlap(self, constraint: typed.NoOverlap) -> None:
+        boxes = [[self.term(t) for t in box] for box in constraint.origins]
+        sizes = [[self.term(t) for t in side] for side in constraint.lengths]
         if all(isinstance(s, int) and s > 0 for box in sizes for s in box) and len(boxes[0]) <= 2:
             intervals_ = [
                 [self.model.NewFixedSizeIntervalVar(o, s, "") for o, s in zip(box, size)]
@@ -318,21 +310,21 @@ class GlobalConstraints:
                     self.is_true("le", boxes[a][d] + sizes[a][d], boxes[b][d]),
                     self.is_true("le", boxes[b][d] + sizes[b][d], boxes[a][d]),
                 ]
-            if ignore_zero:
+            if constraint.zero_ignored:
                 apart += [self.is_true("eq", length, 0) for length in (*sizes[a], *sizes[b])]
             self.model.AddBoolOr(apart)
 
-    def _cumulative(self, element) -> None:
-        if element.find("machines") is not None:
-            raise BackendUnsupported("<cumulative> with machines")
-        origins, lengths, heights = (self.terms(child_text(element, tag)) for tag in ("origins", "lengths", "heights"))
-        if element.find("ends") is not None:
-            for origin, length, end in zip(origins, lengths, self.terms(child_text(element, "ends"))):
-                self.model.Add(origin + length == end)
-        operator, operand = condition(child_text(element, "condition"))
-        limit = self.term(parse_expression(operand))
+    def _cumulative(self, constraint: typed.Cumulative) -> None:
+        origins, lengths, heights = (
+            [self.term(t) for t in found] for found in (constraint.origins, constraint.lengths, constraint.heights)
+        )
+        if constraint.ends is not None:
+            for origin, length, end in zip(origins, lengths, constraint.ends):
+                self.model.Add(origin + length == self.term(end))
+        operator = constraint.condition.operator
         if operator not in ("le", "lt"):
             raise BackendUnsupported(f"<cumulative> with the condition {operator}")
+        limit = self.term(constraint.condition.operand)
         if any(self.bounds_of(h)[0] < 0 for h in heights) or any(self.bounds_of(n)[0] < 0 for n in lengths):
             raise BackendUnsupported("<cumulative> with negative lengths or heights")
         tasks = [self.model.NewIntervalVar(o, n, self.as_var_term(o + n), "") for o, n in zip(origins, lengths)]
@@ -424,4 +416,6 @@ TYPED_HANDLERS = {
     typed.ArgExtremum: GlobalConstraints._arg_extremum,
     typed.Precedence: GlobalConstraints._precedence,
     typed.Automaton: GlobalConstraints._automaton,
+    typed.NoOverlap: GlobalConstraints._no_overlap,
+    typed.Cumulative: GlobalConstraints._cumulative,
 }
