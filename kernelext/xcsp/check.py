@@ -675,8 +675,6 @@ class _Compiler(Declarations):
 
     def _all_different_lists(self, constraint: typed.AllDifferentLists, scope: dict) -> Callable:
         """No two lists equal, except on the tuples excepted."""
-        if len({len(listed) for listed in constraint.lists}) != 1:
-            raise Untranslatable("an allDifferent of lists of different lengths")
         vectors = [self.sequence(list(listed), scope) for listed in constraint.lists]
         skip = constraint.excepted or frozenset()
 
@@ -765,8 +763,6 @@ class _Compiler(Declarations):
         test = self.condition(constraint.condition, scope)
         if constraint.coeffs is None:
             return lambda s: test(sum(get(s)), s)
-        if len(constraint.coeffs) != len(constraint.items):
-            raise Untranslatable("a <sum> whose coeffs do not match its list")
         weights = self.sequence(list(constraint.coeffs), scope)
         return lambda s: test(sum(map(operator.mul, weights(s), get(s))), s)
 

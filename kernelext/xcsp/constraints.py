@@ -46,8 +46,7 @@ class AllDifferent:
 
 @dataclass(frozen=True)
 class AllDifferentLists:
-    """No two lists equal, unless they are one of the tuples `excepted`. The lists may differ in length (then no
-    consumer reads it: each says so)."""
+    """No two lists, all of one length, equal, unless they are one of the tuples `excepted`."""
 
     lists: tuple[Terms, ...]
     excepted: frozenset[tuple] | None = None
@@ -79,8 +78,7 @@ class AllEqualLists:
 
 @dataclass(frozen=True)
 class Sum:
-    """The items' sum, each times its coefficient when there are `coeffs`, meets `condition`. The coefficients
-    may not match the items in number (then no consumer reads it: each says so)."""
+    """The items' sum, each times its coefficient when there are `coeffs` (one per item), meets `condition`."""
 
     items: Terms
     coeffs: Terms | None
@@ -346,6 +344,8 @@ def _all_different(element, declarations: Declarations) -> Constraint:
     lists = element.findall("list")
     if len(lists) > 1:
         read_lists = tuple(terms(declarations, listed.text or "") for listed in lists)
+        if len({len(listed) for listed in read_lists}) != 1:
+            raise Untranslatable("an allDifferent of lists of different lengths")
         found = element.find("except")
         excepted = frozenset(tuples(found.text or "", len(read_lists[0]))) if found is not None else None
         return AllDifferentLists(read_lists, excepted)
@@ -360,12 +360,11 @@ def _all_equal(element, declarations: Declarations) -> Constraint:
 
 
 def _sum(element, declarations: Declarations) -> Sum:
-    coeffs = element.find("coeffs")
-    return Sum(
-        terms(declarations, list_text(element)),
-        terms(declarations, coeffs.text or "") if coeffs is not None else None,
-        read_condition(child_text(element, "condition")),
-    )
+    items, coeffs = terms(declarations, list_text(element)), element.find("coeffs")
+    weights = terms(declarations, coeffs.text or "") if coeffs is not None else None
+    if weights is not None and len(weights) != len(items):
+        raise Untranslatable("a sum whose coefficients do not match its list")
+    return Sum(items, weights, read_condition(child_text(element, "condition")))
 
 
 def _count(element, declarations: Declarations) -> Count:

@@ -346,8 +346,6 @@ class _Writer(Declarations):
         skip = sorted(constraint.excepted or ())
         for k, first in enumerate(items):
             for second in items[k + 1 :]:
-                if len(first) != len(second):
-                    raise Untranslatable("an allDifferent of lists of different lengths")
                 differ = [f"{a} != {b}" for a, b in zip(first, second)]
                 excepted_here = ["(" + " /\\ ".join(f"{a} = {v}" for a, v in zip(first, row)) + ")" for row in skip]
                 self.post("(" + " \\/ ".join(differ + excepted_here) + ")")
@@ -400,8 +398,6 @@ class _Writer(Declarations):
     def _sum(self, constraint: typed.Sum) -> None:
         items = [self.term(item) for item in constraint.items]
         weights = [self.term(weight) for weight in constraint.coeffs or ()]
-        if weights and len(weights) != len(items):
-            raise Untranslatable("a sum whose coefficients do not match its list")
         total = " + ".join(f"{w} * {x}" for w, x in zip(weights, items)) if weights else " + ".join(items)
         self.post(self.condition(f"({total or 0})", constraint.condition))
 

@@ -220,6 +220,8 @@ def test_a_tag_not_read_here_yet_is_left_to_its_consumers(declarations):
         "<channel><list> y </list><list> y </list><list> y </list></channel>",  # three lists
         "<channel><list> x[0][] </list><list> y </list></channel>",  # the first list the longer
         "<allDifferent reifiedBy='y'> x[0][] </allDifferent>",  # reified by a variable
+        "<allDifferent><list> y </list><list> y y </list></allDifferent>",  # lists of different lengths
+        "<sum><list> y y </list><coeffs> 1 </coeffs><condition> (eq,1) </condition></sum>",  # a coefficient short
         "<precedence><list> y add(y,1) </list></precedence>",  # no values, and an expression: no domain to read
         "<noOverlap><origins> (y,y)(y,y) </origins><lengths> (1,1)(1) </lengths></noOverlap>",  # a side short
         "<cumulative><origins> y y </origins><lengths> 1 </lengths><heights> 1 1 </heights>"
