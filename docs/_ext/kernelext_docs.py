@@ -202,7 +202,7 @@ def support_table() -> list[str]:
 def _support_cell(verdict: str) -> str:
     if verdict in ("yes", "checked at the end"):
         return verdict
-    return f"refused: {verdict}"
+    return "refused: " + verdict.replace("<", "\\<")  # `<allEqual>` is a tag's name, not HTML
 
 
 class SupportTable(PuzzleCommands):
