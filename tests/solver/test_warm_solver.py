@@ -71,7 +71,7 @@ def models(tmp_path_factory) -> dict[str, str]:
 
 @pytest.fixture(scope="module")
 def ace():
-    with WarmAce() as warm:
+    with WarmAce(stop_wait=LATE) as warm:  # ACE may answer a stop request late on a busy machine
         yield warm
 
 
@@ -192,7 +192,7 @@ def test_keyboard_interrupt_stops_the_search_without_killing_the_worker(models):
 
 
 def test_the_wall_clock_deadline_stops_a_search_that_aces_own_limit_would_let_run(models):
-    with WarmAce() as ace:
+    with WarmAce(stop_wait=LATE) as ace:  # ACE may answer a stop request late on a busy machine
         ace.run([models["csp"]], timeout=30)
         pid = ace.pid
         start = time.perf_counter()

@@ -57,10 +57,13 @@ class WarmAce:
 
     Arguments:
         java: the Java runtime to use; found with `find_java()` when None.
+        stop_wait: seconds the worker gets to end its search once the wall-clock deadline has passed, before it
+            is killed (and restarted on the next solve).
     """
 
-    def __init__(self, java: JavaRuntime | None = None):
+    def __init__(self, java: JavaRuntime | None = None, stop_wait: float = STOP_WAIT):
         self._java = java
+        self._stop_wait = stop_wait
         self._worker: _Worker | None = None
         self._lost_worker = False  # a worker died or was killed, so the next start is a restart
         self._restart = False  # the current worker replaced a lost one and has not answered a request yet
@@ -91,7 +94,7 @@ class WarmAce:
 
         KeyboardInterrupt asks the worker to stop its search (an interrupted run); so does the wall-clock
         deadline, `timeout` seconds from now (an out-of-time run). A worker that does not answer the stop
-        request (within GRACE after Ctrl-C, STOP_WAIT after the deadline) is ended, and the reply is None.
+        request (within GRACE after Ctrl-C, `stop_wait` after the deadline) is ended, and the reply is None.
         """
         deadline = time.monotonic() + timeout  # starting the worker counts too
         if self._worker is not None and self._worker.process.poll() is not None:
@@ -121,7 +124,7 @@ class WarmAce:
             reply = self._stop_search(worker, GRACE)
         except TimeoutError:
             out_of_time = True
-            reply = self._stop_search(worker, STOP_WAIT)
+            reply = self._stop_search(worker, self._stop_wait)
         stopped = interrupted or out_of_time
         output = worker.output(with_errors=reply is None and not stopped)
         if reply is None:
