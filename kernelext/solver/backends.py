@@ -381,9 +381,9 @@ def _sense(model: CompiledModel, cells: ace_output.Cells) -> str:
 def refuse_known_wrong(model: CompiledModel, solver: str) -> None:
     """BackendUnsupported naming the constraint when `solver` is known to give wrong answers on one the model
     holds (docs/reference/solvers.md: "Solver bugs the third solver showed")."""
-    tag = known_wrong(model.path(), solver)
-    if tag is not None:
-        raise BackendUnsupported(f"{solver} is known to answer wrong on <{tag}>: use --solver cp-sat or minizinc")
+    form = known_wrong(model.path(), solver)
+    if form is not None:
+        raise BackendUnsupported(f"{solver} is known to answer wrong on {form}: use --solver cp-sat or minizinc")
 
 
 BACKENDS = MappingProxyType(

@@ -4,7 +4,7 @@ Each row is one form of an XCSP3 constraint (`FORMS`: every object of the typed 
 and every tag still read element by element), written over a few small variables. Each cell comes from giving that
 form to the reader itself: the checker every answer passes, CP-SAT's reading, the translation to MiniZinc, and the
 kit's own search (a form it has no rule for is checked once all its variables have values). The last column
-names the solvers the kit never gives that tag, as they are known to answer it wrongly (`choice.KNOWN_WRONG`).
+names the solvers the kit never gives that form, as they are known to answer it wrongly (`choice.KNOWN_WRONG`).
 """
 
 from __future__ import annotations
@@ -33,6 +33,10 @@ FORMS = (
     ("allDifferent with except", "<allDifferent><list> x[] </list><except> 0 </except></allDifferent>"),
     ("allDifferent of lists", "<allDifferent><list> x[0] x[1] </list><list> x[2] x[3] </list></allDifferent>"),
     ("allDifferent of a matrix", "<allDifferent><matrix> m[][] </matrix></allDifferent>"),
+    (
+        "allDifferent of a matrix with except",
+        "<allDifferent><matrix> m[][] </matrix><except> 0 </except></allDifferent>",
+    ),
     ("allEqual", "<allEqual> x[] </allEqual>"),
     ("allEqual with except", "<allEqual><list> x[] </list><except> 0 </except></allEqual>"),
     ("allEqual of lists", "<allEqual><list> x[0] x[1] </list><list> x[2] x[3] </list></allEqual>"),
@@ -122,11 +126,13 @@ def verdicts(constraint: str) -> dict[str, str]:
 
 
 def support_rows() -> list[tuple[str, ...]]:
-    """The table's rows: the form, each reader's verdict, and the solvers known wrong on the form's tag."""
+    """The table's rows: the form, each reader's verdict, and the solvers known wrong on the form."""
     rows = []
     for name, constraint in FORMS:
-        tag = parse_text(constraint).tag
+        element = parse_text(constraint)
         found = verdicts(constraint)
-        wrong = ", ".join(solver for solver, tags in sorted(KNOWN_WRONG.items()) if tag in tags)
+        wrong = ", ".join(
+            solver for solver, forms in sorted(KNOWN_WRONG.items()) if any(form.matches(element) for form in forms)
+        )
         rows.append((name, *(found[reader] for reader in READERS), wrong))
     return rows
