@@ -1,7 +1,8 @@
 """Explanations, the algorithms: why a model has no solution, and why a cell has its value.
 
-They work on the compiled XCSP3 model, cut into single constraints (`kernelext.xcsp.subsets`), whose subsets are
-solved by CP-SAT in memory, else by the session's solver (`kernelext.insight.subset_solves`). Each call has a time
+They work on the compiled XCSP3 model, cut into single constraints (`kernelext.xcsp.subsets`): a minimal conflict
+comes from CP-SAT's unsat cores in memory, else from QuickXplain over subsets solved by the session's solver
+(`kernelext.insight.subset_solves`). Each call has a time
 limit; a set found when time ran out is reported as not minimal.
 """
 
@@ -15,9 +16,6 @@ from kernelext.insight.findings import (
     WhyAnswer,
 )
 from kernelext.insight.subset_solves import DEFAULT_TIMEOUT, SubsetSolves, require
-from kernelext.solver.kit.propagation import (
-    quickxplain,
-)
 from kernelext.solver.result import Status
 
 # -- the three questions ----------------------------------------------------------------------------
@@ -59,8 +57,8 @@ def conflict(
         for index, step in enumerate(context.owners):
             if step != given_step:
                 by_step[step].append(index)
-        steps = quickxplain(context.unsat, given, [tuple(ids) for _, ids in sorted(by_step.items())])
-        core = quickxplain(context.unsat, given, [(i,) for ids in steps for i in ids])
+        steps = context.minimal_conflict(given, [tuple(ids) for _, ids in sorted(by_step.items())])
+        core = context.minimal_conflict(given, [(i,) for ids in steps for i in ids])
         culprits = tuple(context.culprit(i) for (i,) in sorted(core))
         return Explanation(
             session.name,
@@ -94,7 +92,7 @@ def why(session, cell: str, *, timeout: float = DEFAULT_TIMEOUT) -> WhyAnswer:
             raise PuzzleUsageError(
                 f"Could not decide within {timeout:g} s whether {variable} is forced: give more time (--timeout)."
             )
-        core = quickxplain(context.unsat, (other,), [(i,) for i in everything])
+        core = context.minimal_conflict((other,), [(i,) for i in everything])
         culprits = tuple(context.culprit(i) for (i,) in sorted(core))
         return WhyAnswer(
             session.name, variable, value, True, culprits, not context.expired, context.grid(first.solution, culprits)

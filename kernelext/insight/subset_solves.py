@@ -20,6 +20,7 @@ from kernelext.solver.choice import in_browser
 from kernelext.solver.compiled import holes_of
 from kernelext.solver.cpsat.subsets import ConstraintSubsets
 from kernelext.solver.errors import BackendUnsupported
+from kernelext.solver.kit.propagation import quickxplain
 from kernelext.solver.result import SolveResult, Status
 from kernelext.xcsp.subsets import XcspModel, objective_constraint, read_model
 
@@ -112,6 +113,22 @@ class SubsetSolves:
         if found is None:
             self.expired = True
         return bool(found)
+
+    def minimal_conflict(self, background: tuple[int, ...], items: Sequence[tuple[int, ...]]) -> list[tuple[int, ...]]:
+        """A minimal list of `items` (tuples of constraint ids) that has no solution with `background`; `items` and
+        `background` together must have none.
+
+        From CP-SAT's unsat cores in memory where it reads the model (the conflict found is then checked as every
+        other subset is); else, or when that finds none in time, by QuickXplain over `unsat`."""
+        subsets = self._subsets()
+        if subsets is not None and self.remaining() > 0.05:
+            try:
+                found = subsets.minimal_conflict(background, items, self.remaining())
+            except (BackendUnsupported, ModelRejected):
+                found = None
+            if found is not None and self.unsat(background + tuple(i for item in found for i in item)):
+                return found
+        return quickxplain(self.unsat, background, items)
 
     def _subsets(self) -> ConstraintSubsets | None:
         """The pool's constraints, parsed for CP-SAT in memory (None: the session asked for another solver)."""

@@ -1,6 +1,7 @@
 """Subsets of a model's constraints solved by CP-SAT in memory (what explanations ask): every subset's answer
 agrees with brute force, read afresh or past the subset before it, through constraints that share CP-SAT's
-literals (`x == v`) and a variable of one value, and through constraints added afterwards."""
+literals (`x == v`) and a variable of one value, and through constraints added afterwards. A minimal conflict found
+through CP-SAT's unsat cores is one, by brute force, for every subset that has no solution."""
 
 from __future__ import annotations
 
@@ -62,6 +63,46 @@ def test_a_constraint_added_later_joins_the_subsets(subsets, tmp_path):
         for ids in itertools.combinations(range(len(CONSTRAINTS)), size):
             subset = (*ids, added)
             assert subsets.unsat(subset, 10) == brute_force_unsat(tmp_path / "subset.xml", subset), subset
+
+
+def test_every_unsat_subset_yields_a_minimal_conflict_and_every_other_none(tmp_path):
+    subsets = ConstraintSubsets(VARIABLES, frozenset())
+    subsets.add(CONSTRAINTS)
+    known: dict = {}
+
+    def unsat(ids) -> bool:
+        ids = tuple(sorted(ids))
+        if ids not in known:
+            known[ids] = brute_force_unsat(tmp_path / "subset.xml", ids)
+        return known[ids]
+
+    conflicts = 0
+    for size in range(1, len(CONSTRAINTS) + 1):
+        for ids in itertools.combinations(range(len(CONSTRAINTS)), size):
+            found = subsets.minimal_conflict((), [(i,) for i in ids], 10)
+            if not unsat(ids):
+                assert found is None, ids
+                continue
+            conflicts += 1
+            kept = [i for (i,) in found]
+            assert set(kept) <= set(ids) and unsat(kept), (ids, kept)
+            assert all(not unsat([k for k in kept if k != i]) for i in kept), (ids, kept)  # none can go
+    assert conflicts > 50
+
+
+def test_a_minimal_conflict_keeps_its_background_and_its_groups_whole(tmp_path):
+    subsets = ConstraintSubsets(VARIABLES, frozenset())
+    subsets.add(CONSTRAINTS)
+    groups = [(0, 1), (2, 3), (4, 7), (5, 8)]  # with 6, (5, 8) clash, and so do the first three together
+    for items in (groups, groups[:3]):
+        found = subsets.minimal_conflict((6,), items, 10)
+        assert found and set(found) <= set(items), found
+
+        def unsat(kept) -> bool:
+            return brute_force_unsat(tmp_path / "subset.xml", (6, *(i for group in kept for i in group)))
+
+        assert unsat(found) and all(not unsat([g for g in found if g != group]) for group in found), found
+    assert subsets.minimal_conflict((6,), groups[:2], 10) is None  # they have a solution, with 6
 
 
 def test_a_constraint_cp_sat_does_not_read_is_named():

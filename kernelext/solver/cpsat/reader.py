@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import re
 import threading
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -123,10 +124,37 @@ class Reading:
         return translated
 
 
+def read_parts(variables, parts: Sequence[Sequence], holes: frozenset[str]) -> tuple[object, list]:
+    """The CP-SAT model of the declarations `variables` and the constraint elements of `parts`, each part's
+    constraints enforced by a literal of its own: the model, and the parts' literals (a part whose literal is
+    false is left out, which assumptions on the literals ask). Raises BackendUnsupported as `read` does."""
+    reader = _Reader(cpsat_module.required_cp_model(), holes)
+    literals = []
+
+    def read_them() -> None:
+        reader.declare(variables)
+        for vid in reader.domains:  # made first, so that no part holds a variable's domain
+            reader.var(vid)
+        for part in parts:
+            posted = reader.model.Proto().constraints
+            first = len(posted)
+            reader.equalities.clear()  # so that each part defines the literals it uses, under its own literal
+            for element in part:
+                reader.constraint(element)
+            literal = reader.model.NewBoolVar("")
+            for index in range(first, len(posted)):
+                posted[index].enforcement_literal.append(literal.Index())
+            literals.append(literal)
+
+    _read_into(reader, read_them)
+    return reader.model, literals
+
+
 def _translate(reader: _Reader, variables, constraints, objective, stop: threading.Event | None = None) -> Translated:
     """Read the declarations `variables` (None: declared already), the `constraints` and the `objective`
     element (or None) into `reader`'s model, looking at `stop` before each constraint."""
-    try:
+
+    def read_them() -> None:
         if variables is not None:
             reader.declare(variables)
         for element in constraints:
@@ -135,16 +163,25 @@ def _translate(reader: _Reader, variables, constraints, objective, stop: threadi
             reader.constraint(element)
         if objective is not None:
             reader.objective(objective)
+
+    _read_into(reader, read_them)
+    return Translated(reader.model, reader.used, objective is not None)
+
+
+def _read_into(reader: _Reader, read_them: Callable[[], None]) -> None:
+    """Run `read_them`, which reads into `reader`'s model: a form it did not foresee, or a model CP-SAT finds
+    invalid, raises BackendUnsupported (another solver reads the model)."""
+    try:
+        read_them()
     except (BackendUnsupported, ModelRejected, ReadingStopped):
         raise
     except Untranslatable as error:
         raise BackendUnsupported(str(error)) from None
-    except Exception as error:  # a form this reading did not foresee: another solver reads the model
+    except Exception as error:
         raise BackendUnsupported(f"an unforeseen form ({type(error).__name__}: {error})"[:160]) from None
     invalid = reader.model.Validate()  # for example bounds past 64-bit integers
     if invalid:
         raise BackendUnsupported(f"a model CP-SAT finds invalid ({invalid})"[:160])
-    return Translated(reader.model, reader.used, objective is not None)
 
 
 class _Reader(GlobalConstraints, Declarations):

@@ -8,7 +8,7 @@ import time
 from collections.abc import Sequence
 
 from kernelext.solver.cpsat.module import required_cp_model
-from kernelext.solver.cpsat.reader import Reading
+from kernelext.solver.cpsat.reader import Reading, read_parts
 from kernelext.solver.cpsat.search import run_search
 from kernelext.xcsp.document import parse_text
 
@@ -42,14 +42,60 @@ class ConstraintSubsets:
         """
         deadline = time.perf_counter() + seconds
         translated = self.reading.translated(self.variables, [self.elements[k] for k in ids], self.holes)
-        solver = required_cp_model().CpSolver()
-        solver.parameters.num_workers = 1
-        solver.parameters.catch_sigint_signal = False
-        solver.parameters.max_time_in_seconds = max(0.001, deadline - time.perf_counter())
-        for name, value in QUICK.items():
-            setattr(solver.parameters, name, value)
-        status, stopped = run_search(solver, translated.model, deadline=deadline)
-        if stopped == "interrupted":
-            raise KeyboardInterrupt
-        name = solver.StatusName(status) if status is not None else "UNKNOWN"
-        return True if name == "INFEASIBLE" else False if name in ("FEASIBLE", "OPTIMAL") else None
+        return _solved(translated.model, deadline)[0]
+
+    def minimal_conflict(
+        self, background: Sequence[int], items: Sequence[tuple[int, ...]], seconds: float
+    ) -> list[tuple[int, ...]] | None:
+        """A minimal list of `items` (tuples of constraint ids) that has no solution with the constraints
+        `background`, found with CP-SAT's unsat cores: in one model where each item is enforced by a literal, the
+        items are dropped one at a time, the latest first, each core found on the way leaving out the items it
+        does not need. None when `seconds` ran out first, or there is a solution.
+
+        Raises:
+            BackendUnsupported: a constraint CP-SAT's reading does not translate.
+            KeyboardInterrupt: Stop ended the search.
+        """
+        deadline = time.perf_counter() + seconds
+        parts = [[self.elements[k] for k in ids] for ids in (tuple(background), *items)]
+        model, (base, *literals) = read_parts(self.variables, parts, self.holes)
+
+        def core_of(positions: list[int]) -> list[int] | bool | None:
+            """The positions of `positions` in a core (a list), False when they have a solution, None: unknown."""
+            model.ClearAssumptions()
+            model.AddAssumptions([base, *(literals[p] for p in positions)])
+            unsat, core = _solved(model, deadline)
+            return [p for p in positions if literals[p].Index() in core] if unsat else unsat
+
+        candidates = core_of(list(range(len(items))))
+        if candidates is None or candidates is False:
+            return None
+        kept: list[int] = []  # items every conflict among the candidates needs
+        while candidates:
+            tried = candidates.pop()
+            found = core_of(kept + candidates)
+            if found is None:
+                return None
+            if found is False:
+                kept.append(tried)
+            else:
+                candidates = [p for p in candidates if p in found]
+        return [items[p] for p in sorted(kept)]
+
+
+def _solved(model, deadline: float) -> tuple[bool | None, frozenset[int]]:
+    """Whether `model` has no solution (None when `deadline` came first), and the indices of its assumption
+    literals that suffice for that. KeyboardInterrupt when Stop ended the search."""
+    solver = required_cp_model().CpSolver()
+    solver.parameters.num_workers = 1
+    solver.parameters.catch_sigint_signal = False
+    solver.parameters.max_time_in_seconds = max(0.001, deadline - time.perf_counter())
+    for name, value in QUICK.items():
+        setattr(solver.parameters, name, value)
+    status, stopped = run_search(solver, model, deadline=deadline)
+    if stopped == "interrupted":
+        raise KeyboardInterrupt
+    name = solver.StatusName(status) if status is not None else "UNKNOWN"
+    if name == "INFEASIBLE":
+        return True, frozenset(solver.SufficientAssumptionsForInfeasibility())
+    return (False if name in ("FEASIBLE", "OPTIMAL") else None), frozenset()
