@@ -9,6 +9,7 @@ at every node of a search).
 from __future__ import annotations
 
 import itertools
+from collections import deque
 from collections.abc import Callable, Iterator, Sequence
 
 from kernelext.solver.browser_stop import passed
@@ -16,6 +17,7 @@ from kernelext.solver.kit.rules import Rule
 
 Candidates = dict[str, frozenset[int]]
 MEMORY = 300_000  # filter results remembered, at most
+LOOK_EVERY = 64  # filterings between two looks at the deadline (and, in a browser, at Stop)
 
 
 class TimeUp(Exception):
@@ -62,15 +64,20 @@ class Reasoner:
         The rules that narrowed something (and the one that failed) are appended to `fired`."""
         domains = dict(domains)
         member = frozenset(ids)  # frozensets and dicts: pycsp3 slows `in` on sets, lists and tuples down
-        queue = list(dict.fromkeys(ids))
-        queued = dict.fromkeys(queue)
+        queued = dict.fromkeys(ids)
+        queue = deque(queued)
+        rules, watching, value_of = self.rules, self.watching, domains.__getitem__
+        until_look = 0  # filterings before the deadline is looked at again
         while queue:
-            if passed(self.deadline):
-                raise TimeUp
-            index = queue.pop(0)
+            if not until_look:
+                if passed(self.deadline):
+                    raise TimeUp
+                until_look = LOOK_EVERY
+            until_look -= 1
+            index = queue.popleft()
             del queued[index]
-            rule = self.rules[index]
-            before = tuple(domains[v] for v in rule.scope)
+            scope = rules[index].scope
+            before = tuple(map(value_of, scope))
             after = self.filter(index, before)
             if after is None or not all(after):
                 if fired is not None:
@@ -80,10 +87,10 @@ class Reasoner:
                 continue
             if fired is not None:
                 fired.append(index)
-            for variable, old, new in zip(rule.scope, before, after):
+            for variable, old, new in zip(scope, before, after):
                 if new != old:
                     domains[variable] = domains[variable] & new
-                    for other in self.watching[variable]:
+                    for other in watching[variable]:
                         if other in member and other not in queued and other != index:
                             queue.append(other)
                             queued[other] = None
@@ -92,11 +99,12 @@ class Reasoner:
     def filter(self, index: int, before: tuple[frozenset[int], ...]) -> tuple[frozenset[int], ...] | None:
         """What rule `index` leaves of the candidates `before` of its scope (None: no solution of it)."""
         key = index, before
-        if key not in self.filtered:
+        found = self.filtered.get(key, key)  # the key itself when not remembered: a rule may leave None
+        if found is key:
             if len(self.filtered) >= MEMORY:
                 self.filtered.clear()
-            self.filtered[key] = self.rules[index].filter(before)
-        return self.filtered[key]
+            found = self.filtered[key] = self.rules[index].filter(before)
+        return found
 
     def solution(
         self, ids: Sequence[int], domains: Candidates, wanted: dict | None = None, most_nodes: int | None = None
@@ -104,17 +112,23 @@ class Reasoner:
         """Domains of one solution of the rules `ids` (every variable of theirs fixed), or None when none exists.
         Values in `wanted` (variable -> values) are tried first, so that one solution covers many of them.
         Raises TooLong when the search would visit more than `most_nodes` nodes."""
-        return self._search(ids, domains, wanted, itertools.count(), most_nodes)
+        return self._search(ids, self.scope(ids), domains, wanted, itertools.count(), most_nodes)
 
     def _search(
-        self, ids: Sequence[int], domains: Candidates, wanted: dict | None, nodes: Iterator[int], most_nodes: int | None
+        self,
+        ids: Sequence[int],
+        scope: tuple[str, ...],
+        domains: Candidates,
+        wanted: dict | None,
+        nodes: Iterator[int],
+        most_nodes: int | None,
     ) -> Candidates | None:
         if most_nodes is not None and next(nodes) >= most_nodes:
             raise TooLong
         narrowed = self.propagate(ids, domains)
         if narrowed is None:
             return None
-        open_ = [v for v in self.scope(ids) if len(narrowed[v]) > 1]
+        open_ = [v for v in scope if len(narrowed[v]) > 1]
         if not open_:
             return narrowed
         variable = min(open_, key=lambda v: len(narrowed[v]))  # the first of the smallest
@@ -122,7 +136,7 @@ class Reasoner:
         if wanted is not None:
             values.sort(key=lambda value: value not in wanted.get(variable, ()))
         for value in values:
-            found = self._search(ids, {**narrowed, variable: frozenset((value,))}, wanted, nodes, most_nodes)
+            found = self._search(ids, scope, {**narrowed, variable: frozenset((value,))}, wanted, nodes, most_nodes)
             if found is not None:
                 return found
         return None
