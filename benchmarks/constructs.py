@@ -25,7 +25,8 @@ from hypothesis import HealthCheck, given, settings
 
 from kernelext.errors import KernelextError
 from kernelext.pycsp3_glue import model_state
-from kernelext.solver import backends, choice
+from kernelext.solver import choice
+from kernelext.solver.backends.base import refuse_known_wrong
 from kernelext.solver.compiled import compiled
 from kernelext.solver.engine import Solver
 from kernelext.solver.errors import BackendUnsupported
@@ -85,7 +86,7 @@ def raw_solve(solver, name, model, cells, construct, expected, timeout) -> tuple
         choice.KNOWN_WRONG = saved
     outcome, text = verdict(result, construct, expected)
     try:
-        backends.refuse_known_wrong(model, name.removesuffix("-cold"))
+        refuse_known_wrong(model, name.removesuffix("-cold"))
     except BackendUnsupported:
         text += ", kit refuses"
     return outcome, text

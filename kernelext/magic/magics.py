@@ -14,7 +14,8 @@ from kernelext.magic.commands import GRADER_COMMANDS, commands_text, refuse_opti
 from kernelext.magic.puzzle import NotebookPuzzle
 from kernelext.pycsp3_glue import model_state
 from kernelext.pycsp3_glue.operators import plain_operators
-from kernelext.solver.backends import BACKENDS, MINIZINC_SOLVERS, backends_help
+from kernelext.solver.backends import BACKENDS, backends_help
+from kernelext.solver.backends.minizinc import MINIZINC_SOLVERS
 from kernelext.solver.engine import KEEP, Solver
 from kernelext.steps.not_rule import REASONS
 from kernelext.steps.session import PuzzleSession

@@ -9,7 +9,9 @@ from pathlib import Path
 
 from kernelext.errors import Untranslatable
 from kernelext.solver import ace_output
-from kernelext.solver.backends import BACKENDS, Backend, check_backend, check_minizinc_solver
+from kernelext.solver.backends import BACKENDS, check_backend
+from kernelext.solver.backends.base import Backend
+from kernelext.solver.backends.minizinc import check_minizinc_solver
 from kernelext.solver.checking import checked, kept
 from kernelext.solver.choice import in_browser, runs_here
 from kernelext.solver.compiled import CompiledModel, compiled, holes_of
