@@ -25,8 +25,6 @@ from hypothesis import HealthCheck, given, settings
 
 from kernelext.errors import KernelextError
 from kernelext.pycsp3_glue import model_state
-from kernelext.solver import choice
-from kernelext.solver.backends.base import refuse_known_wrong
 from kernelext.solver.compiled import compiled
 from kernelext.solver.engine import Solver
 from kernelext.solver.errors import BackendUnsupported
@@ -75,18 +73,19 @@ def verdict(result, construct, expected_all) -> tuple[str, str]:
 
 def raw_solve(solver, name, model, cells, construct, expected, timeout) -> tuple[str, str]:
     """The backend's own answer (no check, nothing refused for being known wrong); and whether the kit refuses it."""
-    saved, choice.KNOWN_WRONG = choice.KNOWN_WRONG, {}  # read at each solve: ace and ortools answer all
+    backend = solver.backend(name)
+    saved, type(backend).known_wrong = backend.known_wrong, ()  # read at each solve: ace and ortools answer all
     try:
-        result = solver.backend(name).solve(model, cells, sols="all", timeout=timeout)
+        result = backend.solve(model, cells, sols="all", timeout=timeout)
     except (BackendUnsupported, KernelextError) as refused:
         return "refused", f"refused ({short(refused)})"
     except Exception as error:
         return "error", f"error ({short(error)})"
     finally:
-        choice.KNOWN_WRONG = saved
+        type(backend).known_wrong = saved
     outcome, text = verdict(result, construct, expected)
     try:
-        refuse_known_wrong(model, name.removesuffix("-cold"))
+        backend.refuse_known_wrong(model)
     except BackendUnsupported:
         text += ", kit refuses"
     return outcome, text

@@ -13,7 +13,7 @@ from kernelext.solver.backends import BACKENDS, check_backend
 from kernelext.solver.backends.base import Backend
 from kernelext.solver.backends.minizinc import check_minizinc_solver
 from kernelext.solver.checking import checked, kept
-from kernelext.solver.choice import in_browser, runs_here
+from kernelext.solver.choice import in_browser
 from kernelext.solver.compiled import CompiledModel, compiled, holes_of
 from kernelext.solver.errors import BackendUnsupported, JavaNotFound, SolverError
 from kernelext.solver.jvm.java import find_java
@@ -99,7 +99,7 @@ class Solver:
 
     def available(self, name: str) -> bool:
         """Whether the backend `name` can run here: MiniZinc needs its program, the JVM backends Java."""
-        return runs_here(name, BACKENDS[name].needs_java, self._java_found)
+        return BACKENDS[name].runs_here(self._java_found)
 
     def _java_found(self) -> bool:
         try:

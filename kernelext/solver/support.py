@@ -4,7 +4,7 @@ Each row is one form of an XCSP3 constraint (`FORMS`: every object of the typed 
 and every tag still read element by element), written over a few small variables. Each cell comes from giving that
 form to the reader itself: the checker every answer passes, CP-SAT's reading, the translation to MiniZinc, and the
 kit's own search (a form it has no rule for is checked once all its variables have values). The last column
-names the solvers the kit never gives that form, as they are known to answer it wrongly (`choice.KNOWN_WRONG`).
+names the solvers the kit never gives that form, as they are known to answer it wrongly (each backend's `known_wrong`).
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ import tempfile
 from pathlib import Path
 
 from kernelext.errors import KernelextError
-from kernelext.solver.choice import KNOWN_WRONG
+from kernelext.solver.backends import BACKENDS
 from kernelext.solver.cpsat.reader import read as read_for_cpsat
 from kernelext.solver.kit.reading import rule_of
 from kernelext.xcsp.check import Checker
@@ -132,7 +132,7 @@ def support_rows() -> list[tuple[str, ...]]:
         element = parse_text(constraint)
         found = verdicts(constraint)
         wrong = ", ".join(
-            solver for solver, forms in sorted(KNOWN_WRONG.items()) if any(form.matches(element) for form in forms)
+            name for name, backend in BACKENDS.items() if any(form.matches(element) for form in backend.known_wrong)
         )
         rows.append((name, *(found[reader] for reader in READERS), wrong))
     return rows

@@ -9,7 +9,7 @@ from typing import ClassVar
 
 from kernelext.errors import ModelRejected
 from kernelext.solver import ace_output
-from kernelext.solver.backends.base import ALL, Backend, Owner, Stop, refuse_known_wrong
+from kernelext.solver.backends.base import ALL, Backend, Form, Owner, Stop
 from kernelext.solver.compiled import CompiledModel
 from kernelext.solver.errors import WorkerCrashed
 from kernelext.solver.jvm.cold import run_java
@@ -21,6 +21,7 @@ from kernelext.solver.result import SolveResult
 # garbage collection each time in a worker's small heap. Classroom searches record far fewer nogoods; past this
 # limit ACE records no more, which can slow a search but never changes its answers.
 NOGOOD_LIMIT = "-ngbl=10000"
+WRONG = (Form("nValues"), Form("noOverlap"))  # ACE 2.6 counts one solution too many on them
 
 
 class AceWarm(Backend):
@@ -31,6 +32,7 @@ class AceWarm(Backend):
     desktop_only: ClassVar[str] = "it runs on Java, which a browser has not"
     needs_java: ClassVar[bool] = True
     stoppable: ClassVar[bool] = True
+    known_wrong: ClassVar[tuple[Form, ...]] = WRONG
 
     def __init__(self, solver: Owner):
         super().__init__(solver)
@@ -39,7 +41,7 @@ class AceWarm(Backend):
     def solve(
         self, model: CompiledModel, cells: ace_output.Cells, *, sols: int | str, timeout: float, stop: Stop = None
     ) -> SolveResult:
-        refuse_known_wrong(model, "ace")
+        self.refuse_known_wrong(model)
         start = time.perf_counter()
         try:
             run = self.worker().run(ace_args(model.path(), sols, timeout), timeout=timeout, stop=stop)
@@ -74,11 +76,12 @@ class AceCold(Backend):
     summary: ClassVar[str] = "ACE in a new JVM for each solve"
     desktop_only: ClassVar[str] = "it runs on Java, which a browser has not"
     needs_java: ClassVar[bool] = True
+    known_wrong: ClassVar[tuple[Form, ...]] = WRONG
 
     def solve(
         self, model: CompiledModel, cells: ace_output.Cells, *, sols: int | str, timeout: float, stop: Stop = None
     ) -> SolveResult:
-        refuse_known_wrong(model, "ace")
+        self.refuse_known_wrong(model)
         start = time.perf_counter()
         run = run_java(
             str(self.solver.java().java_executable),

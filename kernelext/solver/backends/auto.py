@@ -11,7 +11,7 @@ from kernelext.errors import Untranslatable
 from kernelext.pycsp3_glue.operators import plain_operators
 from kernelext.solver import ace_output
 from kernelext.solver.backends.base import Backend, Stop
-from kernelext.solver.choice import auto_order, budget, in_browser, race_order
+from kernelext.solver.choice import auto_order, in_browser, race_order
 from kernelext.solver.compiled import CompiledModel, holes_of
 from kernelext.solver.cpsat_backend import solve_cpsat
 from kernelext.solver.errors import BackendUnsupported, SolverError
@@ -110,7 +110,7 @@ class Auto(Backend):
         started, refusals, notes, cut = time.monotonic(), list(refusals or ()), list(notes or ()), None
         for name in order:
             left = max(0.01, timeout - (time.monotonic() - started))  # reading the model counts
-            allowed = min(left, budget(name)) if name != order[-1] else left
+            allowed = min(left, self.solver.backend(name).budget()) if name != order[-1] else left
             try:
                 result = self.solver.solve(model, cells, sols=sols, timeout=allowed, backend=name)
             except BackendUnsupported as refused:

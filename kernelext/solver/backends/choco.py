@@ -8,7 +8,7 @@ from typing import ClassVar
 
 from kernelext.solver import ace_output
 from kernelext.solver.backends.ace import check_accepted
-from kernelext.solver.backends.base import ALL, Backend, Stop, refuse_known_wrong
+from kernelext.solver.backends.base import ALL, Backend, Form, Stop
 from kernelext.solver.compiled import CompiledModel
 from kernelext.solver.jvm.cold import run_java
 from kernelext.solver.jvm.jars import choco_jar
@@ -22,11 +22,17 @@ class Choco(Backend):
     summary: ClassVar[str] = "Choco in a new JVM for each solve"
     desktop_only: ClassVar[str] = "it runs on Java, which a browser has not"
     needs_java: ClassVar[bool] = True
+    # Choco leaves solutions out on these
+    known_wrong: ClassVar[tuple[Form, ...]] = (
+        Form("binPacking"),
+        Form("maximumArg"),
+        Form("allDifferent", ("matrix", "except")),
+    )
 
     def solve(
         self, model: CompiledModel, cells: ace_output.Cells, *, sols: int | str, timeout: float, stop: Stop = None
     ) -> SolveResult:
-        refuse_known_wrong(model, "choco")
+        self.refuse_known_wrong(model)
         args = [str(model.path()), f"-limit=[{max(1, int(timeout))}s]"]
         if sols == ALL or sols > 1:
             args.append("-a")

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import shutil
+from collections.abc import Callable
 from typing import ClassVar
 
 from kernelext.solver import ace_output
@@ -26,6 +28,11 @@ class MiniZinc(Backend):
         "program (apt-get install minizinc), or its WebAssembly in the browser"
     )
     stoppable: ClassVar[bool] = not in_browser()
+
+    @classmethod
+    def runs_here(cls, java_found: Callable[[], bool]) -> bool:
+        """In a browser (its WebAssembly), or where the `minizinc` program is installed."""
+        return in_browser() or shutil.which("minizinc") is not None
 
     def solve(
         self, model: CompiledModel, cells: ace_output.Cells, *, sols: int | str, timeout: float, stop: Stop = None
