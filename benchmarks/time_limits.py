@@ -32,7 +32,7 @@ from kernelext.grading.format.exercise import Instance
 from kernelext.grading.runs.jobs import GRACE, Job
 from kernelext.grading.runs.sandbox import resolve_mode
 from kernelext.grading.runs.warm_pool import WarmPool
-from kernelext.solver.cpsat_backend import solve_cpsat
+from kernelext.solver.backends.cpsat import solve_cpsat
 from kernelext.solver.engine import Solver
 from kernelext.solver.jvm.warm import WarmAce
 from kernelext.solver.portfolio import usable_cores

@@ -6,7 +6,7 @@ import re
 from collections.abc import Iterable
 from types import MappingProxyType
 
-from kernelext.solver.result import Solution, SolveResult, Status
+from kernelext.solver.result import Cells, Solution, SolveResult, Status
 
 _ANSI = re.compile(r"\x1b\[[0-9;]*m")
 _STATUS = {
@@ -18,10 +18,6 @@ _STATUS = {
 }
 _INSTANTIATION = re.compile(r"<instantiation[^>]*>\s*<list>(.*?)</list>\s*<values>(.*?)</values>", re.S)
 _STAT_KEYS = {"WRONG DECISIONS": "wrong decisions", "FOUND SOLUTIONS": "solutions", "BOUND": "bound"}
-
-Cells = dict[
-    str, tuple[tuple[tuple[int, ...], "str | None"], ...]
-]  # array -> ((index, variable id or None at a hole), ...)
 
 
 def parse(output: str, cells: Cells, *, backend: str, time: float, stopped: str = "") -> SolveResult:

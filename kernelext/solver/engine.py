@@ -8,7 +8,6 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from kernelext.errors import Untranslatable
-from kernelext.solver import ace_output
 from kernelext.solver.backends import BACKENDS, check_backend
 from kernelext.solver.backends.base import Backend
 from kernelext.solver.backends.minizinc import check_minizinc_solver
@@ -18,7 +17,7 @@ from kernelext.solver.compiled import CompiledModel, compiled, holes_of
 from kernelext.solver.errors import BackendUnsupported, JavaNotFound, SolverError
 from kernelext.solver.jvm.java import find_java
 from kernelext.solver.portfolio import POLL
-from kernelext.solver.result import SolveResult, Status
+from kernelext.solver.result import Cells, SolveResult, Status
 
 KEEP = 10_000  # solutions a solve keeps at most: a stepper's worth, within a few MB (the rest are counted)
 
@@ -44,7 +43,7 @@ class Solver:
     def solve(
         self,
         model: Path | CompiledModel,
-        cells: ace_output.Cells,
+        cells: Cells,
         *,
         sols: int | str = 1,
         timeout: float = 10.0,
@@ -87,7 +86,7 @@ class Solver:
         finally:
             lock.release()
 
-    def check(self, model: CompiledModel, cells: ace_output.Cells, result: SolveResult) -> SolveResult:
+    def check(self, model: CompiledModel, cells: Cells, result: SolveResult) -> SolveResult:
         """`result` with its answers checked on `model`'s constraints (see kernelext.solver.checking)."""
         if not result.solutions and result.status not in (Status.SAT, Status.OPTIMUM):
             return result

@@ -8,6 +8,7 @@ from enum import Enum
 from types import MappingProxyType
 
 Solution = Mapping[str, "int | None"]  # variable id -> value; None for a variable no constraint involves
+Cells = dict[str, tuple[tuple[tuple[int, ...], "str | None"], ...]]  # array -> ((index, variable id or None), ...)
 
 
 class Status(Enum):

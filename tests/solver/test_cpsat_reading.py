@@ -16,8 +16,8 @@ from conftest import EVERY_SOLUTION
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from kernelext.solver.backends.cpsat import solve_cpsat
 from kernelext.solver.cpsat.reader import Reading, ReadingStopped
-from kernelext.solver.cpsat_backend import solve_cpsat
 from kernelext.solver.engine import Solver
 from kernelext.solver.errors import BackendUnsupported
 from kernelext.xcsp.document import parse_text
@@ -297,7 +297,7 @@ def test_a_time_limit_holds_on_a_search_that_would_run_for_long(tmp_path):
 STOPPED = """
 import json, os, signal, sys, threading, time
 from pathlib import Path
-from kernelext.solver.cpsat_backend import solve_cpsat
+from kernelext.solver.backends.cpsat import solve_cpsat
 cells = {"g": tuple(((i,), f"g[{i}]") for i in range(12))}
 signal.signal(signal.SIGINT, signal.default_int_handler)  # as in a kernel, whatever this process inherited
 threading.Timer(1.0, os.kill, (os.getpid(), signal.SIGINT)).start()  # what the kernel's Stop button sends

@@ -15,8 +15,8 @@ from conftest import ROOT
 from kernelext.pycsp3_glue import model_state
 from kernelext.solver import portfolio
 from kernelext.solver.backends import Auto
+from kernelext.solver.backends.cpsat import solve_cpsat
 from kernelext.solver.compiled import compiled
-from kernelext.solver.cpsat_backend import solve_cpsat
 from kernelext.solver.errors import BackendUnsupported
 from kernelext.solver.portfolio import Race
 from kernelext.solver.result import SolveResult, Status

@@ -42,7 +42,7 @@ PRELOADED = (
     "kernelext.steps.cell_code",
     "kernelext.grading.format.exercise",
     "kernelext.grading.runs.instance_run",
-    "kernelext.solver.cpsat_backend",
+    "kernelext.solver.backends.cpsat",
     "ortools.sat.python.cp_model",
 )
 _PR_SET_PDEATHSIG, _PR_SET_DUMPABLE, _PR_SET_CHILD_SUBREAPER = 1, 4, 36

@@ -15,7 +15,7 @@ from kernelext.solver.errors import WorkerCrashed
 from kernelext.solver.jvm.cold import run_java
 from kernelext.solver.jvm.jars import ace_jar
 from kernelext.solver.jvm.warm import WarmAce
-from kernelext.solver.result import SolveResult
+from kernelext.solver.result import Cells, SolveResult
 
 # ACE's nogood base holds 1,000,000 nogoods by default: an array of 4 MB made for every solve, which costs a
 # garbage collection each time in a worker's small heap. Classroom searches record far fewer nogoods; past this
@@ -39,7 +39,7 @@ class AceWarm(Backend):
         self._worker = None
 
     def solve(
-        self, model: CompiledModel, cells: ace_output.Cells, *, sols: int | str, timeout: float, stop: Stop = None
+        self, model: CompiledModel, cells: Cells, *, sols: int | str, timeout: float, stop: Stop = None
     ) -> SolveResult:
         self.refuse_known_wrong(model)
         start = time.perf_counter()
@@ -79,7 +79,7 @@ class AceCold(Backend):
     known_wrong: ClassVar[tuple[Form, ...]] = WRONG
 
     def solve(
-        self, model: CompiledModel, cells: ace_output.Cells, *, sols: int | str, timeout: float, stop: Stop = None
+        self, model: CompiledModel, cells: Cells, *, sols: int | str, timeout: float, stop: Stop = None
     ) -> SolveResult:
         self.refuse_known_wrong(model)
         start = time.perf_counter()

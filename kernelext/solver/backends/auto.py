@@ -9,14 +9,13 @@ from typing import ClassVar
 
 from kernelext.errors import Untranslatable
 from kernelext.pycsp3_glue.operators import plain_operators
-from kernelext.solver import ace_output
 from kernelext.solver.backends.base import Backend, Stop
+from kernelext.solver.backends.cpsat import solve_cpsat
 from kernelext.solver.choice import auto_order, in_browser, race_order
 from kernelext.solver.compiled import CompiledModel, holes_of
-from kernelext.solver.cpsat_backend import solve_cpsat
 from kernelext.solver.errors import BackendUnsupported, SolverError
 from kernelext.solver.portfolio import FIRST_SLICE, SLICE_WALL, Race, usable_cores
-from kernelext.solver.result import SolveResult, Status
+from kernelext.solver.result import Cells, SolveResult, Status
 
 CANONICAL = 0.5  # CP-SAT's deterministic seconds (work, not wall time) to find its solution at an optimum another
 # solver proved: the same outcome on a busy machine
@@ -39,7 +38,7 @@ class Auto(Backend):
     )
 
     def solve(
-        self, model: CompiledModel, cells: ace_output.Cells, *, sols: int | str, timeout: float, stop: Stop = None
+        self, model: CompiledModel, cells: Cells, *, sols: int | str, timeout: float, stop: Stop = None
     ) -> SolveResult:
         racers = self._racers(model, sols)
         if len(racers) < 2:
@@ -76,7 +75,7 @@ class Auto(Backend):
         order = race_order(model.large(), self.solver.available)
         return tuple(name for name in order if self.solver.backend(name).stoppable)
 
-    def _canonical(self, model: CompiledModel, cells: ace_output.Cells, result: SolveResult, seconds: float):
+    def _canonical(self, model: CompiledModel, cells: Cells, result: SolveResult, seconds: float):
         """`result`, an optimum another solver proved shown as CP-SAT's solution with the objective held at its
         value (the same solution in every run, whichever solver won), when CP-SAT finds it within `seconds` and
         CANONICAL (else the winner's own solution, the same in every run that solver wins)."""
@@ -99,7 +98,7 @@ class Auto(Backend):
     def _in_turn(
         self,
         model: CompiledModel,
-        cells: ace_output.Cells,
+        cells: Cells,
         sols: int | str,
         timeout: float,
         order: tuple[str, ...],
@@ -132,7 +131,7 @@ class Auto(Backend):
         raise BackendUnsupported(f"no solver of the kit takes this model ({refusals[0]})")
 
 
-def _sense(model: CompiledModel, cells: ace_output.Cells) -> str:
+def _sense(model: CompiledModel, cells: Cells) -> str:
     """ "minimize", "maximize" or "" (a satisfaction model, or one the kit's checker does not read)."""
     try:
         return model.checker(holes_of(cells)).optimises

@@ -14,10 +14,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import ClassVar, Protocol
 
-from kernelext.solver import ace_output
 from kernelext.solver.compiled import CompiledModel
 from kernelext.solver.errors import BackendUnsupported
-from kernelext.solver.result import SolveResult
+from kernelext.solver.result import Cells, SolveResult
 from kernelext.xcsp.document import parse_file
 
 Stop = threading.Event | None  # a race's stop signal, honoured by the `stoppable` backends
@@ -78,7 +77,7 @@ class Owner(Protocol):
     def solve(
         self,
         model: CompiledModel,
-        cells: ace_output.Cells,
+        cells: Cells,
         *,
         sols: int | str,
         timeout: float,
@@ -86,7 +85,7 @@ class Owner(Protocol):
         stop: Stop,
     ) -> SolveResult: ...
 
-    def check(self, model: CompiledModel, cells: ace_output.Cells, result: SolveResult) -> SolveResult: ...
+    def check(self, model: CompiledModel, cells: Cells, result: SolveResult) -> SolveResult: ...
 
 
 class Backend:
@@ -122,7 +121,7 @@ class Backend:
             raise BackendUnsupported(f"{cls.name} is known to answer wrong on {form}: use --solver cp-sat or minizinc")
 
     def solve(
-        self, model: CompiledModel, cells: ace_output.Cells, *, sols: int | str, timeout: float, stop: Stop = None
+        self, model: CompiledModel, cells: Cells, *, sols: int | str, timeout: float, stop: Stop = None
     ) -> SolveResult:
         raise NotImplementedError
 

@@ -12,7 +12,7 @@ from kernelext.solver.backends.base import ALL, Backend, Form, Stop
 from kernelext.solver.compiled import CompiledModel
 from kernelext.solver.jvm.cold import run_java
 from kernelext.solver.jvm.jars import choco_jar
-from kernelext.solver.result import SolveResult
+from kernelext.solver.result import Cells, SolveResult
 
 
 class Choco(Backend):
@@ -30,7 +30,7 @@ class Choco(Backend):
     )
 
     def solve(
-        self, model: CompiledModel, cells: ace_output.Cells, *, sols: int | str, timeout: float, stop: Stop = None
+        self, model: CompiledModel, cells: Cells, *, sols: int | str, timeout: float, stop: Stop = None
     ) -> SolveResult:
         self.refuse_known_wrong(model)
         args = [str(model.path()), f"-limit=[{max(1, int(timeout))}s]"]

@@ -6,14 +6,13 @@ import shutil
 from collections.abc import Callable
 from typing import ClassVar
 
-from kernelext.solver import ace_output
 from kernelext.solver.backends.base import Backend, Stop
 from kernelext.solver.choice import in_browser
 from kernelext.solver.compiled import CompiledModel
 from kernelext.solver.errors import SolverError
 from kernelext.solver.minizinc.browser import solve_in_browser
 from kernelext.solver.minizinc.program import solve_minizinc
-from kernelext.solver.result import SolveResult
+from kernelext.solver.result import Cells, SolveResult
 
 MINIZINC_SOLVERS = ("gecode", "chuffed", "highs", "coin-bc")  # those of MiniZinc's WebAssembly
 
@@ -35,7 +34,7 @@ class MiniZinc(Backend):
         return in_browser() or shutil.which("minizinc") is not None
 
     def solve(
-        self, model: CompiledModel, cells: ace_output.Cells, *, sols: int | str, timeout: float, stop: Stop = None
+        self, model: CompiledModel, cells: Cells, *, sols: int | str, timeout: float, stop: Stop = None
     ) -> SolveResult:
         if in_browser():
             return solve_in_browser(model, cells, sols=sols, timeout=timeout, solver=self.solver.minizinc_solver)

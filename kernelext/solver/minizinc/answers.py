@@ -6,9 +6,8 @@ from __future__ import annotations
 import re
 from types import MappingProxyType
 
-from kernelext.solver import ace_output
 from kernelext.solver.errors import SolverError
-from kernelext.solver.result import SolveResult, Status
+from kernelext.solver.result import Cells, SolveResult, Status
 from kernelext.xcsp.to_minizinc import MiniZincModel
 
 _STATUS = {"OPTIMAL_SOLUTION": Status.OPTIMUM, "ALL_SOLUTIONS": Status.SAT, "UNSATISFIABLE": Status.UNSAT}
@@ -17,7 +16,7 @@ _STATUS = {"OPTIMAL_SOLUTION": Status.OPTIMUM, "ALL_SOLUTIONS": Status.SAT, "UNS
 def read_answers(
     messages: list[tuple[float, dict]],
     translated: MiniZincModel,
-    cells: ace_output.Cells,
+    cells: Cells,
     *,
     sols: int | str,
     stopped: str,
@@ -72,6 +71,6 @@ def _solution_values(text: str) -> tuple[list[int], int | None]:
     return values, int(lines[1]) if len(lines) > 1 else None
 
 
-def _solution(values: list[int], variables: tuple[str, ...], cells: ace_output.Cells):
+def _solution(values: list[int], variables: tuple[str, ...], cells: Cells):
     by_id = dict(zip(variables, values))
     return MappingProxyType({vid: by_id.get(vid) for array in cells.values() for _, vid in array if vid is not None})

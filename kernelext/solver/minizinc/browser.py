@@ -10,12 +10,12 @@ from __future__ import annotations
 import json
 import time
 
-from kernelext.solver import ace_output, browser_stop
+from kernelext.solver import browser_stop
 from kernelext.solver.compiled import CompiledModel
 from kernelext.solver.errors import BackendUnsupported
 from kernelext.solver.minizinc.answers import read_answers
 from kernelext.solver.minizinc.program import how_many, translated_model
-from kernelext.solver.result import SolveResult
+from kernelext.solver.result import Cells, SolveResult
 
 GRACE = 5.0  # seconds past MiniZinc's own time limit before its worker is stopped
 
@@ -72,7 +72,7 @@ async (start, root, text, options, limit, stop) => {
 
 
 def solve_in_browser(
-    model: CompiledModel, cells: ace_output.Cells, *, sols: int | str, timeout: float, solver: str = "gecode"
+    model: CompiledModel, cells: Cells, *, sols: int | str, timeout: float, solver: str = "gecode"
 ) -> SolveResult:
     """Solve `model` with MiniZinc's WebAssembly within `timeout` seconds (translating counts)."""
     from pyodide.code import run_js

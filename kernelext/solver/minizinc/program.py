@@ -19,12 +19,11 @@ import time
 from pathlib import Path
 
 from kernelext.errors import Untranslatable
-from kernelext.solver import ace_output
 from kernelext.solver.compiled import CompiledModel
 from kernelext.solver.errors import BackendUnsupported
 from kernelext.solver.minizinc.answers import read_answers
 from kernelext.solver.portfolio import wait_for
-from kernelext.solver.result import SolveResult
+from kernelext.solver.result import Cells, SolveResult
 from kernelext.xcsp.to_minizinc import MiniZincModel, translate
 
 MISSING = "MiniZinc is not installed: apt-get install minizinc (or get it from minizinc.org), or use --solver ace."
@@ -41,7 +40,7 @@ def minizinc_program() -> str:
 
 def solve_minizinc(
     model: CompiledModel,
-    cells: ace_output.Cells,
+    cells: Cells,
     *,
     sols: int | str,
     timeout: float,
@@ -79,7 +78,7 @@ def solve_minizinc(
     return _result(run, translated, cells, sols, stopped, time.perf_counter() - called)
 
 
-def translated_model(model: CompiledModel, cells: ace_output.Cells) -> MiniZincModel:
+def translated_model(model: CompiledModel, cells: Cells) -> MiniZincModel:
     """`model` in MiniZinc (raises BackendUnsupported, naming the construct, when the translation does not take it)."""
     holes = frozenset(
         name + "".join(f"[{i}]" for i in index) for name, array in cells.items() for index, vid in array if vid is None
@@ -166,7 +165,7 @@ def _stop_group(process: subprocess.Popen) -> None:
 
 
 def _result(
-    run: _Run, translated: MiniZincModel, cells: ace_output.Cells, sols: int | str, stopped: str, elapsed: float
+    run: _Run, translated: MiniZincModel, cells: Cells, sols: int | str, stopped: str, elapsed: float
 ) -> SolveResult:
     failed = run.process.returncode not in (0, None) and not stopped
     return read_answers(
