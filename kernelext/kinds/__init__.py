@@ -114,7 +114,7 @@ def detect_kind(
     return "generic"
 
 
-def view_data(kind: str, namespace: Mapping) -> dict:
+def grid_data(kind: str, namespace: Mapping) -> dict:
     """The plain data (lists, tuples, dicts, numbers, strings) the view of `kind` reads from `namespace`."""
     found = {}
     for name in kind_for(kind).DATA_NAMES:

@@ -10,12 +10,11 @@ from IPython.display import display
 from kernelext.errors import PuzzleUsageError, ViewNotApplicable
 from kernelext.insight.pencil_marks import pencil_report
 from kernelext.insight.search_tree import record_tree
-from kernelext.kinds import block_size, detect_kind, kind_for, modules, view_data
+from kernelext.kinds import block_size, detect_kind, grid_data, kind_for, modules
 from kernelext.magic.render import MAX_WIDGET_GRIDS, ReportOutput, in_kernel
 from kernelext.steps.posted_facts import posted_facts
-from kernelext.views import detect_view, might_draw, view_for
+from kernelext.views import detect_view, might_draw, picture_data, view_for
 from kernelext.views import modules as picture_modules
-from kernelext.views import view_data as picture_data
 from kernelext.widgets.drawing_forms import drawing_text
 from kernelext.widgets.drawing_svg import drawing_svg
 from kernelext.widgets.export import save_grid, text_alternative
@@ -119,7 +118,7 @@ class NotebookPuzzle:
     def data(self, kind: str) -> dict:
         """The plain data the view `kind` reads from the notebook, and what it reads off the posted model
         (a kind with `READS_POSTED`; see `kernelext.steps.posted_facts`)."""
-        found = view_data(kind, self.namespace)
+        found = grid_data(kind, self.namespace)
         shown = self.session.shown_array() if getattr(kind_for(kind), "READS_POSTED", False) else None
         return {**found, **posted_facts(shown.name)} if shown is not None else found
 

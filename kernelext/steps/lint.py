@@ -68,7 +68,7 @@ def check_source(source: str, namespace: Mapping) -> list[Finding]:
     shadowed = {
         name for name in BUILTINS if namespace.get(name, getattr(builtins, name)) is not getattr(builtins, name)
     }
-    findings = _Checker(variables, maybe, _plain_names(tree, seen), shadowed).run(tree)
+    findings = _MistakeFinder(variables, maybe, _plain_names(tree, seen), shadowed).run(tree)
     findings += _generators_used_twice(tree, namespace)
     return sorted(set(findings), key=lambda f: (not f.error, f.line))
 
@@ -162,7 +162,7 @@ def _is_range(node: ast.AST) -> bool:
     return isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "range"
 
 
-class _Checker(ast.NodeVisitor):
+class _MistakeFinder(ast.NodeVisitor):
     """Walks a step's tree and collects findings."""
 
     def __init__(self, variables: set[str], maybe: set[str], plain: set[str], shadowed: set[str]):

@@ -70,7 +70,7 @@ def detect_view(
     if model is None:
         return None
     for name, module in (modules() if every is None else every).items():
-        if module.recognise(model, view_data(module, namespace)):
+        if module.recognise(model, picture_data(module, namespace)):
             return name
     return None
 
@@ -81,7 +81,7 @@ def might_draw(features: frozenset[str], every: Mapping[str, ModuleType] | None 
     return {name: m for name, m in every.items() if getattr(m, "might_draw", lambda _: True)(features)}
 
 
-def view_data(module: ModuleType, namespace: Mapping) -> dict:
+def picture_data(module: ModuleType, namespace: Mapping) -> dict:
     """The plain data (lists, dicts, numbers, strings) the view `module` reads from `namespace`."""
     found = {}
     for name in module.DATA_NAMES:

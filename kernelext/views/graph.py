@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 
 from kernelext.errors import ViewNotApplicable
-from kernelext.views import layout, reading
+from kernelext.views import placement, reading
 from kernelext.views.shapes import FAINT_FILL, GREY, NODE_FILL, PALETTE, colour, dot, line, picture
 
 SUMMARY = "nodes and edges: one array's variables and the binary constraints between them"
@@ -86,11 +86,11 @@ def describe(model, data, solution, previous) -> dict:
     names = _names(data, size) or ids
     low, high = _value_range(model, ids)
     as_colours = high - low < len(PALETTE)
-    points = layout.coordinates(data, ("coords", "positions"), size)
+    points = placement.coordinates(data, ("coords", "positions"), size)
     where = (
-        dict(enumerate(layout.scaled(points, 360)))
+        dict(enumerate(placement.scaled(points, 360)))
         if points
-        else layout.circle(layout.breadth_first(size, list(edges)))
+        else placement.circle(placement.breadth_first(size, list(edges)))
     )
     centre = (sum(x for x, _ in where.values()) / size, sum(y for _, y in where.values()) / size)
     broken = {pair for pair, constraints in edges.items() if any(_broken(c, solution) for c in constraints)}
@@ -103,8 +103,8 @@ def describe(model, data, solution, previous) -> dict:
         v = values[k]
         fill = FAINT_FILL if v is None else colour(v - low) if as_colours else NODE_FILL
         changed = reading.changed((vid,), solution, previous)
-        shapes.append(dot(x, y, layout.NODE, fill, "*" if v is None else str(v), faint=v is None, changed=changed))
-        shapes.append(layout.outside(x, y, centre, names[k]))
+        shapes.append(dot(x, y, placement.NODE, fill, "*" if v is None else str(v), faint=v is None, changed=changed))
+        shapes.append(placement.outside(x, y, centre, names[k]))
     neighbours: list[list[int]] = [[] for _ in range(size)]
     for i, j in sorted(edges):
         neighbours[i].append(j)

@@ -10,7 +10,7 @@ whose successor is undecided is drawn faint, with no leg out of it; two legs int
 from __future__ import annotations
 
 from kernelext.errors import ViewNotApplicable
-from kernelext.views import layout, reading
+from kernelext.views import placement, reading
 from kernelext.views.shapes import FAINT_FILL, INK, NODE_FILL, dot, line, picture
 
 SUMMARY = "a tour over stops (Circuit, or positions under AllDifferent with a distance objective)"
@@ -76,8 +76,8 @@ def describe(model, data, solution, previous) -> dict:
     values = [reading.value(vid, solution) for vid in ids]
     legs, left_out = _legs(form, ids, values, first)
     names = _names(data, count)
-    points = layout.coordinates(data, ("coords", "points", "positions"), count)
-    where = dict(enumerate(layout.scaled(points, 360))) if points else layout.circle(list(range(count)))
+    points = placement.coordinates(data, ("coords", "points", "positions"), count)
+    where = dict(enumerate(placement.scaled(points, 360))) if points else placement.circle(list(range(count)))
     centre = (sum(x for x, _ in where.values()) / count, sum(y for _, y in where.values()) / count)
     into = [b for _, b, _ in legs]
     crowded = {b for b in into if into.count(b) > 1}
@@ -91,9 +91,9 @@ def describe(model, data, solution, previous) -> dict:
         faint = set(range(count)) - {v - first for v in values if v is not None}
     for k in range(count):
         x, y = where[k]
-        shapes.append(dot(x, y, layout.NODE, FAINT_FILL if k in faint else NODE_FILL, str(k), faint=k in faint))
+        shapes.append(dot(x, y, placement.NODE, FAINT_FILL if k in faint else NODE_FILL, str(k), faint=k in faint))
         if names[k] != str(k):
-            shapes.append(layout.outside(x, y, centre, names[k]))
+            shapes.append(placement.outside(x, y, centre, names[k]))
     goal, score = reading.objective(model), reading.objective_value(model, solution)
     head = f"Route: {count} stops ({reading.common_name(ids)}), " + (
         "on the data's coordinates" if points else "on a circle"

@@ -7,7 +7,7 @@ import pytest
 
 from kernelext.errors import PuzzleUsageError
 from kernelext.grid import Grid
-from kernelext.kinds import detect_kind, kind_for, kinds, view_data
+from kernelext.kinds import detect_kind, grid_data, kind_for, kinds
 from kernelext.kinds import futoshiki as futoshiki_rules
 from kernelext.kinds import nonogram as nonogram_rules
 from kernelext.kinds import queens as queens_rules
@@ -166,17 +166,17 @@ def test_unknown_view_lists_the_views_there_are():
         kind_for("crossword")
 
 
-def test_view_data_takes_plain_data_from_the_namespace():
+def test_grid_data_takes_plain_data_from_the_namespace():
     namespace = {}
     exec("from pycsp3 import *", namespace)
     namespace.update(rows=((1, 2), (3,)), cols=[[1]], unrelated=[1])
-    assert view_data("nonogram", namespace) == {"rows": [[1, 2], [3]], "cols": [[1]]}
-    assert view_data("generic", namespace) == {}
+    assert grid_data("nonogram", namespace) == {"rows": [[1, 2], [3]], "cols": [[1]]}
+    assert grid_data("generic", namespace) == {}
 
 
 def test_futoshiki_reads_hints_as_the_notebook_and_the_grader_write_them():
     values = [[1, 2, 3], [2, 3, 1], [3, 1, 2]]
-    as_dict = view_data("futoshiki", {"hints": {(0, 0): 1, (1, 1): 3}, "less": [((0, 0), (0, 1))]})
+    as_dict = grid_data("futoshiki", {"hints": {(0, 0): 1, (1, 1): 3}, "less": [((0, 0), (0, 1))]})
     as_rows = {"hints": [[0, 0, 1], [1, 1, 3]], "less": [[[0, 0], [0, 1]]]}
     for data in (as_dict, as_rows):
         described = kind_for("futoshiki").describe(grid(values), data)
