@@ -542,14 +542,19 @@ class _Writer(Declarations):
         items = self.list_of(element)
         weights = self.terms(child_text(element, "weights"))
         profits = self.terms(child_text(element, "profits"))
-        conditions = element.findall("condition")
-        if len(conditions) != 2 or element.find("limit") is not None:
+        conditions = [c.text or "" for c in element.findall("condition")]
+        limit = element.find("limit")
+        if limit is not None:
+            text = limit.text or ""
+            conditions.insert(0, text if "(" in text else f"(le,{text.strip()})")
+        if len(conditions) != 2:
             raise Untranslatable("this form of <knapsack>")
+        if len(weights) != len(items) or len(profits) != len(items):
+            raise Untranslatable("a knapsack whose weights or profits do not match its list")
         for factors, held in zip((weights, profits), conditions):
             self.post(
                 self.condition(
-                    "(" + " + ".join(f"{f} * {x}" for f, x in zip(factors, items)) + ")",
-                    read_condition(held.text or ""),
+                    "(" + " + ".join(f"{f} * {x}" for f, x in zip(factors, items)) + ")", read_condition(held)
                 )
             )
 

@@ -254,6 +254,11 @@ def test_compact_lists_skip_the_holes_of_an_array(tmp_path):
             "limit",
         ),
         ("<minimum><list> x[] </list><index> x[0] </index><condition> (eq,1) </condition></minimum>", "an index"),
+        (
+            "<knapsack><list> x[] </list><weights> 1 2 3 </weights><profits> 1 1 </profits>"
+            "<condition> (le,3) </condition><condition> (ge,1) </condition></knapsack>",
+            "do not match its list",
+        ),
     ],
 )
 def test_what_it_does_not_translate_is_named_and_left_to_another_solver(tmp_path, constraint, named):

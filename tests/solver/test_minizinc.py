@@ -4,6 +4,7 @@ solvers, what it does not take is refused by name, and time limits, Stop and opt
 from __future__ import annotations
 
 import ast
+import itertools
 import os
 import signal
 import subprocess
@@ -18,6 +19,7 @@ from kernelext.errors import Untranslatable
 from kernelext.solver.errors import BackendUnsupported
 from kernelext.solver.minizinc.program import MISSING
 from kernelext.steps.session import PuzzleSession
+from kernelext.xcsp.check import Checker
 from kernelext.xcsp.to_minizinc import identifier, translate
 
 DECLARE = (
@@ -248,12 +250,37 @@ XCSP3 = """<instance format="XCSP3" type="CSP"><variables><array id="x" size="[3
         ("<element><list>x[]</list><index rank='last'>x[0]</index><value>1</value></element>", "the rank last"),
         ("<ordered><list>x[]</list><lengths>1 1 1</lengths><operator>le</operator></ordered>", "lengths do not match"),
         ("<lex><list>x[0] x[1]</list><list>x[1] x[2]</list><limit>1</limit><operator>lt</operator></lex>", "a limit"),
+        (
+            "<knapsack><list>x[]</list><weights>1 2</weights><profits>1 1 1</profits>"
+            "<condition>(le,3)</condition><condition>(ge,1)</condition></knapsack>",
+            "do not match its list",
+        ),
     ],
 )
 def test_what_the_translation_does_not_take_is_refused_by_name(constraint, named):
     with pytest.raises(Untranslatable) as refused:
         translate(XCSP3.format(constraint))
     assert named in str(refused.value) and "\n" not in str(refused.value)
+
+
+@pytest.mark.parametrize("backend", ["minizinc", "cp-sat"])
+def test_a_knapsack_with_a_limit_counts_as_the_checker_does(solver, tmp_path, backend):
+    path = tmp_path / "knapsack.xml"
+    path.write_text(
+        XCSP3.format(
+            "<knapsack><list>x[]</list><weights>1 2 1</weights><profits>2 1 3</profits>"
+            "<limit>3</limit><condition>(ge,4)</condition></knapsack>"
+        )
+    )
+    checker = Checker.of_file(path)
+    expected = {
+        values
+        for values in itertools.product(range(3), repeat=3)
+        if checker.broken({f"x[{i}]": v for i, v in enumerate(values)}) is None
+    }
+    cells = {"x": tuple(((i,), f"x[{i}]") for i in range(3))}
+    result = solver.solve(path, cells, sols="all", timeout=60, backend=backend)
+    assert {tuple(s[f"x[{i}]"] for i in range(3)) for s in result.solutions} == expected and expected
 
 
 def test_compact_lengths_of_an_ordered_list_are_written_out():

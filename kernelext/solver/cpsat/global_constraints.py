@@ -357,6 +357,8 @@ class GlobalConstraints:
             conditions.insert(0, limit.text or "")
         if len(conditions) != 2:
             raise BackendUnsupported("this form of <knapsack>")
+        if len(weights) != len(items) or len(profits) != len(items):
+            raise BackendUnsupported("a knapsack whose weights or profits do not match its list")
         for factors, held in zip((weights, profits), conditions):
             if re.fullmatch(r"\s*-?\d+\s*", held) or "(" not in held:  # a plain limit
                 held = f"(le,{held.strip()})"
