@@ -1045,17 +1045,10 @@ class _Compiler(Declarations):
 
         return loaded
 
-    def _knapsack(self, element, scope: dict) -> Callable:
-        get, n = self.listed(list_text(element), scope)
-        weights, profits = self.weighted(element, "weights", n, scope), self.weighted(element, "profits", n, scope)
-        conditions = [c.text or "" for c in element.findall("condition")]
-        limit = element.find("limit")
-        if limit is not None:
-            text = limit.text or ""
-            conditions.insert(0, text if "(" in text else f"(le,{text.strip()})")
-        if len(conditions) != 2 or weights is None or profits is None:
-            raise Untranslatable("this form of <knapsack>")
-        heavy, rich = (self.condition(read_condition(text), scope) for text in conditions)
+    def _knapsack(self, constraint: typed.Knapsack, scope: dict) -> Callable:
+        get = self.sequence(list(constraint.items), scope)
+        weights, profits = (self.sequence(list(factors), scope) for factors in (constraint.weights, constraint.profits))
+        heavy, rich = (self.condition(held, scope) for held in (constraint.weight, constraint.profit))
 
         def fits(s) -> bool:
             items = get(s)
@@ -1180,6 +1173,7 @@ _TYPED_HANDLERS: dict[type, Callable] = {
     typed.AllEqual: _Compiler._all_equal,
     typed.AllEqualLists: _Compiler._all_equal_lists,
     typed.Sum: _Compiler._sum,
+    typed.Knapsack: _Compiler._knapsack,
     typed.Count: _Compiler._count,
     typed.NValues: _Compiler._n_values,
     typed.Cardinality: _Compiler._cardinality,

@@ -86,6 +86,18 @@ class Sum:
 
 
 @dataclass(frozen=True)
+class Knapsack:
+    """The items (how many of each) weigh, with `weights`, what `weight` allows, and earn, with `profits`, what
+    `profit` asks (a `<limit>` is read as the weight's condition `(le,limit)`)."""
+
+    items: Terms
+    weights: Terms
+    profits: Terms
+    weight: Condition
+    profit: Condition
+
+
+@dataclass(frozen=True)
 class Count:
     """How many items equal one of `values` meets `condition`."""
 
@@ -266,6 +278,7 @@ Constraint = (
     | AllEqual
     | AllEqualLists
     | Sum
+    | Knapsack
     | Count
     | NValues
     | Cardinality
@@ -365,6 +378,22 @@ def _sum(element, declarations: Declarations) -> Sum:
     if weights is not None and len(weights) != len(items):
         raise Untranslatable("a sum whose coefficients do not match its list")
     return Sum(items, weights, read_condition(child_text(element, "condition")))
+
+
+def _knapsack(element, declarations: Declarations) -> Knapsack:
+    items = terms(declarations, list_text(element))
+    found = [element.find(tag) for tag in ("weights", "profits")]
+    conditions = [c.text or "" for c in element.findall("condition")]
+    limit = element.find("limit")
+    if limit is not None:
+        text = limit.text or ""
+        conditions.insert(0, text if "(" in text else f"(le,{text.strip()})")
+    if len(conditions) != 2 or None in found:
+        raise Untranslatable("this form of <knapsack>")
+    weights, profits = (terms(declarations, part.text or "") for part in found)
+    if len(weights) != len(items) or len(profits) != len(items):
+        raise Untranslatable("a knapsack whose weights or profits do not match its list")
+    return Knapsack(items, weights, profits, read_condition(conditions[0]), read_condition(conditions[1]))
 
 
 def _count(element, declarations: Declarations) -> Count:
@@ -551,6 +580,7 @@ _READERS = {
     "allDifferent": _all_different,
     "allEqual": _all_equal,
     "sum": _sum,
+    "knapsack": _knapsack,
     "count": _count,
     "nValues": _n_values,
     "cardinality": _cardinality,

@@ -538,25 +538,11 @@ class _Writer(Declarations):
         else:
             raise Untranslatable("<binPacking> with limits or loads")
 
-    def _knapsack(self, element) -> None:
-        items = self.list_of(element)
-        weights = self.terms(child_text(element, "weights"))
-        profits = self.terms(child_text(element, "profits"))
-        conditions = [c.text or "" for c in element.findall("condition")]
-        limit = element.find("limit")
-        if limit is not None:
-            text = limit.text or ""
-            conditions.insert(0, text if "(" in text else f"(le,{text.strip()})")
-        if len(conditions) != 2:
-            raise Untranslatable("this form of <knapsack>")
-        if len(weights) != len(items) or len(profits) != len(items):
-            raise Untranslatable("a knapsack whose weights or profits do not match its list")
-        for factors, held in zip((weights, profits), conditions):
-            self.post(
-                self.condition(
-                    "(" + " + ".join(f"{f} * {x}" for f, x in zip(factors, items)) + ")", read_condition(held)
-                )
-            )
+    def _knapsack(self, constraint: typed.Knapsack) -> None:
+        items = [self.term(item) for item in constraint.items]
+        for factors, held in ((constraint.weights, constraint.weight), (constraint.profits, constraint.profit)):
+            total = " + ".join(f"{self.term(f)} * {x}" for f, x in zip(factors, items))
+            self.post(self.condition(f"({total or 0})", held))
 
     def _automaton(self, constraint: typed.Automaton) -> None:
         items = [self.term(item) for item in constraint.items]
@@ -647,6 +633,7 @@ _TYPED_WRITERS = {
     typed.AllEqual: _Writer._all_equal,
     typed.AllEqualLists: _Writer._all_equal_lists,
     typed.Sum: _Writer._sum,
+    typed.Knapsack: _Writer._knapsack,
     typed.Count: _Writer._count,
     typed.NValues: _Writer._n_values,
     typed.Cardinality: _Writer._cardinality,

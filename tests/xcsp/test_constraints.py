@@ -25,6 +25,7 @@ from kernelext.xcsp.constraints import (
     Element,
     Extremum,
     Instantiation,
+    Knapsack,
     Lex,
     MatrixElement,
     NValues,
@@ -80,6 +81,22 @@ def read_text(declarations: Declarations, text: str):
         (
             "<sum><list> x[1][] </list><condition>(in,{1,3..5})</condition></sum>",
             Sum(("x[1][0]", "x[1][1]"), None, Condition("in", ((1, 1), (3, 5)), "(in,{1,3..5})")),
+        ),
+        (
+            "<knapsack><list> x[0][] </list><weights> 1 2 y </weights><profits> 3 2 1 </profits>"
+            "<limit> 4 </limit><condition> (ge,y) </condition></knapsack>",
+            Knapsack(
+                ("x[0][0]", "x[0][1]", "x[0][2]"),
+                (1, 2, "y"),
+                (3, 2, 1),
+                Condition("le", 4, "(le,4)"),
+                Condition("ge", "y", " (ge,y) "),
+            ),
+        ),
+        (
+            "<knapsack><list> y y </list><weights> 1 1 </weights><condition>(le,1)</condition>"
+            "<profits> 2 2 </profits><condition>(eq,2)</condition></knapsack>",
+            Knapsack(("y", "y"), (1, 1), (2, 2), Condition("le", 1, "(le,1)"), Condition("eq", 2, "(eq,2)")),
         ),
         (
             "<count><list> x[0][] </list><values> 1 y </values><condition>(ge,2)</condition></count>",
@@ -222,6 +239,10 @@ def test_a_tag_not_read_here_yet_is_left_to_its_consumers(declarations):
         "<allDifferent reifiedBy='y'> x[0][] </allDifferent>",  # reified by a variable
         "<allDifferent><list> y </list><list> y y </list></allDifferent>",  # lists of different lengths
         "<sum><list> y y </list><coeffs> 1 </coeffs><condition> (eq,1) </condition></sum>",  # a coefficient short
+        "<knapsack><list> y y </list><weights> 1 1 </weights><profits> 1 </profits>"
+        "<condition> (le,1) </condition><condition> (ge,1) </condition></knapsack>",  # a profit short
+        "<knapsack><list> y </list><weights> 1 </weights><profits> 1 </profits>"
+        "<condition> (le,1) </condition></knapsack>",  # one condition
         "<precedence><list> y add(y,1) </list></precedence>",  # no values, and an expression: no domain to read
         "<noOverlap><origins> (y,y)(y,y) </origins><lengths> (1,1)(1) </lengths></noOverlap>",  # a side short
         "<cumulative><origins> y y </origins><lengths> 1 </lengths><heights> 1 1 </heights>"

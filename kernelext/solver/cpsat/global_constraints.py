@@ -347,22 +347,9 @@ class GlobalConstraints:
             load = sum(w * self.equals_value(item, b) for w, item in zip(weights, items))
             self.post_condition(load, read_condition(child_text(element, "condition")))
 
-    def _knapsack(self, element) -> None:
-        items = self.terms(list_text(element))
-        weights = self.terms(child_text(element, "weights"))
-        profits = self.terms(child_text(element, "profits"))
-        conditions = [c.text or "" for c in element.findall("condition")]
-        limit = element.find("limit")
-        if limit is not None:
-            conditions.insert(0, limit.text or "")
-        if len(conditions) != 2:
-            raise BackendUnsupported("this form of <knapsack>")
-        if len(weights) != len(items) or len(profits) != len(items):
-            raise BackendUnsupported("a knapsack whose weights or profits do not match its list")
-        for factors, held in zip((weights, profits), conditions):
-            if re.fullmatch(r"\s*-?\d+\s*", held) or "(" not in held:  # a plain limit
-                held = f"(le,{held.strip()})"
-            self.post_condition(sum(f * x for f, x in zip(factors, items)), read_condition(held))
+    def _knapsack(self, constraint: typed.Knapsack) -> None:
+        self.post_condition(self.weighted(constraint.items, constraint.weights), constraint.weight)
+        self.post_condition(self.weighted(constraint.items, constraint.profits), constraint.profit)
 
     # automata
 
@@ -402,6 +389,7 @@ TYPED_HANDLERS = {
     typed.AllEqual: GlobalConstraints._all_equal,
     typed.AllEqualLists: GlobalConstraints._all_equal_lists,
     typed.Sum: GlobalConstraints._sum,
+    typed.Knapsack: GlobalConstraints._knapsack,
     typed.Count: GlobalConstraints._count,
     typed.NValues: GlobalConstraints._n_values,
     typed.Cardinality: GlobalConstraints._cardinality,
