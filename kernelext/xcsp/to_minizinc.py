@@ -523,6 +523,8 @@ class _Writer(Declarations):
     def _binPacking(self, element) -> None:
         items = self.list_of(element)
         weights = self.terms(child_text(element, "sizes"))
+        if len(weights) != len(items):
+            raise Untranslatable("a binPacking whose sizes do not match its list")
         bins = sorted(
             {
                 v

@@ -259,6 +259,7 @@ def test_compact_lists_skip_the_holes_of_an_array(tmp_path):
             "<condition> (le,3) </condition><condition> (ge,1) </condition></knapsack>",
             "do not match its list",
         ),
+        ("<binPacking><list> x[] </list><sizes> 1 2 </sizes><limits> 2 2 2 </limits></binPacking>", "sizes do not"),
     ],
 )
 def test_what_it_does_not_translate_is_named_and_left_to_another_solver(tmp_path, constraint, named):

@@ -255,6 +255,10 @@ XCSP3 = """<instance format="XCSP3" type="CSP"><variables><array id="x" size="[3
             "<condition>(le,3)</condition><condition>(ge,1)</condition></knapsack>",
             "do not match its list",
         ),
+        (
+            "<binPacking><list>x[]</list><sizes>1 2</sizes><condition>(le,2)</condition></binPacking>",
+            "sizes do not match its list",
+        ),
     ],
 )
 def test_what_the_translation_does_not_take_is_refused_by_name(constraint, named):

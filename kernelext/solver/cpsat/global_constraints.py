@@ -333,6 +333,8 @@ class GlobalConstraints:
         condition; bins are the values the items can take (numbered from 0 for limits and loads)."""
         items = self.terms(list_text(element))
         weights = self.terms(child_text(element, "sizes"))
+        if len(weights) != len(items):
+            raise BackendUnsupported("a binPacking whose sizes do not match its list")
         if element.find("limits") is not None or element.find("loads") is not None:
             tag = "limits" if element.find("limits") is not None else "loads"
             capacities = self.terms(child_text(element, tag))
