@@ -1010,18 +1010,13 @@ class _Compiler(Declarations):
 
         return within
 
-    def _binPacking(self, element, scope: dict) -> Callable:
+    def _bin_packing(self, constraint: typed.BinPacking, scope: dict) -> Callable:
         """Each bin's load (the sizes of the items put in it) meets the condition (bins: the values of the items'
         domains), or is at most its limit, or equals its load (bins numbered from 0)."""
-        nodes = self.nodes(list_text(element))
-        get, n = self.sequence(nodes, scope), len(nodes)
-        sizes, count = self.listed(child_text(element, "sizes"), scope)
-        if count != n:
-            raise Untranslatable("a binPacking whose sizes do not match its list")
-        bounded = next((tag for tag in ("limits", "loads") if element.find(tag) is not None), None)
-        if bounded is not None:
-            capacities, bins = self.listed(child_text(element, bounded), scope)
-            compare = operator.le if bounded == "limits" else operator.eq
+        get, sizes = self.sequence(list(constraint.items), scope), self.sequence(list(constraint.sizes), scope)
+        if constraint.capacities is not None:
+            capacities, bins = self.sequence(list(constraint.capacities), scope), len(constraint.capacities)
+            compare = operator.eq if constraint.exact else operator.le
 
             def packed(s) -> bool:
                 placed, load = get(s), [0] * bins
@@ -1032,10 +1027,8 @@ class _Compiler(Declarations):
                 return all(map(compare, load, capacities(s)))
 
             return packed
-        if element.find("condition") is None:
-            raise Untranslatable("this form of <binPacking>")
-        bins = len(self.domain_values(nodes, "<binPacking>"))
-        test = self.condition(read_condition(child_text(element, "condition")), scope)
+        bins = len(self.domain_values(list(constraint.items), "<binPacking>"))
+        test = self.condition(constraint.condition, scope)
 
         def loaded(s) -> bool:
             load: dict[int, int] = {}
@@ -1162,8 +1155,6 @@ _HANDLERS: dict[str, Callable] = {
     "extension": _Compiler._extension,
     "clause": _Compiler._clause,
     "flow": _Compiler._flow,
-    "binPacking": _Compiler._binPacking,
-    "knapsack": _Compiler._knapsack,
     **dict.fromkeys(_META, _Compiler._meta),
 }
 _TYPED_HANDLERS: dict[type, Callable] = {
@@ -1174,6 +1165,7 @@ _TYPED_HANDLERS: dict[type, Callable] = {
     typed.AllEqualLists: _Compiler._all_equal_lists,
     typed.Sum: _Compiler._sum,
     typed.Knapsack: _Compiler._knapsack,
+    typed.BinPacking: _Compiler._bin_packing,
     typed.Count: _Compiler._count,
     typed.NValues: _Compiler._n_values,
     typed.Cardinality: _Compiler._cardinality,

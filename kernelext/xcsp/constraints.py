@@ -98,6 +98,19 @@ class Knapsack:
 
 
 @dataclass(frozen=True)
+class BinPacking:
+    """Each item is put in the bin its value names, adding its size to that bin's load. Each load meets
+    `condition` (bins: the values the items can take); or, with `capacities` (bins numbered from 0), is at most
+    its capacity (`<limits>`), or equals it when `exact` (`<loads>`)."""
+
+    items: Terms
+    sizes: Terms
+    condition: Condition | None
+    capacities: Terms | None = None
+    exact: bool = False
+
+
+@dataclass(frozen=True)
 class Count:
     """How many items equal one of `values` meets `condition`."""
 
@@ -279,6 +292,7 @@ Constraint = (
     | AllEqualLists
     | Sum
     | Knapsack
+    | BinPacking
     | Count
     | NValues
     | Cardinality
@@ -394,6 +408,19 @@ def _knapsack(element, declarations: Declarations) -> Knapsack:
     if len(weights) != len(items) or len(profits) != len(items):
         raise Untranslatable("a knapsack whose weights or profits do not match its list")
     return Knapsack(items, weights, profits, read_condition(conditions[0]), read_condition(conditions[1]))
+
+
+def _bin_packing(element, declarations: Declarations) -> BinPacking:
+    items = terms(declarations, list_text(element))
+    sizes = terms(declarations, child_text(element, "sizes"))
+    if len(sizes) != len(items):
+        raise Untranslatable("a binPacking whose sizes do not match its list")
+    bounded = next((tag for tag in ("limits", "loads") if element.find(tag) is not None), None)
+    if bounded is not None:
+        return BinPacking(items, sizes, None, terms(declarations, child_text(element, bounded)), bounded == "loads")
+    if element.find("condition") is None:
+        raise Untranslatable("this form of <binPacking>")
+    return BinPacking(items, sizes, read_condition(child_text(element, "condition")))
 
 
 def _count(element, declarations: Declarations) -> Count:
@@ -581,6 +608,7 @@ _READERS = {
     "allEqual": _all_equal,
     "sum": _sum,
     "knapsack": _knapsack,
+    "binPacking": _bin_packing,
     "count": _count,
     "nValues": _n_values,
     "cardinality": _cardinality,

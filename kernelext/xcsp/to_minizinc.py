@@ -20,13 +20,12 @@ from dataclasses import dataclass
 
 import kernelext.xcsp.constraints as typed
 from kernelext.errors import Untranslatable
-from kernelext.xcsp.constraints import read, read_condition
+from kernelext.xcsp.constraints import read
 from kernelext.xcsp.declarations import Declarations, list_text
 from kernelext.xcsp.expressions import BOOLEAN, COMPARISONS, parse_expression
 from kernelext.xcsp.values import (
     Intervals,
     boolean,
-    child_text,
     expand_rows,
     expanded_size,
     intervals,
@@ -520,25 +519,23 @@ class _Writer(Declarations):
             f"{self.term(constraint.condition.operand)})"
         )
 
-    def _binPacking(self, element) -> None:
-        items = self.list_of(element)
-        weights = self.terms(child_text(element, "sizes"))
-        if len(weights) != len(items):
-            raise Untranslatable("a binPacking whose sizes do not match its list")
+    def _bin_packing(self, constraint: typed.BinPacking) -> None:
+        if constraint.condition is None:
+            raise Untranslatable("<binPacking> with limits or loads")
+        items = [self.term(item) for item in constraint.items]
+        weights = [self.term(size) for size in constraint.sizes]
         bins = sorted(
             {
                 v
-                for vid in self.tokens(list_text(element))
+                for vid in constraint.items
+                if isinstance(vid, str)
                 for low, high in self.domains.get(vid, ())
                 for v in range(low, high + 1)
             }
         )
-        if element.find("condition") is not None:
-            for b in bins:
-                load = " + ".join(f"{w} * bool2int({x} = {b})" for w, x in zip(weights, items))
-                self.post(self.condition(f"({load})", read_condition(child_text(element, "condition"))))
-        else:
-            raise Untranslatable("<binPacking> with limits or loads")
+        for b in bins:
+            load = " + ".join(f"{w} * bool2int({x} = {b})" for w, x in zip(weights, items))
+            self.post(self.condition(f"({load})", constraint.condition))
 
     def _knapsack(self, constraint: typed.Knapsack) -> None:
         items = [self.term(item) for item in constraint.items]
@@ -636,6 +633,7 @@ _TYPED_WRITERS = {
     typed.AllEqualLists: _Writer._all_equal_lists,
     typed.Sum: _Writer._sum,
     typed.Knapsack: _Writer._knapsack,
+    typed.BinPacking: _Writer._bin_packing,
     typed.Count: _Writer._count,
     typed.NValues: _Writer._n_values,
     typed.Cardinality: _Writer._cardinality,

@@ -17,6 +17,7 @@ from kernelext.xcsp.constraints import (
     AllEqual,
     AllEqualLists,
     ArgExtremum,
+    BinPacking,
     Cardinality,
     Channel,
     Circuit,
@@ -97,6 +98,14 @@ def read_text(declarations: Declarations, text: str):
             "<knapsack><list> y y </list><weights> 1 1 </weights><condition>(le,1)</condition>"
             "<profits> 2 2 </profits><condition>(eq,2)</condition></knapsack>",
             Knapsack(("y", "y"), (1, 1), (2, 2), Condition("le", 1, "(le,1)"), Condition("eq", 2, "(eq,2)")),
+        ),
+        (
+            "<binPacking><list> x[0][] </list><sizes> 1 2 y </sizes><condition> (le,3) </condition></binPacking>",
+            BinPacking(("x[0][0]", "x[0][1]", "x[0][2]"), (1, 2, "y"), Condition("le", 3, " (le,3) ")),
+        ),
+        (
+            "<binPacking><list> y y </list><sizes> 1 2 </sizes><loads> 1 y </loads></binPacking>",
+            BinPacking(("y", "y"), (1, 2), None, (1, "y"), True),
         ),
         (
             "<count><list> x[0][] </list><values> 1 y </values><condition>(ge,2)</condition></count>",
@@ -216,7 +225,7 @@ def test_a_condition_says_whether_it_names_values():
 
 
 def test_a_tag_not_read_here_yet_is_left_to_its_consumers(declarations):
-    assert read_text(declarations, "<binPacking><list> x[0][] </list><sizes> 1 1 1 </sizes></binPacking>") is None
+    assert read_text(declarations, "<flow><list> y </list><balance> 0 0 </balance><arcs> (0,1) </arcs></flow>") is None
 
 
 @pytest.mark.parametrize(
@@ -241,6 +250,8 @@ def test_a_tag_not_read_here_yet_is_left_to_its_consumers(declarations):
         "<sum><list> y y </list><coeffs> 1 </coeffs><condition> (eq,1) </condition></sum>",  # a coefficient short
         "<knapsack><list> y y </list><weights> 1 1 </weights><profits> 1 </profits>"
         "<condition> (le,1) </condition><condition> (ge,1) </condition></knapsack>",  # a profit short
+        "<binPacking><list> y y </list><sizes> 1 </sizes><limits> 2 2 </limits></binPacking>",  # a size short
+        "<binPacking><list> x[0][] </list><sizes> 1 1 1 </sizes></binPacking>",  # no condition, limits nor loads
         "<knapsack><list> y </list><weights> 1 </weights><profits> 1 </profits>"
         "<condition> (le,1) </condition></knapsack>",  # one condition
         "<precedence><list> y add(y,1) </list></precedence>",  # no values, and an expression: no domain to read

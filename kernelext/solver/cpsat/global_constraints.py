@@ -328,26 +328,23 @@ class GlobalConstraints:
         tasks = [self.model.NewIntervalVar(o, n, self.as_var_term(o + n), "") for o, n in zip(origins, lengths)]
         self.model.AddCumulative(tasks, heights, limit - 1 if operator == "lt" else limit)
 
-    def _binPacking(self, element) -> None:
+    def _bin_packing(self, constraint: typed.BinPacking) -> None:
         """Each bin's load (the sizes of the items put in it): under its limit, equal to its load, or meeting the
         condition; bins are the values the items can take (numbered from 0 for limits and loads)."""
-        items = self.terms(list_text(element))
-        weights = self.terms(child_text(element, "sizes"))
-        if len(weights) != len(items):
-            raise BackendUnsupported("a binPacking whose sizes do not match its list")
-        if element.find("limits") is not None or element.find("loads") is not None:
-            tag = "limits" if element.find("limits") is not None else "loads"
-            capacities = self.terms(child_text(element, tag))
+        items = [self.term(item) for item in constraint.items]
+        weights = [self.term(size) for size in constraint.sizes]
+        if constraint.capacities is not None:
+            capacities = [self.term(capacity) for capacity in constraint.capacities]
             for item in items:
                 self.model.AddLinearConstraint(item, 0, len(capacities) - 1)
             for b, capacity in enumerate(capacities):
                 load = sum(w * self.equals_value(item, b) for w, item in zip(weights, items))
-                self.model.Add(load <= capacity if tag == "limits" else load == capacity)
+                self.model.Add(load == capacity if constraint.exact else load <= capacity)
             return
         bins = sorted({v for item in items for v in self.values_of(item)})
         for b in bins:
             load = sum(w * self.equals_value(item, b) for w, item in zip(weights, items))
-            self.post_condition(load, read_condition(child_text(element, "condition")))
+            self.post_condition(load, constraint.condition)
 
     def _knapsack(self, constraint: typed.Knapsack) -> None:
         self.post_condition(self.weighted(constraint.items, constraint.weights), constraint.weight)
@@ -392,6 +389,7 @@ TYPED_HANDLERS = {
     typed.AllEqualLists: GlobalConstraints._all_equal_lists,
     typed.Sum: GlobalConstraints._sum,
     typed.Knapsack: GlobalConstraints._knapsack,
+    typed.BinPacking: GlobalConstraints._bin_packing,
     typed.Count: GlobalConstraints._count,
     typed.NValues: GlobalConstraints._n_values,
     typed.Cardinality: GlobalConstraints._cardinality,
