@@ -20,11 +20,13 @@ from kernelext.solver.backends.cpsat import solve_cpsat
 from kernelext.solver.cpsat.reader import Reading, ReadingStopped
 from kernelext.solver.engine import Solver
 from kernelext.solver.errors import BackendUnsupported
+from kernelext.xcsp.check import Checker
 from kernelext.xcsp.document import parse_text
 
 N = 3  # variables x[0..2]
 DOMAIN = range(0, 4)
 CELLS = {"x": tuple(((i,), f"x[{i}]") for i in range(N))}
+VARIABLES = [f"x[{i}]" for i in range(N)]
 
 
 def instance(
@@ -202,6 +204,19 @@ def test_an_all_equal_of_lists_makes_every_list_equal(tmp_path):
     assert sorted(tuple(s.values()) for s in found.solutions) == [(v, v, v) for v in DOMAIN]
 
 
+def test_a_flow_s_nodes_are_those_of_its_arcs_as_the_checker_reads_them(tmp_path):
+    text = instance(  # nodes 1, 3 and 4: the balance is theirs, in that order
+        "<flow><list> x[] </list><balance> 1 0 -1 </balance><arcs> (1,3)(3,4)(1,4) </arcs>"
+        "<weights> 1 1 2 </weights><condition> (le,3) </condition></flow>"
+    )
+    found = count(tmp_path, text)
+    checker = Checker.of_file(tmp_path / "model.xml")
+    expected = {
+        values for values in itertools.product(DOMAIN, repeat=N) if checker.broken(dict(zip(VARIABLES, values))) is None
+    }
+    assert expected and {tuple(s.values()) for s in found.solutions} == expected and not found.invalid
+
+
 def test_a_circuit_s_start_is_its_list_s_as_the_checker_reads_it(tmp_path):
     on_both = count(tmp_path, instance("<circuit startIndex='0'><list startIndex='1'> x[] </list></circuit>"))
     on_list = count(tmp_path, instance("<circuit><list startIndex='1'> x[] </list></circuit>"))
@@ -260,6 +275,11 @@ def test_compact_lists_skip_the_holes_of_an_array(tmp_path):
             "do not match its list",
         ),
         ("<binPacking><list> x[] </list><sizes> 1 2 </sizes><limits> 2 2 2 </limits></binPacking>", "sizes do not"),
+        (
+            "<flow><list> x[] </list><balance> 0 0 0 </balance><arcs> (0,1)(1,2)(0,2) </arcs><weights> 1 1 </weights>"
+            "<condition> (le,3) </condition></flow>",
+            "weights do not match",
+        ),
     ],
 )
 def test_what_it_does_not_translate_is_named_and_left_to_another_solver(tmp_path, constraint, named):

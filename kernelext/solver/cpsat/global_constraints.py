@@ -265,23 +265,25 @@ class GlobalConstraints:
         self.model.AddBoolOr([lit.Not() for lit in loops])
 
     def _flow(self, element) -> None:
-        """Each arc's flow: what leaves a node less what enters it is its balance; the weighted flow meets the
-        condition."""
+        """Each arc's flow: what leaves a node less what enters it is its balance (nodes in increasing order); the
+        weighted flow meets the condition."""
         flows = self.terms(list_text(element))
         pairs = [
             tuple(int(n) for n in pair)
             for pair in re.findall(r"\(\s*(-?\d+)\s*,\s*(-?\d+)\s*\)", child_text(element, "arcs"))
         ]
         balance = self.terms(child_text(element, "balance"))
-        if len(pairs) != len(flows):
-            raise BackendUnsupported("a flow whose arcs do not match its list")
-        low = min(node for pair in pairs for node in pair)
-        for k, node in enumerate(range(low, low + len(balance))):
+        nodes = sorted({node for pair in pairs for node in pair})
+        if len(pairs) != len(flows) or len(nodes) != len(balance):
+            raise BackendUnsupported("a flow whose arcs do not match its list or its balance")
+        for node, held in zip(nodes, balance):
             out = sum(f for f, (tail, _) in zip(flows, pairs) if tail == node)
             into = sum(f for f, (_, head) in zip(flows, pairs) if head == node)
-            self.model.Add(out - into == balance[k])
+            self.model.Add(out - into == held)
         if element.find("weights") is not None:
             weights = self.terms(child_text(element, "weights"))
+            if len(weights) != len(flows):
+                raise BackendUnsupported("a flow whose weights do not match its list")
             self.post_condition(
                 sum(w * f for w, f in zip(weights, flows)), read_condition(child_text(element, "condition"))
             )
