@@ -33,11 +33,11 @@ from operator import itemgetter
 
 import kernelext.xcsp.constraints as typed
 from kernelext.errors import Untranslatable
-from kernelext.xcsp.constraints import read, read_condition, unread_reification
+from kernelext.xcsp.constraints import read, unread_reification
 from kernelext.xcsp.declarations import Declarations, list_text, substitute
 from kernelext.xcsp.document import parse_file
 from kernelext.xcsp.expressions import parse_expression
-from kernelext.xcsp.values import Intervals, boolean, child_text, intervals, size, tuples
+from kernelext.xcsp.values import Intervals, boolean, intervals, size, tuples
 
 MAX_TEXT = 80  # the longest text `broken` gives for a constraint
 _SMALL = 1 << 16  # sets of values up to this size are kept as sets, larger ones as intervals
@@ -936,24 +936,17 @@ class _Compiler(Declarations):
 
         return circuit
 
-    def _flow(self, element, scope: dict) -> Callable:
+    def _flow(self, constraint: typed.Flow, scope: dict) -> Callable:
         """What leaves each node less what enters it is its balance (nodes in increasing order); the weighted
         flow meets the condition."""
-        flows, n = self.listed(list_text(element), scope)
-        arcs = [
-            (int(a), int(b)) for a, b in re.findall(r"\(\s*(-?\d+)\s*,\s*(-?\d+)\s*\)", child_text(element, "arcs"))
-        ]
-        balance, count = self.listed(child_text(element, "balance"), scope)
-        ends = sorted({node for arc in arcs for node in arc})
-        if len(arcs) != n or len(ends) != count:
-            raise Untranslatable("a flow whose arcs do not match its list or its balance")
-        position = {node: k for k, node in enumerate(ends)}
-        tails, heads = [position[a] for a, _ in arcs], [position[b] for _, b in arcs]
-        weights = self.weighted(element, "weights", n, scope)
-        test = self.condition(read_condition(child_text(element, "condition")), scope) if weights is not None else None
+        flows, balance = self.sequence(list(constraint.flows), scope), self.sequence(list(constraint.balance), scope)
+        position = {node: k for k, node in enumerate(constraint.nodes)}
+        tails, heads = [position[a] for a, _ in constraint.arcs], [position[b] for _, b in constraint.arcs]
+        weights = self.sequence(list(constraint.weights), scope) if constraint.weights is not None else None
+        test = self.condition(constraint.condition, scope) if constraint.condition is not None else None
 
         def balanced(s) -> bool:
-            amounts, net = flows(s), [0] * len(ends)
+            amounts, net = flows(s), [0] * len(constraint.nodes)
             for tail, head, amount in zip(tails, heads, amounts):
                 net[tail] += amount
                 net[head] -= amount
@@ -1154,7 +1147,6 @@ _HANDLERS: dict[str, Callable] = {
     "intension": _Compiler._intension,
     "extension": _Compiler._extension,
     "clause": _Compiler._clause,
-    "flow": _Compiler._flow,
     **dict.fromkeys(_META, _Compiler._meta),
 }
 _TYPED_HANDLERS: dict[type, Callable] = {
@@ -1166,6 +1158,7 @@ _TYPED_HANDLERS: dict[type, Callable] = {
     typed.Sum: _Compiler._sum,
     typed.Knapsack: _Compiler._knapsack,
     typed.BinPacking: _Compiler._bin_packing,
+    typed.Flow: _Compiler._flow,
     typed.Count: _Compiler._count,
     typed.NValues: _Compiler._n_values,
     typed.Cardinality: _Compiler._cardinality,

@@ -111,6 +111,19 @@ class BinPacking:
 
 
 @dataclass(frozen=True)
+class Flow:
+    """The items are the flows on `arcs` (tail, head): at each node, what leaves less what enters is its `balance`
+    (nodes in increasing order); with `weights`, the weighted flow meets `condition`."""
+
+    flows: Terms
+    arcs: tuple[tuple[int, int], ...]
+    nodes: tuple[int, ...]
+    balance: Terms
+    weights: Terms | None = None
+    condition: Condition | None = None
+
+
+@dataclass(frozen=True)
 class Count:
     """How many items equal one of `values` meets `condition`."""
 
@@ -293,6 +306,7 @@ Constraint = (
     | Sum
     | Knapsack
     | BinPacking
+    | Flow
     | Count
     | NValues
     | Cardinality
@@ -421,6 +435,25 @@ def _bin_packing(element, declarations: Declarations) -> BinPacking:
     if element.find("condition") is None:
         raise Untranslatable("this form of <binPacking>")
     return BinPacking(items, sizes, read_condition(child_text(element, "condition")))
+
+
+def _flow(element, declarations: Declarations) -> Flow:
+    flows = terms(declarations, list_text(element))
+    arcs = tuple(
+        (int(tail), int(head))
+        for tail, head in re.findall(r"\(\s*(-?\d+)\s*,\s*(-?\d+)\s*\)", child_text(element, "arcs"))
+    )
+    balance = terms(declarations, child_text(element, "balance"))
+    nodes = tuple(sorted({node for arc in arcs for node in arc}))
+    if len(arcs) != len(flows) or len(nodes) != len(balance):
+        raise Untranslatable("a flow whose arcs do not match its list or its balance")
+    found = element.find("weights")
+    if found is None:
+        return Flow(flows, arcs, nodes, balance)
+    weights = terms(declarations, found.text or "")
+    if len(weights) != len(flows):
+        raise Untranslatable("a flow whose weights do not match its list")
+    return Flow(flows, arcs, nodes, balance, weights, read_condition(child_text(element, "condition")))
 
 
 def _count(element, declarations: Declarations) -> Count:
@@ -609,6 +642,7 @@ _READERS = {
     "sum": _sum,
     "knapsack": _knapsack,
     "binPacking": _bin_packing,
+    "flow": _flow,
     "count": _count,
     "nValues": _n_values,
     "cardinality": _cardinality,

@@ -25,6 +25,7 @@ from kernelext.xcsp.constraints import (
     Count,
     Element,
     Extremum,
+    Flow,
     Instantiation,
     Knapsack,
     Lex,
@@ -106,6 +107,18 @@ def read_text(declarations: Declarations, text: str):
         (
             "<binPacking><list> y y </list><sizes> 1 2 </sizes><loads> 1 y </loads></binPacking>",
             BinPacking(("y", "y"), (1, 2), None, (1, "y"), True),
+        ),
+        (
+            "<flow><list> x[0][] </list><balance> 1 0 y </balance><arcs> (1,3)(3,4)(1,4) </arcs>"
+            "<weights> 1 1 2 </weights><condition> (le,3) </condition></flow>",
+            Flow(
+                ("x[0][0]", "x[0][1]", "x[0][2]"),
+                ((1, 3), (3, 4), (1, 4)),
+                (1, 3, 4),
+                (1, 0, "y"),
+                (1, 1, 2),
+                Condition("le", 3, " (le,3) "),
+            ),
         ),
         (
             "<count><list> x[0][] </list><values> 1 y </values><condition>(ge,2)</condition></count>",
@@ -225,7 +238,7 @@ def test_a_condition_says_whether_it_names_values():
 
 
 def test_a_tag_not_read_here_yet_is_left_to_its_consumers(declarations):
-    assert read_text(declarations, "<flow><list> y </list><balance> 0 0 </balance><arcs> (0,1) </arcs></flow>") is None
+    assert read_text(declarations, "<clause> y not(y) </clause>") is None
 
 
 @pytest.mark.parametrize(
@@ -252,6 +265,8 @@ def test_a_tag_not_read_here_yet_is_left_to_its_consumers(declarations):
         "<condition> (le,1) </condition><condition> (ge,1) </condition></knapsack>",  # a profit short
         "<binPacking><list> y y </list><sizes> 1 </sizes><limits> 2 2 </limits></binPacking>",  # a size short
         "<binPacking><list> x[0][] </list><sizes> 1 1 1 </sizes></binPacking>",  # no condition, limits nor loads
+        "<flow><list> y y </list><balance> 0 0 </balance><arcs> (0,1)(1,2) </arcs></flow>",  # a balance short
+        "<flow><list> y </list><balance> 0 0 </balance><arcs> (0,1) </arcs><weights> 1 </weights></flow>",  # no condition
         "<knapsack><list> y </list><weights> 1 </weights><profits> 1 </profits>"
         "<condition> (le,1) </condition></knapsack>",  # one condition
         "<precedence><list> y add(y,1) </list></precedence>",  # no values, and an expression: no domain to read

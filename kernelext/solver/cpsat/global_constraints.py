@@ -9,13 +9,9 @@ literal is tied to its condition both ways), so that enumerating solutions never
 from __future__ import annotations
 
 import itertools
-import re
 
 import kernelext.xcsp.constraints as typed
 from kernelext.solver.errors import BackendUnsupported
-from kernelext.xcsp.constraints import read_condition
-from kernelext.xcsp.declarations import list_text
-from kernelext.xcsp.values import child_text
 
 _SWAPPED = {"lt": "gt", "le": "ge", "gt": "lt", "ge": "le"}
 
@@ -264,29 +260,16 @@ class GlobalConstraints:
             self.model.Add(sum(lit.Not() for lit in loops) == self.term(constraint.size))
         self.model.AddBoolOr([lit.Not() for lit in loops])
 
-    def _flow(self, element) -> None:
+    def _flow(self, constraint: typed.Flow) -> None:
         """Each arc's flow: what leaves a node less what enters it is its balance (nodes in increasing order); the
         weighted flow meets the condition."""
-        flows = self.terms(list_text(element))
-        pairs = [
-            tuple(int(n) for n in pair)
-            for pair in re.findall(r"\(\s*(-?\d+)\s*,\s*(-?\d+)\s*\)", child_text(element, "arcs"))
-        ]
-        balance = self.terms(child_text(element, "balance"))
-        nodes = sorted({node for pair in pairs for node in pair})
-        if len(pairs) != len(flows) or len(nodes) != len(balance):
-            raise BackendUnsupported("a flow whose arcs do not match its list or its balance")
-        for node, held in zip(nodes, balance):
-            out = sum(f for f, (tail, _) in zip(flows, pairs) if tail == node)
-            into = sum(f for f, (_, head) in zip(flows, pairs) if head == node)
-            self.model.Add(out - into == held)
-        if element.find("weights") is not None:
-            weights = self.terms(child_text(element, "weights"))
-            if len(weights) != len(flows):
-                raise BackendUnsupported("a flow whose weights do not match its list")
-            self.post_condition(
-                sum(w * f for w, f in zip(weights, flows)), read_condition(child_text(element, "condition"))
-            )
+        flows = [self.term(flow) for flow in constraint.flows]
+        for node, held in zip(constraint.nodes, constraint.balance):
+            out = sum(f for f, (tail, _) in zip(flows, constraint.arcs) if tail == node)
+            into = sum(f for f, (_, head) in zip(flows, constraint.arcs) if head == node)
+            self.model.Add(out - into == self.term(held))
+        if constraint.weights is not None:
+            self.post_condition(self.weighted(constraint.flows, constraint.weights), constraint.condition)
 
     # scheduling and packing
 
@@ -392,6 +375,7 @@ TYPED_HANDLERS = {
     typed.Sum: GlobalConstraints._sum,
     typed.Knapsack: GlobalConstraints._knapsack,
     typed.BinPacking: GlobalConstraints._bin_packing,
+    typed.Flow: GlobalConstraints._flow,
     typed.Count: GlobalConstraints._count,
     typed.NValues: GlobalConstraints._n_values,
     typed.Cardinality: GlobalConstraints._cardinality,
