@@ -54,6 +54,7 @@ CONSTRAINTS = (
     "cumulative",
     "binPacking",
     "knapsack",
+    "flow",
     "regular",
     "mdd",
     "precedence",
@@ -537,6 +538,16 @@ class _Writer(Declarations):
             load = " + ".join(f"{w} * bool2int({x} = {b})" for w, x in zip(weights, items))
             self.post(self.condition(f"({load})", constraint.condition))
 
+    def _flow(self, constraint: typed.Flow) -> None:
+        flows = [self.term(flow) for flow in constraint.flows]
+        for node, held in zip(constraint.nodes, constraint.balance):
+            out = " + ".join(f for f, (tail, _) in zip(flows, constraint.arcs) if tail == node) or "0"
+            into = " + ".join(f for f, (_, head) in zip(flows, constraint.arcs) if head == node) or "0"
+            self.post(f"({out}) - ({into}) = {self.term(held)}")
+        if constraint.weights is not None:
+            total = " + ".join(f"{self.term(w)} * {f}" for w, f in zip(constraint.weights, flows))
+            self.post(self.condition(f"({total or 0})", constraint.condition))
+
     def _knapsack(self, constraint: typed.Knapsack) -> None:
         items = [self.term(item) for item in constraint.items]
         for factors, held in ((constraint.weights, constraint.weight), (constraint.profits, constraint.profit)):
@@ -633,6 +644,7 @@ _TYPED_WRITERS = {
     typed.AllEqualLists: _Writer._all_equal_lists,
     typed.Sum: _Writer._sum,
     typed.Knapsack: _Writer._knapsack,
+    typed.Flow: _Writer._flow,
     typed.BinPacking: _Writer._bin_packing,
     typed.Count: _Writer._count,
     typed.NValues: _Writer._n_values,

@@ -237,10 +237,7 @@ XCSP3 = """<instance format="XCSP3" type="CSP"><variables><array id="x" size="[3
 @pytest.mark.parametrize(
     "constraint, named",
     [
-        (
-            "<flow><list>x[]</list><balance>0 0 0</balance><arcs>(0,1)(1,2)</arcs><condition>(eq,1)</condition></flow>",
-            "<flow>",
-        ),
+        ("<clause>x[0] not(x[1])</clause>", "<clause>"),
         ("<circuit><list>x[]</list><size>2</size></circuit>", "<circuit> with a size"),
         ("<intension>eq(x[0],foo(x[1]))</intension>", "the operator foo"),
         ("<intension>or(x[0],x[1])</intension>", "the integer variable x[0] used as a condition"),
@@ -268,14 +265,19 @@ def test_what_the_translation_does_not_take_is_refused_by_name(constraint, named
 
 
 @pytest.mark.parametrize("backend", ["minizinc", "cp-sat"])
-def test_a_knapsack_with_a_limit_counts_as_the_checker_does(solver, tmp_path, backend):
-    path = tmp_path / "knapsack.xml"
-    path.write_text(
-        XCSP3.format(
-            "<knapsack><list>x[]</list><weights>1 2 1</weights><profits>2 1 3</profits>"
-            "<limit>3</limit><condition>(ge,4)</condition></knapsack>"
-        )
-    )
+@pytest.mark.parametrize(
+    "constraint",
+    [
+        "<knapsack><list>x[]</list><weights>1 2 1</weights><profits>2 1 3</profits>"
+        "<limit>3</limit><condition>(ge,4)</condition></knapsack>",
+        "<flow><list>x[]</list><balance>2 0 -2</balance><arcs>(1,3)(3,4)(1,4)</arcs>"
+        "<weights>1 1 3</weights><condition>(le,5)</condition></flow>",
+    ],
+    ids=["knapsack with a limit", "flow on nodes 1, 3 and 4"],
+)
+def test_a_form_read_outside_pycsp3_counts_as_the_checker_does(solver, tmp_path, backend, constraint):
+    path = tmp_path / "model.xml"
+    path.write_text(XCSP3.format(constraint))
     checker = Checker.of_file(path)
     expected = {
         values
