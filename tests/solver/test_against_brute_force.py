@@ -335,6 +335,13 @@ CONSTRUCTS = {
         ),
         st.fixed_dictionaries({"m": st.lists(small(0, 3), min_size=2, max_size=4)}),
     ),
+    "flow": Construct(  # with weights: pycsp3 cannot post a flow without a condition
+        lambda p: (
+            f"satisfy(Flow(x[:3], balance=[2, 0, -2], arcs=[(0, 1), (1, 2), (0, 2)], weights=[1, 1, 3]) <= {p['c']})"
+        ),
+        lambda p, x, b: x[0] + x[2] == 2 and x[1] == x[0] and x[0] + x[1] + 3 * x[2] <= p["c"],
+        st.fixed_dictionaries({"c": small(2, 7)}),
+    ),
     "knapsack": Construct(
         lambda p: "satisfy(Knapsack(b, weights=[1, 2, 3, 2], wlimit=5, profits=[2, 3, 4, 1]) >= 6)",
         lambda p, x, b: (
