@@ -630,15 +630,9 @@ class _Compiler(Declarations):
         get, fixed = self.sequence(list(constraint.items), scope), constraint.values
         return lambda s: tuple(get(s)) == fixed
 
-    def _clause(self, element, scope: dict) -> Callable:
-        positive, negative = [], []
-        for node in self.nodes(list_text(element)):
-            if isinstance(node, str):
-                positive.append(self.var(node, scope))
-            elif isinstance(node, tuple) and node[0] == "not" and len(node[1]) == 1 and isinstance(node[1][0], str):
-                negative.append(self.var(node[1][0], scope))
-            else:
-                raise Untranslatable("this form of <clause>")
+    def _clause(self, constraint: typed.Clause, scope: dict) -> Callable:
+        positive = [self.var(vid, scope) for vid in constraint.positive]
+        negative = [self.var(vid, scope) for vid in constraint.negative]
         return lambda s: any(g(s) == 1 for g in positive) or any(g(s) == 0 for g in negative)
 
     def _meta(self, element, scope: dict) -> Callable:
@@ -1146,7 +1140,6 @@ def _automaton(get: Callable, arcs: list[tuple[str, int, str]], start: str, fina
 _HANDLERS: dict[str, Callable] = {
     "intension": _Compiler._intension,
     "extension": _Compiler._extension,
-    "clause": _Compiler._clause,
     **dict.fromkeys(_META, _Compiler._meta),
 }
 _TYPED_HANDLERS: dict[type, Callable] = {
@@ -1159,6 +1152,7 @@ _TYPED_HANDLERS: dict[type, Callable] = {
     typed.Knapsack: _Compiler._knapsack,
     typed.BinPacking: _Compiler._bin_packing,
     typed.Flow: _Compiler._flow,
+    typed.Clause: _Compiler._clause,
     typed.Count: _Compiler._count,
     typed.NValues: _Compiler._n_values,
     typed.Cardinality: _Compiler._cardinality,

@@ -124,6 +124,14 @@ class Flow:
 
 
 @dataclass(frozen=True)
+class Clause:
+    """One of the `positive` variables takes 1, or one of the `negative` ones (written `not(x)`) takes 0."""
+
+    positive: tuple[str, ...]
+    negative: tuple[str, ...]
+
+
+@dataclass(frozen=True)
 class Count:
     """How many items equal one of `values` meets `condition`."""
 
@@ -307,6 +315,7 @@ Constraint = (
     | Knapsack
     | BinPacking
     | Flow
+    | Clause
     | Count
     | NValues
     | Cardinality
@@ -454,6 +463,18 @@ def _flow(element, declarations: Declarations) -> Flow:
     if len(weights) != len(flows):
         raise Untranslatable("a flow whose weights do not match its list")
     return Flow(flows, arcs, nodes, balance, weights, read_condition(child_text(element, "condition")))
+
+
+def _clause(element, declarations: Declarations) -> Clause:
+    positive, negative = [], []
+    for item in terms(declarations, list_text(element)):
+        if isinstance(item, str):
+            positive.append(item)
+        elif isinstance(item, tuple) and item[0] == "not" and len(item[1]) == 1 and isinstance(item[1][0], str):
+            negative.append(item[1][0])
+        else:
+            raise Untranslatable("this form of <clause>")
+    return Clause(tuple(positive), tuple(negative))
 
 
 def _count(element, declarations: Declarations) -> Count:
@@ -643,6 +664,7 @@ _READERS = {
     "knapsack": _knapsack,
     "binPacking": _bin_packing,
     "flow": _flow,
+    "clause": _clause,
     "count": _count,
     "nValues": _n_values,
     "cardinality": _cardinality,

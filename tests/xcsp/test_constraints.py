@@ -21,6 +21,7 @@ from kernelext.xcsp.constraints import (
     Cardinality,
     Channel,
     Circuit,
+    Clause,
     Condition,
     Count,
     Element,
@@ -120,6 +121,7 @@ def read_text(declarations: Declarations, text: str):
                 Condition("le", 3, " (le,3) "),
             ),
         ),
+        ("<clause> x[0][0] not(y) x[0][2] </clause>", Clause(("x[0][0]", "x[0][2]"), ("y",))),
         (
             "<count><list> x[0][] </list><values> 1 y </values><condition>(ge,2)</condition></count>",
             Count(("x[0][0]", "x[0][1]", "x[0][2]"), (1, "y"), Condition("ge", 2, "(ge,2)")),
@@ -238,7 +240,7 @@ def test_a_condition_says_whether_it_names_values():
 
 
 def test_a_tag_not_read_here_yet_is_left_to_its_consumers(declarations):
-    assert read_text(declarations, "<clause> y not(y) </clause>") is None
+    assert read_text(declarations, "<intension> eq(y,1) </intension>") is None
 
 
 @pytest.mark.parametrize(
@@ -266,6 +268,7 @@ def test_a_tag_not_read_here_yet_is_left_to_its_consumers(declarations):
         "<binPacking><list> y y </list><sizes> 1 </sizes><limits> 2 2 </limits></binPacking>",  # a size short
         "<binPacking><list> x[0][] </list><sizes> 1 1 1 </sizes></binPacking>",  # no condition, limits nor loads
         "<flow><list> y y </list><balance> 0 0 </balance><arcs> (0,1)(1,2) </arcs></flow>",  # a balance short
+        "<clause> y not(add(y,1)) </clause>",  # not a variable
         "<flow><list> y </list><balance> 0 0 </balance><arcs> (0,1) </arcs><weights> 1 </weights></flow>",  # no condition
         "<knapsack><list> y </list><weights> 1 </weights><profits> 1 </profits>"
         "<condition> (le,1) </condition></knapsack>",  # one condition

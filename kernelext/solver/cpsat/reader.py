@@ -347,7 +347,10 @@ class _Reader(GlobalConstraints, Declarations):
         for leaf in self.leaves(element):
             typed = read_constraint(leaf, self)
             if typed is not None:
-                TYPED_HANDLERS[type(typed)](self, typed)
+                handler = TYPED_HANDLERS.get(type(typed))
+                if handler is None:
+                    raise BackendUnsupported(f"the constraint <{leaf.tag}>")
+                handler(self, typed)
                 continue
             handler = getattr(self, f"_{leaf.tag}", None)
             if handler is None or leaf.tag in ("expand", "variables", "substitute"):
