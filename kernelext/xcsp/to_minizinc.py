@@ -55,6 +55,7 @@ CONSTRAINTS = (
     "binPacking",
     "knapsack",
     "flow",
+    "clause",
     "regular",
     "mdd",
     "precedence",
@@ -548,6 +549,11 @@ class _Writer(Declarations):
             total = " + ".join(f"{self.term(w)} * {f}" for w, f in zip(constraint.weights, flows))
             self.post(self.condition(f"({total or 0})", constraint.condition))
 
+    def _clause(self, constraint: typed.Clause) -> None:
+        literals = [f"{self.term(vid)} = 1" for vid in constraint.positive]
+        literals += [f"{self.term(vid)} = 0" for vid in constraint.negative]
+        self.post(" \\/ ".join(f"({literal})" for literal in literals) or "false")
+
     def _knapsack(self, constraint: typed.Knapsack) -> None:
         items = [self.term(item) for item in constraint.items]
         for factors, held in ((constraint.weights, constraint.weight), (constraint.profits, constraint.profit)):
@@ -645,6 +651,7 @@ _TYPED_WRITERS = {
     typed.Sum: _Writer._sum,
     typed.Knapsack: _Writer._knapsack,
     typed.Flow: _Writer._flow,
+    typed.Clause: _Writer._clause,
     typed.BinPacking: _Writer._bin_packing,
     typed.Count: _Writer._count,
     typed.NValues: _Writer._n_values,

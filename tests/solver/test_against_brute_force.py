@@ -342,6 +342,12 @@ CONSTRUCTS = {
         lambda p, x, b: x[0] + x[2] == 2 and x[1] == x[0] and x[0] + x[1] + 3 * x[2] <= p["c"],
         st.fixed_dictionaries({"c": small(2, 7)}),
     ),
+    "clause": Construct(  # a phase True is the variable, False its negation
+        lambda p: f"satisfy(Clause(b[:3], phases={p['p']}))",
+        lambda p, x, b: any(v == (1 if phase else 0) for v, phase in zip(b[:3], p["p"])),
+        st.fixed_dictionaries({"p": st.lists(st.booleans(), min_size=3, max_size=3)}),
+        uses_b=True,
+    ),
     "knapsack": Construct(
         lambda p: "satisfy(Knapsack(b, weights=[1, 2, 3, 2], wlimit=5, profits=[2, 3, 4, 1]) >= 6)",
         lambda p, x, b: (

@@ -237,7 +237,7 @@ XCSP3 = """<instance format="XCSP3" type="CSP"><variables><array id="x" size="[3
 @pytest.mark.parametrize(
     "constraint, named",
     [
-        ("<clause>x[0] not(x[1])</clause>", "<clause>"),
+        ("<clause>x[0] not(add(x[1],1))</clause>", "this form of <clause>"),
         ("<circuit><list>x[]</list><size>2</size></circuit>", "<circuit> with a size"),
         ("<intension>eq(x[0],foo(x[1]))</intension>", "the operator foo"),
         ("<intension>or(x[0],x[1])</intension>", "the integer variable x[0] used as a condition"),

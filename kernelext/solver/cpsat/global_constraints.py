@@ -331,6 +331,12 @@ class GlobalConstraints:
             load = sum(w * self.equals_value(item, b) for w, item in zip(weights, items))
             self.post_condition(load, constraint.condition)
 
+    def _clause(self, constraint: typed.Clause) -> None:
+        self.model.AddBoolOr(
+            [self.equals_value(self.var(vid), 1) for vid in constraint.positive]
+            + [self.equals_value(self.var(vid), 0) for vid in constraint.negative]
+        )
+
     def _knapsack(self, constraint: typed.Knapsack) -> None:
         self.post_condition(self.weighted(constraint.items, constraint.weights), constraint.weight)
         self.post_condition(self.weighted(constraint.items, constraint.profits), constraint.profit)
@@ -376,6 +382,7 @@ TYPED_HANDLERS = {
     typed.Knapsack: GlobalConstraints._knapsack,
     typed.BinPacking: GlobalConstraints._bin_packing,
     typed.Flow: GlobalConstraints._flow,
+    typed.Clause: GlobalConstraints._clause,
     typed.Count: GlobalConstraints._count,
     typed.NValues: GlobalConstraints._n_values,
     typed.Cardinality: GlobalConstraints._cardinality,
