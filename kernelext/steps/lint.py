@@ -310,6 +310,13 @@ class _MistakeFinder(ast.NodeVisitor):
                         "in it): compare model variables, e.g. x[i] == v.",
                         kind=PLAIN_BOOL,
                     )
+        if name == "Clause" and not any(keyword.arg == "phases" for keyword in node.keywords):
+            self.add(
+                node,
+                "pycsp3 writes each variable of a Clause() without phases negated (Clause(x, y) posts "
+                "not(x) or not(y), and ~x as x): give phases=[True, False, ...], True for the variable itself.",
+                error=False,
+            )
         if name in CONSTRAINTS and node.args and self.plain_number(node.args[0]):
             self.add(node, f"{name}() of a number posts nothing: give it the variables, e.g. {name}(x[i]).")
         if name in BUILTINS and name not in self.shadowed:

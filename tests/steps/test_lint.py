@@ -38,6 +38,7 @@ MISTAKES = {  # source (x: 3 variables 0..2, n = 3): (line, words of the message
     "while on a variable": ("while x[0] > 5:\n    break", 1, "use If(test, Then=...)", True),
     "comprehension filter on a variable": ("satisfy(x[i] == 1 for i in range(3) if x[i] > 0)", 1, "If(", True),
     "builtin sum": ("satisfy(sum(x) == 2)", 1, "use Sum(...)", False),
+    "clause without phases": ("satisfy(Clause(x[0], ~x[1]))", 1, "give phases=[True, False, ...]", False),
     "generator used twice": (
         "g = (x[i] for i in range(3))\nsatisfy(AllDifferent(g))\n\nsatisfy(Sum(g) == 2)",
         4,
@@ -58,6 +59,7 @@ FINE = [
     "src, dst = [0, 1, 2], [1, 2, 0]\nsucc = [{src[x] for x in range(3) if dst[x] == i} for i in range(3)]",
     "cliques = [[0, 1], [1, 2]]\nbig = [c for c in cliques if all(k < 3 for k in c)]",
     "gaps = [(v2 - v1, v2, v1) for v2 in x[2].dom for v1 in x[1].dom if v2 - v1 in x[0].dom]",
+    "satisfy(Clause(variables=[x[0], x[1]], phases=[True, False]))",  # as PyCSP3-models' SAT and Rubik write it
 ]
 
 
