@@ -9,7 +9,7 @@ from IPython.display import display
 from traitlets import Bool, Float, Int, TraitError, Unicode, observe, validate
 
 from kernelext.errors import KernelextError, PuzzleUsageError
-from kernelext.kinds import kind_for, view_choices
+from kernelext.kinds import kind_choices, kind_for
 from kernelext.magic.commands import GRADER_COMMANDS, commands_text, refuse_options, run_command, sols
 from kernelext.magic.puzzle import NotebookPuzzle
 from kernelext.pycsp3_glue import model_state
@@ -19,7 +19,7 @@ from kernelext.solver.backends.minizinc import MINIZINC_SOLVERS
 from kernelext.solver.engine import KEEP, Solver
 from kernelext.steps.not_rule import REASONS
 from kernelext.steps.session import PuzzleSession
-from kernelext.views import view_for, view_names
+from kernelext.views import picture_for, picture_names
 
 
 def _with_commands(func):
@@ -132,7 +132,7 @@ class PuzzleMagics(Magics):
     @argument(
         "--view",
         metavar="KIND",
-        help=f"how to draw the model: a grid ({view_choices()}) or a picture ({', '.join(view_names())}) "
+        help=f"how to draw the model: a grid ({kind_choices()}) or a picture ({', '.join(picture_names())}) "
         "(default: a picture when the posted constraints call for one, else a grid guessed from NAME and the data)",
     )
     @argument("--nodes", metavar="N", type=int, help="with `%%puzzle tree`: how many nodes to record (default 500)")
@@ -184,12 +184,12 @@ class PuzzleMagics(Magics):
         self.current, self._failed = None, " ".join(args.words) or "NAME"
         if len(args.words) != 1:
             raise PuzzleUsageError("Name the puzzle: %%puzzle NAME [options], e.g. %%puzzle amaze.")
-        if args.view and view_for(args.view) is None:
+        if args.view and picture_for(args.view) is None:
             try:
                 kind_for(args.view)
             except PuzzleUsageError:
                 raise PuzzleUsageError(
-                    f"--view {args.view}: no such view (grids: {view_choices()}; pictures: {', '.join(view_names())})."
+                    f"--view {args.view}: no such view (grids: {kind_choices()}; pictures: {', '.join(picture_names())})."
                 ) from None
         session = PuzzleSession(
             args.words[0], self.shell.user_ns, solver=self._shared_solver(), timeout=self.timeout, backend=self.solver

@@ -10,11 +10,11 @@ from IPython.display import display
 from kernelext.errors import PuzzleUsageError, ViewNotApplicable
 from kernelext.insight.pencil_marks import pencil_report
 from kernelext.insight.search_tree import record_tree
-from kernelext.kinds import block_size, detect_kind, grid_data, kind_for, modules
+from kernelext.kinds import KINDS, block_size, detect_kind, kind_for
 from kernelext.magic.render import MAX_WIDGET_GRIDS, ReportOutput, in_kernel
+from kernelext.plugins import data_for
 from kernelext.steps.posted_facts import posted_facts
-from kernelext.views import detect_view, might_draw, picture_data, view_for
-from kernelext.views import modules as picture_modules
+from kernelext.views import PICTURES, detect_picture, might_draw, picture_for
 from kernelext.widgets.drawing_forms import drawing_text
 from kernelext.widgets.drawing_svg import drawing_svg
 from kernelext.widgets.export import save_grid, text_alternative
@@ -59,26 +59,26 @@ class NotebookPuzzle:
     def kind(self, grid: Grid | None = None) -> str:
         """The view drawing the grid: `--view` (when it names a grid kind), else the kind the puzzle's name or
         data suggest."""
-        if self.view and view_for(self.view) is None:
+        if self.view and picture_for(self.view) is None:
             return self.view
         if self._kinds is None:
-            self._kinds = modules()
+            self._kinds = KINDS.modules()
         return detect_kind(self.session.name, grid or self.session.last_grid, self.namespace, self._kinds)
 
     def picture(self):
         """The picture drawing the model, as (its module, the model read as XCSP3), or None for a grid: `--view`,
         else the first picture the posted constraints and the data call for, unless the puzzle's name names a grid
         kind (a grid kind the data suggest gives way to a picture the constraints call for)."""
-        forced = view_for(self.view) if self.view else None
+        forced = picture_for(self.view) if self.view else None
         if self.view and forced is None:
             return None
         if self._kinds is None:
-            self._kinds = modules()
+            self._kinds = KINDS.modules()
         if forced is None and detect_kind(self.session.name, None, {}, self._kinds) != "generic":
             return None  # a puzzle named after a grid kind stays a grid
         if forced is None:
             if self._pictures is None:
-                self._pictures = picture_modules()
+                self._pictures = PICTURES.modules()
             candidates = might_draw(self.session.features(), self._pictures)
             if not candidates:
                 return None  # no picture could draw this model: it is not read
@@ -87,7 +87,7 @@ class NotebookPuzzle:
             return None  # nothing posted yet: a forced picture waits for its constraints
         if forced is not None:
             return forced, model
-        found = detect_view(model, self.namespace, candidates)
+        found = detect_picture(model, self.namespace, candidates)
         return (candidates[found], model) if found else None
 
     def drawings(self, report: StepReport) -> list[dict] | None:
@@ -104,7 +104,7 @@ class NotebookPuzzle:
             several = len(report.all_grids) > 1
             solutions = list(result.solutions[:MAX_WIDGET_GRIDS]) if several else [result.solution if result else None]
             previous = None if report.replaced else self._drawn
-            data = picture_data(module, self.namespace)
+            data = data_for(module, self.namespace)
             drawn = [module.describe(model, data, solution, previous) for solution in solutions]
         except ViewNotApplicable as error:
             print(f"--view {self.view}: {error} The grid is drawn until then.")
@@ -118,7 +118,7 @@ class NotebookPuzzle:
     def data(self, kind: str) -> dict:
         """The plain data the view `kind` reads from the notebook, and what it reads off the posted model
         (a kind with `READS_POSTED`; see `kernelext.steps.posted_facts`)."""
-        found = grid_data(kind, self.namespace)
+        found = data_for(kind_for(kind), self.namespace)
         shown = self.session.shown_array() if getattr(kind_for(kind), "READS_POSTED", False) else None
         return {**found, **posted_facts(shown.name)} if shown is not None else found
 
@@ -232,9 +232,7 @@ class NotebookPuzzle:
             raise PuzzleUsageError(f"A picture is saved as SVG: save {Path(path).with_suffix('.svg').name} instead.")
         result = self.session.last_result
         try:
-            drawn = module.describe(
-                model, picture_data(module, self.namespace), result.solution if result else None, None
-            )
+            drawn = module.describe(model, data_for(module, self.namespace), result.solution if result else None, None)
         except ViewNotApplicable:
             return False
         try:

@@ -139,7 +139,7 @@ class ReportOutput:
     Arguments:
         report: the step's report.
         kind: the view drawing the grid (see kernelext.kinds; PuzzleUsageError if unknown).
-        data: the puzzle data the view reads (see `kernelext.kinds.grid_data`).
+        data: the puzzle data the view reads (see `kernelext.plugins.data_for`).
         on_explain: returns the Explanation (see kernelext.insight.explain) of an UNSAT step; the widget of such
             a step then has an "Explain" button.
         drawings: the pictures (kernelext.views) drawn in place of the grids, one per solution shown, or None.

@@ -35,12 +35,12 @@ RUN = r"""
 import json, sys, warnings
 from IPython.core.interactiveshell import InteractiveShell
 from IPython.utils.capture import capture_output
-from kernelext.kinds import answer_checks, detect_kind, kind_for, kinds, view_choices
+from kernelext.kinds import answer_checks, detect_kind, kind_for, kinds, kind_choices
 from kernelext.grading.format.exercise import load_exercise
 
 import tiles_kind
 assert "tiles" in kinds() and kind_for("Mosaic") is tiles_kind is kind_for("tiles"), kinds()
-assert "tiles (mosaic)" in view_choices()
+assert "tiles (mosaic)" in kind_choices()
 assert detect_kind("my puzzle", None, {"tiles": 2}) == "tiles"
 assert detect_kind("a mosaic") == "tiles" and detect_kind("sudoku 4") == "sudoku"
 assert answer_checks()["tiles"]([[1, 1], [2, 0]], {"tiles": 2}, {}) == ""

@@ -19,9 +19,9 @@ from kernelext.kinds import (
     answer_checks,
     detect_kind,
     kakuro,
+    kind_choices,
     kind_for,
     starbattle,
-    view_choices,
 )
 from kernelext.steps.session import PuzzleSession
 from kernelext.widgets.html_grid import grid_html, legend_html
@@ -187,7 +187,7 @@ def test_region_borders_are_thick_lines_in_the_table():
 def test_kinds_are_found_by_name_alias_and_kakuro_by_its_board():
     assert detect_kind("kakuro_5x5") == "kakuro" and detect_kind("Cross_Sums") == "kakuro"
     assert detect_kind("star_battle") == "starbattle" and detect_kind("two_not_touch 6") == "starbattle"
-    assert kind_for("star_battle") is starbattle and "starbattle (star_battle, two_not_touch)" in view_choices()
+    assert kind_for("star_battle") is starbattle and "starbattle (star_battle, two_not_touch)" in kind_choices()
     assert detect_kind("evening", kakuro_grid(DIGITS), {"board": BOARD}) == "kakuro"
     assert detect_kind("evening", grid([[0] * 4] * 4), {"board": BOARD}) == "generic"  # not its shape
     assert detect_kind("evening", grid([[0, 0], [0, 0]]), {"grid": [[0, 1], [1, 0]]}) == "generic"

@@ -7,11 +7,12 @@ import pytest
 
 from kernelext.errors import PuzzleUsageError
 from kernelext.grid import Grid
-from kernelext.kinds import detect_kind, grid_data, kind_for, kinds
+from kernelext.kinds import detect_kind, kind_for, kinds
 from kernelext.kinds import futoshiki as futoshiki_rules
 from kernelext.kinds import nonogram as nonogram_rules
 from kernelext.kinds import queens as queens_rules
 from kernelext.kinds import sudoku as sudoku_rules
+from kernelext.plugins import data_for
 from kernelext.widgets.static_forms import grid_text
 
 
@@ -166,17 +167,17 @@ def test_unknown_view_lists_the_views_there_are():
         kind_for("crossword")
 
 
-def test_grid_data_takes_plain_data_from_the_namespace():
+def test_a_kind_takes_plain_data_from_the_namespace():
     namespace = {}
     exec("from pycsp3 import *", namespace)
     namespace.update(rows=((1, 2), (3,)), cols=[[1]], unrelated=[1])
-    assert grid_data("nonogram", namespace) == {"rows": [[1, 2], [3]], "cols": [[1]]}
-    assert grid_data("generic", namespace) == {}
+    assert data_for(kind_for("nonogram"), namespace) == {"rows": [[1, 2], [3]], "cols": [[1]]}
+    assert data_for(kind_for("generic"), namespace) == {}
 
 
 def test_futoshiki_reads_hints_as_the_notebook_and_the_grader_write_them():
     values = [[1, 2, 3], [2, 3, 1], [3, 1, 2]]
-    as_dict = grid_data("futoshiki", {"hints": {(0, 0): 1, (1, 1): 3}, "less": [((0, 0), (0, 1))]})
+    as_dict = data_for(kind_for("futoshiki"), {"hints": {(0, 0): 1, (1, 1): 3}, "less": [((0, 0), (0, 1))]})
     as_rows = {"hints": [[0, 0, 1], [1, 1, 3]], "less": [[[0, 0], [0, 1]]]}
     for data in (as_dict, as_rows):
         described = kind_for("futoshiki").describe(grid(values), data)
@@ -202,13 +203,14 @@ def test_the_note_reaches_the_report_and_goes_once_the_data_is_there():
 
 
 def test_kinds_are_found_by_their_aliases_and_no_alias_is_taken_twice():
-    from kernelext.kinds import aliases, view_choices
+    from kernelext.kinds import KINDS, kind_choices
+    from kernelext.plugins import aliases
 
     names = [alias for module in map(kind_for, kinds()) for alias in getattr(module, "ALIASES", ())]
     assert len(names) == len(set(names)) and not set(names) & set(kinds())
-    for alias, kind in aliases().items():
+    for alias, kind in aliases(KINDS.modules()).items():
         assert kind_for(alias) is kind_for(kind)
-        assert f"{kind} (" in view_choices() and alias in view_choices()
+        assert f"{kind} (" in kind_choices() and alias in kind_choices()
 
 
 def test_the_graders_checks_use_the_kinds_rules():

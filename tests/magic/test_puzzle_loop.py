@@ -343,8 +343,9 @@ def test_export_writes_the_model_and_the_solution(shell, tmp_path):
 
 
 def test_help_and_magic_docstrings_document_every_command_option_view_and_solver(shell):
-    from kernelext.kinds import aliases, kinds
+    from kernelext.kinds import KINDS, kinds
     from kernelext.magic.commands import COMMANDS
+    from kernelext.plugins import aliases
     from kernelext.solver.backends import BACKENDS
 
     text = shell.ok("%puzzle help")
@@ -369,7 +370,7 @@ def test_help_and_magic_docstrings_document_every_command_option_view_and_solver
         assert all(option in doc for action in magic.parser._actions for option in action.option_strings)
     assert "--not-rule" in step_doc and "--not-rule" not in cell_doc
     for doc in (text, cell_doc):
-        assert all(name in " ".join(doc.split()) for name in [*kinds(), *aliases()])
+        assert all(name in " ".join(doc.split()) for name in [*kinds(), *aliases(KINDS.modules())])
     shell.ok("%unload_ext kernelext")
     shell.ok("%load_ext kernelext")
     for name in [*COMMANDS, "help"]:  # every command is routed (with no puzzle yet, each but help says so)

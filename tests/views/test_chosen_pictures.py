@@ -19,7 +19,7 @@ from view_models import (
     TSP_WITHOUT_COORDINATES,
 )
 
-from kernelext import views
+from kernelext import plugins, views
 
 pytestmark = pytest.mark.timeout(300)
 
@@ -197,7 +197,7 @@ def test_a_picture_that_fails_on_its_data_costs_no_step(shell, monkeypatch):
     buggy = types.ModuleType("flow")
     buggy.SUMMARY, buggy.DATA_NAMES, buggy.recognise, buggy.describe = "flows", (), lambda m, d: True, describe
     entry = types.SimpleNamespace(name="flow", value="mycourse.flow", load=lambda: buggy)
-    monkeypatch.setattr(views, "entry_points", lambda group: [entry] if group == views.ENTRY_POINTS else [])
+    monkeypatch.setattr(plugins, "entry_points", lambda group: [entry] if group == views.PICTURES.group else [])
     shell.ok("%%puzzle mini --view flow\nx = VarArray(size=3, dom=range(3))\n")
     said = shell.ok("%%puzzle+\nsatisfy(AllDifferent(x))\n")
     assert "The picture could not be drawn (TypeError: unhashable type: 'list'); the grid is drawn instead." in said

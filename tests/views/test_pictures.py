@@ -9,7 +9,7 @@ import types
 import pytest
 from sanitized_html import sanitizer_problems
 
-from kernelext import views
+from kernelext import plugins, views
 from kernelext.errors import ViewNotApplicable
 from kernelext.views import gantt, graph, packing, route
 from kernelext.widgets.drawing_forms import drawing_html, drawing_text
@@ -75,7 +75,7 @@ def test_each_picture_recognises_its_own_model_only(model):
             ("circuit", CIRCUIT),
         ]
     }
-    assert {name: views.detect_view(m, {}) for name, m in found.items()} == {
+    assert {name: views.detect_picture(m, {}) for name, m in found.items()} == {
         "shop": "gantt",
         "project": "gantt",
         "boxes": "packing",
@@ -90,7 +90,7 @@ def test_all_pairs_of_an_array_different_is_no_graph(model):
         f'<array id="q" size="[4]"> 0..3 </array></variables><constraints>'
         f"<group><intension> ne(%0,%1) </intension>{pairs}</group>"
     )
-    assert views.detect_view(queens, {}) is None
+    assert views.detect_picture(queens, {}) is None
 
 
 def test_gantt_rows_bars_axis_and_makespan(model):
@@ -222,13 +222,13 @@ def test_route_legs_partial_tours_and_two_legs_into_one_stop(model):
 def test_a_route_by_positions_draws_the_legs_between_decided_neighbours(model):
     body = '<array id="p" size="[4]"> 0..3 </array></variables><constraints><allDifferent> p[] </allDifferent>'
     positions = model(body, '<objectives><minimize type="sum"> p[] </minimize></objectives>')
-    assert views.detect_view(positions, {}) == "route"
+    assert views.detect_picture(positions, {}) == "route"
     drawn = route.describe(positions, {"names": ["A", "B", "C", "D"]}, {"p[0]": 2, "p[1]": 0, "p[3]": 1}, None)
     assert drawn["lines"][1] == "2 legs decided" and "p[0] = 2 (C)" in drawn["lines"]
     assert [s["text"] for s in drawn["shapes"] if "faint" in s["marks"]] == ["3"]
     whole = route.describe(positions, {}, {"p[0]": 2, "p[1]": 0, "p[2]": 3, "p[3]": 1}, None)
     assert whole["lines"][0].endswith("tour length 6") and whole["lines"][1] == "tour: 2 → 0 → 3 → 1 → 2"
-    assert not views.detect_view(model(body), {})  # no objective reads the positions: no route
+    assert not views.detect_picture(model(body), {})  # no objective reads the positions: no route
 
 
 def test_a_forced_picture_that_does_not_apply_says_why_in_one_line(model):
@@ -241,7 +241,7 @@ def test_a_forced_picture_that_does_not_apply_says_why_in_one_line(model):
 @pytest.mark.parametrize("body", [SHOP, PROJECT, BOXES, COLOURING, CIRCUIT])
 def test_static_forms_survive_the_sanitizer_and_repeat_byte_for_byte(model, body):
     found = model(body)
-    module = views.view_for(views.detect_view(found, {}))
+    module = views.picture_for(views.detect_picture(found, {}))
     ids = list(found.declarations.domains)
     solution = {vid: k % 2 for k, vid in enumerate(ids)}
     drawn = module.describe(found, {}, solution, None)
@@ -261,8 +261,8 @@ def test_an_installed_view_joins_the_registry(monkeypatch):
     flow.describe = lambda model, data, solution, previous: {}
     broken = types.SimpleNamespace(name="Broken", value="nowhere:broken", load=lambda: object())
     entry = types.SimpleNamespace(name="Flow", value="mycourse.flow", load=lambda: flow)
-    monkeypatch.setattr(views, "entry_points", lambda group: [entry, broken] if group == views.ENTRY_POINTS else [])
-    with pytest.warns(UserWarning, match="not a view module"):
-        assert list(views.modules()) == ["gantt", "packing", "route", "graph", "flow"]
+    monkeypatch.setattr(plugins, "entry_points", lambda group: [entry, broken] if group == views.PICTURES.group else [])
+    with pytest.warns(UserWarning, match="not a picture module"):
+        assert list(views.PICTURES.modules()) == ["gantt", "packing", "route", "graph", "flow"]
     with pytest.warns(UserWarning):
-        assert views.view_for("FLOW") is flow and views.view_for("gantt") is gantt
+        assert views.picture_for("FLOW") is flow and views.picture_for("gantt") is gantt
