@@ -23,7 +23,10 @@ def tour_array(model) -> tuple[str, list[str], int] | None:
         listed = constraint.element.find("list")
         ids = reading.items(constraint, "list") if listed is not None else reading.items(constraint)
         if ids and all(reading.is_variable(i) for i in ids):
-            start = int(listed.get("startIndex", "0")) if listed is not None else 0
+            element = constraint.element
+            start = int(
+                (listed if listed is not None and "startIndex" in listed.attrib else element).get("startIndex", "0")
+            )
             return "successors", ids, start
     goal = _objective_reads(model)
     for constraint in reading.constraints(model, "allDifferent"):

@@ -84,6 +84,19 @@ def test_each_picture_recognises_its_own_model_only(model):
     }
 
 
+@pytest.mark.parametrize("where", ["element", "list"])
+def test_a_circuit_counted_from_one_is_drawn_as_the_same_tour(model, where):
+    listed = "<list> succ[] </list>" if where == "list" else "succ[]"
+    body = CIRCUIT.replace("0..3", "1..4").replace("<circuit> succ[] </circuit>", f"<circuit>{listed}</circuit>")
+    body = (
+        body.replace("<list>", '<list startIndex="1">')
+        if where == "list"
+        else body.replace("<circuit>", '<circuit startIndex="1">')
+    )
+    tour = route.describe(model(body), {}, {f"succ[{i}]": (i + 1) % 4 + 1 for i in range(4)}, None)
+    assert "tour: 0 → 1 → 2 → 3 → 0" in tour["lines"]
+
+
 def test_all_pairs_of_an_array_different_is_no_graph(model):
     pairs = "".join(f"<args> q[{i}] q[{j}] </args>" for i in range(4) for j in range(i + 1, 4))
     queens = model(
