@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from kernelext.errors import ViewNotApplicable
 from kernelext.views import reading
 from kernelext.views.shapes import BAR_FILL, FAINT_FILL, GREY, INK, box, colour, label, line, picture
+from kernelext.xcsp.constraints import Cumulative, NoOverlap, Term
 
 SUMMARY = "tasks on a time line, one row per resource (NoOverlap, Cumulative)"
 DATA_NAMES = ("machines",)
@@ -24,9 +25,9 @@ PROFILE_FILL, OVER_FILL = "#c7e9c0", "#ffd6d6"
 
 @dataclass(frozen=True)
 class Task:
-    origin: str
-    length: str
-    height: str = "1"
+    origin: Term
+    length: Term
+    height: Term = 1
 
 
 @dataclass(frozen=True)
@@ -39,18 +40,19 @@ class Resource:
 def resources(model) -> list[Resource]:
     """The model's resources: one per NoOverlap over 1-D tasks and per Cumulative, in order."""
     found = []
-    for constraint in reading.constraints(model, "noOverlap", "cumulative"):
-        origins, lengths = reading.items(constraint, "origins"), reading.items(constraint, "lengths")
-        if not origins or len(origins) != len(lengths) or any("(" in o for o in origins):
-            continue  # a NoOverlap of rectangles (see the packing view)
-        if constraint.element.tag == "noOverlap":
-            found.append(Resource("noOverlap", tuple(map(Task, origins, lengths))))
+    for constraint in reading.constraints(model, NoOverlap, Cumulative):
+        if not constraint.origins:
             continue
-        heights, limit = reading.items(constraint, "heights"), reading.condition(constraint)
-        if len(heights) == len(origins):
-            capacity = limit[1] if limit and limit[0] in ("le", "lt") else None
-            capacity = capacity - 1 if capacity is not None and limit[0] == "lt" else capacity
-            found.append(Resource("cumulative", tuple(map(Task, origins, lengths, heights)), capacity))
+        if isinstance(constraint, NoOverlap):
+            if all(len(box) == 1 for box in constraint.origins):  # not rectangles (see the packing view)
+                tasks = (Task(origin, length) for (origin,), (length,) in zip(constraint.origins, constraint.lengths))
+                found.append(Resource("noOverlap", tuple(tasks)))
+            continue
+        limit = constraint.condition
+        capacity = limit.operand if limit.operator in ("le", "lt") and isinstance(limit.operand, int) else None
+        capacity = capacity - 1 if capacity is not None and limit.operator == "lt" else capacity
+        tasks = map(Task, constraint.origins, constraint.lengths, constraint.heights)
+        found.append(Resource("cumulative", tuple(tasks), capacity))
     return found
 
 
@@ -183,7 +185,7 @@ def _lanes(row: list[_Placed], exclusive: bool) -> tuple[list[int], set[int]]:
     return lane, clashes
 
 
-def _job_colour(origin: str) -> str:
+def _job_colour(origin: Term) -> str:
     """A task of a job: `s[i][j]` (a cell of a 2-D or larger array) takes the colour of its job `i`."""
     found = reading.indexes(origin)
     return colour(found[0]) if len(found) >= 2 else BAR_FILL
@@ -200,7 +202,7 @@ def _row(resource: Resource, row: list[_Placed], name: str, y: int, scale: float
         changed = reading.changed((task.origin, task.length, task.height), solution, previous)
         start = p.start if p.decided else p.earliest
         length = p.length if p.decided else p.least_length
-        text = task.origin if p.decided else f"{task.origin} *"
+        text = f"{task.origin}" if p.decided else f"{task.origin} *"
         top = y + lanes[k] * LANE + (LANE - BAR) / 2
         fill = _job_colour(task.origin) if p.decided else FAINT_FILL
         shapes.append(

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from kernelext.errors import ViewNotApplicable
 from kernelext.views import reading
 from kernelext.views.shapes import FAINT_FILL, box, colour, label, picture
+from kernelext.xcsp.constraints import NoOverlap, Term
 
 SUMMARY = "rectangles inside their container (NoOverlap in 2-D)"
 DATA_NAMES = ("width", "height", "container")
@@ -22,21 +23,19 @@ SIDE = 360  # the container's longer side, at most
 
 @dataclass(frozen=True)
 class Rectangle:
-    x: str
-    y: str
-    w: str
-    h: str
+    x: Term
+    y: Term
+    w: Term
+    h: Term
 
 
 def rectangles(model) -> list[Rectangle]:
     """The rectangles of every 2-D NoOverlap, in order (a rectangle in two of them is listed once)."""
     found = {}
-    for constraint in reading.constraints(model, "noOverlap"):
-        origins, lengths = reading.tuples(constraint, "origins"), reading.tuples(constraint, "lengths")
-        if len(origins) != len(lengths) or any(len(o) != 2 for o in origins + lengths):
-            continue
-        for (x, y), (w, h) in zip(origins, lengths):
-            found.setdefault((x, y), Rectangle(x, y, w, h))
+    for constraint in reading.constraints(model, NoOverlap):
+        if constraint.origins and all(len(box) == 2 for box in constraint.origins):
+            for (x, y), (w, h) in zip(constraint.origins, constraint.lengths):
+                found.setdefault((x, y), Rectangle(x, y, w, h))
     return list(found.values())
 
 

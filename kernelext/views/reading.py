@@ -1,5 +1,5 @@
-"""What the views read off a compiled model (an XcspModel of kernelext.xcsp.subsets): constraints by tag, the
-items of their lists, values in a solution, domains, the objective."""
+"""What the pictures read off a compiled model (an XcspModel of kernelext.xcsp.subsets): its constraints in the typed
+model's classes (kernelext.xcsp.constraints), values in a solution, domains, the objective."""
 
 from __future__ import annotations
 
@@ -8,63 +8,47 @@ from collections.abc import Mapping
 
 from kernelext.errors import Untranslatable
 from kernelext.xcsp.check import Checker
+from kernelext.xcsp.constraints import Constraint, Term, read
 from kernelext.xcsp.document import parse_text
-from kernelext.xcsp.subsets import XcspModel, XmlConstraint
+from kernelext.xcsp.subsets import XcspModel
 
 Solution = Mapping[str, "int | None"] | None
-_NUMBER = re.compile(r"-?\d+")
-_REPEATED = re.compile(r"(-?\d+)x(\d+)")
 _INDEXES = re.compile(r"\[(\d+)\]")
 
 
-def constraints(model: XcspModel, *tags: str) -> list[XmlConstraint]:
-    """The model's single constraints whose tag is one of `tags`, in order."""
-    return [c for c in model.constraints if c.element.tag in tags]
-
-
-def items(constraint: XmlConstraint, child: str | None = None) -> list[str]:
-    """The items of a constraint's list (its `child` element's text, or its own text): ids and numbers, XCSP3's
-    `1x3` (1 three times) written out."""
-    element = constraint.element if child is None else constraint.element.find(child)
+def constraints(model: XcspModel, *kinds: type) -> list[Constraint]:
+    """The model's single constraints of the typed model's classes `kinds`, read, in order (one the typed model
+    cannot read is left out: a picture draws what it understands)."""
     found = []
-    for token in (element.text or "").split() if element is not None else ():
-        repeated = _REPEATED.fullmatch(token)
-        found += [repeated.group(1)] * int(repeated.group(2)) if repeated else [token]
+    for constraint in model.constraints:
+        try:
+            typed = read(constraint.element, model.declarations)
+        except Untranslatable:
+            continue
+        if isinstance(typed, kinds):
+            found.append(typed)
     return found
 
 
-def tuples(constraint: XmlConstraint, child: str) -> list[tuple[str, ...]]:
-    """The tuples of a list such as `(x[0],y[0])(x[1],y[1])`; [] when the list holds no tuples."""
-    element = constraint.element.find(child)
-    text = "".join((element.text or "").split()) if element is not None else ""
-    return [tuple(part.split(",")) for part in re.findall(r"\(([^)]*)\)", text)]
+def value(term: Term, solution: Solution) -> int | None:
+    """A number, or the value of the variable `term` in `solution` (None when undecided, unsolved, or an
+    expression)."""
+    if isinstance(term, int):
+        return term
+    return solution.get(term) if solution and isinstance(term, str) else None
 
 
-def value(token: str, solution: Solution) -> int | None:
-    """A number, or the value of the variable `token` in `solution` (None when undecided or unsolved)."""
-    if _NUMBER.fullmatch(token):
-        return int(token)
-    return solution.get(token) if solution else None
+def is_variable(term: Term) -> bool:
+    return isinstance(term, str)
 
 
-def is_variable(token: str) -> bool:
-    return not _NUMBER.fullmatch(token)
-
-
-def bounds(model: XcspModel, token: str) -> tuple[int, int]:
-    """The least and greatest value a number or variable can take."""
-    if _NUMBER.fullmatch(token):
-        return int(token), int(token)
-    spans = model.declarations.domains.get(token) or ((0, 0),)
+def bounds(model: XcspModel, term: Term) -> tuple[int, int]:
+    """The least and greatest value a number or variable can take ((0, 0) for an expression)."""
+    if isinstance(term, int):
+        return term, term
+    spans = model.declarations.domains.get(term) if isinstance(term, str) else None
+    spans = spans or ((0, 0),)
     return spans[0][0], spans[-1][1]
-
-
-def condition(constraint: XmlConstraint) -> tuple[str, int] | None:
-    """A constraint's `<condition>` as (operator, number), None when absent or against a variable."""
-    text = (constraint.element.findtext("condition") or "").strip().strip("()")
-    operator, _, operand = text.partition(",")
-    operand = operand.strip()
-    return (operator.strip(), int(operand)) if _NUMBER.fullmatch(operand) else None
 
 
 def changed(tokens, solution: Solution, previous: Solution) -> bool:
@@ -74,18 +58,19 @@ def changed(tokens, solution: Solution, previous: Solution) -> bool:
     return any(value(t, solution) != value(t, previous) for t in tokens if is_variable(t))
 
 
-def array_name(vid: str) -> str:
-    return vid.partition("[")[0]
+def array_name(vid: Term) -> str:
+    """The array a variable belongs to (its own name for a single variable; "" for a number or an expression)."""
+    return vid.partition("[")[0] if isinstance(vid, str) else ""
 
 
-def indexes(vid: str) -> tuple[int, ...]:
-    return tuple(int(i) for i in _INDEXES.findall(vid))
+def indexes(vid: Term) -> tuple[int, ...]:
+    return tuple(int(i) for i in _INDEXES.findall(vid)) if isinstance(vid, str) else ()
 
 
-def common_name(ids: list[str]) -> str:
+def common_name(ids: list[Term]) -> str:
     """What the ids have in common, `*` where they differ: `s[0][2] s[1][2]` -> `s[*][2]`."""
     if not ids or len({array_name(i) for i in ids}) != 1 or len({len(indexes(i)) for i in ids}) != 1:
-        return ", ".join(ids[:3]) + (", ..." if len(ids) > 3 else "")
+        return ", ".join(map(str, ids[:3])) + (", ..." if len(ids) > 3 else "")
     columns = zip(*(indexes(i) for i in ids))
     return array_name(ids[0]) + "".join(f"[{c[0]}]" if len(set(c)) == 1 else "[*]" for c in columns)
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 from kernelext.errors import ViewNotApplicable
 from kernelext.views import placement, reading
 from kernelext.views.shapes import FAINT_FILL, INK, NODE_FILL, dot, line, picture
+from kernelext.xcsp.constraints import AllDifferent, Circuit
 
 SUMMARY = "a tour over stops (Circuit, or positions under AllDifferent with a distance objective)"
 DATA_NAMES = ("coords", "points", "positions", "x", "y", "names", "cities")
@@ -19,27 +20,17 @@ DATA_NAMES = ("coords", "points", "positions", "x", "y", "names", "cities")
 
 def tour_array(model) -> tuple[str, list[str], int] | None:
     """("successors" or "positions", the variables, the first index) of the route, None when there is none."""
-    for constraint in reading.constraints(model, "circuit"):
-        listed = constraint.element.find("list")
-        ids = reading.items(constraint, "list") if listed is not None else reading.items(constraint)
-        if ids and all(reading.is_variable(i) for i in ids):
-            element = constraint.element
-            start = int(
-                (listed if listed is not None and "startIndex" in listed.attrib else element).get("startIndex", "0")
-            )
-            return "successors", ids, start
+    for circuit in reading.constraints(model, Circuit):
+        if circuit.items and all(reading.is_variable(i) for i in circuit.items):
+            return "successors", list(circuit.items), circuit.start
     goal = _objective_reads(model)
-    for constraint in reading.constraints(model, "allDifferent"):
-        ids = (
-            reading.items(constraint, "list")
-            if constraint.element.find("list") is not None
-            else reading.items(constraint)
-        )
+    for different in reading.constraints(model, AllDifferent):
+        ids = different.items
         names = {reading.array_name(i) for i in ids}
-        if len(ids) >= 3 and len(names) == 1 and names <= goal:
+        if len(ids) >= 3 and all(map(reading.is_variable, ids)) and len(names) == 1 and names <= goal:
             spans = [reading.bounds(model, i) for i in ids]
             if all(lo >= spans[0][0] and hi - spans[0][0] < len(ids) for lo, hi in spans):
-                return "positions", ids, spans[0][0]
+                return "positions", list(ids), spans[0][0]
     return None
 
 
