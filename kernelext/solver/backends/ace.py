@@ -45,7 +45,11 @@ class AceWarm(Backend):
         start = time.perf_counter()
         try:
             run = self.worker().run(ace_args(model.path(), sols, timeout), timeout=timeout, stop=stop)
-        except WorkerCrashed:  # a cold run tells a model ACE rejects from a worker that died
+        except WorkerCrashed as crashed:
+            said = own_error(crashed.run.output) if crashed.run is not None else None
+            if said is not None:  # ACE stopped the JVM on an error of its own, which it printed
+                raise rejected(said) from None
+            # else a cold run tells a model ACE rejects from a worker that died
             left = max(0.01, timeout - (time.perf_counter() - start))
             return self.solver.backend("ace-cold").solve(model, cells, sols=sols, timeout=left)
         stopped = "interrupted" if run.interrupted else "timeout" if run.out_of_time else timed_out(run.output)
@@ -113,18 +117,33 @@ def check_accepted(output: str, stopped: str) -> None:
     """Raise ModelRejected when the solver stopped on an error of its own, with no verdict."""
     if stopped or re.search(r"^\s*s [A-Z]", ace_output.strip_colours(output), re.M):
         return
-    lines = [line.strip() for line in ace_output.strip_colours(output).splitlines() if line.strip()]
+    lines = _lines(output)
     found = [k for k, line in enumerate(lines) if "Exception" in line or "ERROR" in line.upper()]
-    detail = "no answer"
-    if found:
-        k = found[0]
-        detail = (
-            " ".join(lines[k : k + 2]) if lines[k].endswith("ERROR:") else lines[k]
-        )  # ACE: "! ERROR:", then the text
-    raise ModelRejected(
-        f"The solver rejected the model ({detail[:150]}).\n"
-        "Check the types and values in this step's constraints, then run it again."
+    raise rejected(_detail(lines, found[0]) if found else "no answer")
+
+
+def own_error(output: str) -> str | None:
+    """ACE's own error in `output` (its `! ERROR:` or `Fatal Error` line, or a Java exception it met); None when
+    there is none: a JVM that died of something else (memory, a signal) says nothing about the model."""
+    lines = _lines(output)
+    found = [k for k, line in enumerate(lines) if line.startswith(("! ERROR", "Fatal Error")) or "Exception" in line]
+    return _detail(lines, found[0]) if found else None
+
+
+def rejected(detail: str) -> ModelRejected:
+    return ModelRejected(
+        f"The solver rejected the model ({detail[:150]}).\nCheck the types and values in this step's constraints, "
+        "then run it again."
     )
+
+
+def _lines(output: str) -> list[str]:
+    return [line.strip() for line in ace_output.strip_colours(output).splitlines() if line.strip()]
+
+
+def _detail(lines: list[str], k: int) -> str:
+    """The error at line `k`: ACE writes "! ERROR:", then the text on the next line."""
+    return " ".join(lines[k : k + 2]) if lines[k].endswith("ERROR:") else lines[k]
 
 
 def timed_out(output: str) -> str:
