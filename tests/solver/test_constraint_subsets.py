@@ -6,11 +6,15 @@ through CP-SAT's unsat cores is one, by brute force, for every subset that has n
 from __future__ import annotations
 
 import itertools
+import signal
+import threading
+import time
 from pathlib import Path
 
 import pytest
 
-from kernelext.solver.cpsat.subsets import ConstraintSubsets
+import kernelext.solver.cpsat.subsets
+from kernelext.solver.cpsat.subsets import ConstraintSubsets, _at_once
 from kernelext.solver.errors import BackendUnsupported
 from kernelext.xcsp.check import Checker
 
@@ -65,7 +69,9 @@ def test_a_constraint_added_later_joins_the_subsets(subsets, tmp_path):
             assert subsets.unsat(subset, 10) == brute_force_unsat(tmp_path / "subset.xml", subset), subset
 
 
-def test_every_unsat_subset_yields_a_minimal_conflict_and_every_other_none(tmp_path):
+@pytest.mark.parametrize("cores", [1, 2], ids=["one item at a time", "two items at once"])
+def test_every_unsat_subset_yields_a_minimal_conflict_and_every_other_none(tmp_path, monkeypatch, cores):
+    monkeypatch.setattr(kernelext.solver.cpsat.subsets, "usable_cores", lambda: cores)
     subsets = ConstraintSubsets(VARIABLES, frozenset())
     subsets.add(CONSTRAINTS)
     known: dict = {}
@@ -110,3 +116,39 @@ def test_a_constraint_cp_sat_does_not_read_is_named():
     subsets.add(["<stretch><list> x[] </list><values> 0 1 </values><widths> 1..2 1..2 </widths></stretch>"])
     with pytest.raises(BackendUnsupported, match="the constraint <stretch>"):
         subsets.unsat((0,), 10)
+
+
+def test_stop_ends_a_conflict_search_and_leaves_no_search_running(ctrl_c_interrupts):
+    pigeons = 13  # in 12 holes, one `ne` a pair: long to prove for CP-SAT, which has no global view of it
+    subsets = ConstraintSubsets(
+        f'<variables><array id="p" size="[{pigeons}]"> 0..{pigeons - 2} </array></variables>', frozenset()
+    )
+    pairs = list(itertools.combinations(range(pigeons), 2))
+    subsets.add([f"<intension> ne(p[{i}],p[{j}]) </intension>" for i, j in pairs])
+    before = threading.active_count()
+    timer = threading.Timer(1.0, signal.pthread_kill, (threading.main_thread().ident, signal.SIGINT))
+    timer.start()
+    started = time.monotonic()
+    with pytest.raises(KeyboardInterrupt):
+        subsets.minimal_conflict((), [(k,) for k in range(len(pairs))], 600)
+    timer.join()
+    assert time.monotonic() - started < 60  # a search that ignored Stop would run for its 600 s
+    assert threading.active_count() == before, "a search left running on its thread"
+
+
+def test_stop_during_one_of_two_searches_at_once_ends_the_other():
+    told = threading.Event()
+
+    def first():
+        time.sleep(0.2)
+        raise KeyboardInterrupt  # Stop, in the kernel's thread
+
+    def second(stop: threading.Event):
+        if stop.wait(60):
+            told.set()
+
+    started = time.monotonic()
+    with pytest.raises(KeyboardInterrupt):
+        _at_once(first, second)
+    assert told.is_set() and time.monotonic() - started < 30
+    assert _at_once(lambda: "first", lambda stop: "second") == ("first", "second")

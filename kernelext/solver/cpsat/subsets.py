@@ -4,12 +4,15 @@ with no file written. A subset that begins with the constraints of the one befor
 
 from __future__ import annotations
 
+import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from functools import partial
 
 from kernelext.solver.cpsat.module import required_cp_model
 from kernelext.solver.cpsat.reader import Reading, read_parts
 from kernelext.solver.cpsat.search import run_search
+from kernelext.solver.portfolio import usable_cores
 from kernelext.xcsp.document import parse_text
 
 # CP-SAT's work before its search, needless on the small models explanations ask about: a 9x9 Sudoku less some
@@ -50,7 +53,8 @@ class ConstraintSubsets:
         """A minimal list of `items` (tuples of constraint ids) that has no solution with the constraints
         `background`, found with CP-SAT's unsat cores: in one model where each item is enforced by a literal, the
         items are dropped one at a time, the latest first, each core found on the way leaving out the items it
-        does not need. None when `seconds` ran out first, or there is a solution.
+        does not need. Where the kernel may use two cores, the two latest items are tried at once, each in a copy
+        of the model. None when `seconds` ran out first, or there is a solution.
 
         Raises:
             BackendUnsupported: a constraint CP-SAT's reading does not translate.
@@ -59,12 +63,13 @@ class ConstraintSubsets:
         deadline = time.perf_counter() + seconds
         parts = [[self.elements[k] for k in ids] for ids in (tuple(background), *items)]
         model, (base, *literals) = read_parts(self.variables, parts, self.holes)
+        second = model.Clone() if usable_cores() > 1 else None
 
-        def core_of(positions: list[int]) -> list[int] | bool | None:
+        def core_of(positions: list[int], copy=model, stop: threading.Event | None = None) -> list[int] | bool | None:
             """The positions of `positions` in a core (a list), False when they have a solution, None: unknown."""
-            model.ClearAssumptions()
-            model.AddAssumptions([base, *(literals[p] for p in positions)])
-            unsat, core = _solved(model, deadline)
+            copy.ClearAssumptions()
+            copy.AddAssumptions([base, *(literals[p] for p in positions)])
+            unsat, core = _solved(copy, deadline, stop)
             return [p for p in positions if literals[p].Index() in core] if unsat else unsat
 
         candidates = core_of(list(range(len(items))))
@@ -72,27 +77,60 @@ class ConstraintSubsets:
             return None
         kept: list[int] = []  # items every conflict among the candidates needs
         while candidates:
-            tried = candidates.pop()
-            found = core_of(kept + candidates)
+            tried, *others = candidates.pop(), *candidates[-1:]
+            if second is None or not others:
+                found, also = core_of(kept + candidates), None
+            else:  # the next item tried at once: needed without `tried` is needed with it too
+                found, also = _at_once(
+                    partial(core_of, kept + candidates), partial(core_of, kept + candidates[:-1] + [tried], second)
+                )
             if found is None:
                 return None
             if found is False:
                 kept.append(tried)
             else:
                 candidates = [p for p in candidates if p in found]
+            if also is False and others[0] in candidates:  # needed in a larger set: needed in this one
+                candidates.remove(others[0])
+                kept.append(others[0])
+            elif isinstance(also, list) and found is False:  # found with `tried` kept, as it is: a core
+                candidates = [p for p in candidates if p in also]
         return [items[p] for p in sorted(kept)]
 
 
-def _solved(model, deadline: float) -> tuple[bool | None, frozenset[int]]:
-    """Whether `model` has no solution (None when `deadline` came first), and the indices of its assumption
-    literals that suffice for that. KeyboardInterrupt when Stop ended the search."""
+def _at_once(first: Callable[[], object], second: Callable[[threading.Event], object]) -> tuple[object, object]:
+    """`first()` here and `second(stop)` on a thread, both answers; `stop` is set should `first` fail (Stop)."""
+    answer: list = [None]
+    stop = threading.Event()
+
+    def run() -> None:
+        try:
+            answer[0] = second(stop)
+        except Exception:  # its search failed: no answer, as when it runs out of time
+            answer[0] = None
+
+    helper = threading.Thread(target=run, daemon=True)
+    helper.start()
+    try:
+        found = first()
+    except BaseException:
+        stop.set()
+        raise
+    finally:
+        helper.join()
+    return found, answer[0]
+
+
+def _solved(model, deadline: float, stop: threading.Event | None = None) -> tuple[bool | None, frozenset[int]]:
+    """Whether `model` has no solution (None when `deadline` came first, or `stop` was set), and the indices of its
+    assumption literals that suffice for that. KeyboardInterrupt when Stop ended the search."""
     solver = required_cp_model().CpSolver()
     solver.parameters.num_workers = 1
     solver.parameters.catch_sigint_signal = False
     solver.parameters.max_time_in_seconds = max(0.001, deadline - time.perf_counter())
     for name, value in QUICK.items():
         setattr(solver.parameters, name, value)
-    status, stopped = run_search(solver, model, deadline=deadline)
+    status, stopped = run_search(solver, model, deadline=deadline, stop=stop)
     if stopped == "interrupted":
         raise KeyboardInterrupt
     name = solver.StatusName(status) if status is not None else "UNKNOWN"
