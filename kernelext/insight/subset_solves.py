@@ -183,7 +183,8 @@ def rebuild(session, path: Path) -> tuple[XcspModel, tuple[int, ...], int | None
             objective.append(number)
         if not session.anything_to_solve():
             return
-        models.append(read_model(session.compile(path)))
+        model = session.xcsp_model()  # from the parts the session compiled, each step reading what it posted
+        models.append(model if model is not None else read_model(session.compile(path)))
         counts = Counter(c.xml for c in models[-1].constraints)
         for xml, more in (counts - seen).items():
             origins[xml] += [number] * more
