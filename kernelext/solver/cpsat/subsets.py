@@ -65,11 +65,12 @@ class ConstraintSubsets:
         model, (base, *literals) = read_parts(self.variables, parts, self.holes)
         second = model.Clone() if usable_cores() > 1 else None
 
-        def core_of(positions: list[int], copy=model, stop: threading.Event | None = None) -> list[int] | bool | None:
-            """The positions of `positions` in a core (a list), False when they have a solution, None: unknown."""
-            copy.ClearAssumptions()
-            copy.AddAssumptions([base, *(literals[p] for p in positions)])
-            unsat, core = _solved(copy, deadline, stop)
+        def core_of(positions: list[int], on=model, stop: threading.Event | None = None) -> list[int] | bool | None:
+            """The positions of `positions` in a core (a list), False when they have a solution, None: unknown;
+            asked of the model `on` (the model, or its copy)."""
+            on.ClearAssumptions()
+            on.AddAssumptions([base, *(literals[p] for p in positions)])
+            unsat, core = _solved(on, deadline, stop)
             return [p for p in positions if literals[p].Index() in core] if unsat else unsat
 
         candidates = core_of(list(range(len(items))))
@@ -77,10 +78,11 @@ class ConstraintSubsets:
             return None
         kept: list[int] = []  # items every conflict among the candidates needs
         while candidates:
-            tried, *others = candidates.pop(), *candidates[-1:]
-            if second is None or not others:
+            tried = candidates.pop()
+            following = candidates[-1] if second is not None and candidates else None
+            if following is None:
                 found, also = core_of(kept + candidates), None
-            else:  # the next item tried at once: needed without `tried` is needed with it too
+            else:  # the item after `tried` left out at once, with `tried` kept
                 found, also = _at_once(
                     partial(core_of, kept + candidates), partial(core_of, kept + candidates[:-1] + [tried], second)
                 )
@@ -90,10 +92,10 @@ class ConstraintSubsets:
                 kept.append(tried)
             else:
                 candidates = [p for p in candidates if p in found]
-            if also is False and others[0] in candidates:  # needed in a larger set: needed in this one
-                candidates.remove(others[0])
-                kept.append(others[0])
-            elif isinstance(also, list) and found is False:  # found with `tried` kept, as it is: a core
+            if also is False and following in candidates:  # needed in a larger set: needed in this smaller one
+                candidates.remove(following)
+                kept.append(following)
+            elif isinstance(also, list) and found is False:  # asked of the set as it stands (`tried` kept): a core
                 candidates = [p for p in candidates if p in also]
         return [items[p] for p in sorted(kept)]
 
