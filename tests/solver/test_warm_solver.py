@@ -206,8 +206,11 @@ def test_the_wall_clock_deadline_stops_a_search_that_aces_own_limit_would_let_ru
 
 def test_malformed_model_raises_worker_crashed_and_the_next_solve_works(models):
     with WarmAce() as ace:
+        ace.run([models["csp"]], timeout=10)
+        crashed = ace.pid
         with pytest.raises(WorkerCrashed, match="restart on the next solve") as crash:
             ace.run([models["malformed"]], timeout=10)
+        assert ace.pid not in (None, crashed), "a new worker starts at once, for the next solve"
         assert "Problem when parsing the instance" in crash.value.run.output
         assert not crash.value.run.restarted
         after = ace.run([models["csp"]], timeout=10)

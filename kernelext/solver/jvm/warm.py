@@ -129,6 +129,8 @@ class WarmAce:
         output = worker.output(with_errors=reply is None and not stopped)
         if reply is None:
             self._discard_worker()
+            self._worker = self._start_worker()  # warming up for the next solve while this one is reported
+            self._restart, self._lost_worker = True, False
             if not stopped:
                 raise WorkerCrashed(_CRASHED, AceRun(output, interrupted=False, restarted=restarted))
         elif reply.get("error"):
