@@ -183,6 +183,12 @@ CONSTRUCTS = {
         lambda p, x, b: _lists_differ([x[:2], x[1:3], x[2:4]], {(p["e"], p["e"])}),
         st.fixed_dictionaries({"e": small(0, 2)}),
     ),
+    "allDifferent matrix": Construct(
+        lambda p: "satisfy(AllDifferent(z, matrix=True))",
+        lambda p, x, b: all(b[i] != b[j] for i, j in [(0, 1), (2, 3), (0, 2), (1, 3)]),  # z[i][j] is b[2 * i + j]
+        uses_b=True,
+        matrix=True,
+    ),
     "allDifferent matrix except": Construct(
         lambda p: "satisfy(AllDifferent(z, matrix=True, excepting=0))",
         lambda p, x, b: all(

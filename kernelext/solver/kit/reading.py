@@ -61,6 +61,14 @@ def _rule(element, scope) -> Rule | None:
 def _all_different(element, scope) -> Rule | None:
     if element.find("except") is not None:
         return None
+    matrix = element.findtext("matrix")
+    if matrix is not None:  # each row and each column all different
+        rows = [tuple(row.split(",")) for row in re.findall(r"\(([^)]*)\)", "".join(matrix.split()))]
+        if not rows or len({len(row) for row in rows}) != 1 or any(not _is_variable(v) for row in rows for v in row):
+            return None
+        lines = (*rows, *zip(*rows))
+        scope = tuple(dict.fromkeys(v for row in rows for v in row))
+        return Conjunction(scope, tuple(map(AllDifferent, lines)), "allDifferent")
     lists = element.findall("list")
     if lists:  # allDifferentList: no two lists equal
         rows = [row.text.split() for row in lists]
@@ -100,6 +108,10 @@ def _variables(node) -> list[str]:
 
 def _is_number(token: str) -> bool:
     return re.fullmatch(r"-?\d+", token) is not None
+
+
+def _is_variable(token: str) -> bool:
+    return not _is_number(token) and "(" not in token
 
 
 def _n_values(element, scope) -> Rule | None:
