@@ -120,7 +120,8 @@ def verdicts(constraint: str) -> dict[str, str]:
                 found[reader] = "yes"
             except KernelextError as refused:
                 found[reader] = str(refused).splitlines()[0]
-        rules = [rule_of(single) for single in read_model(path).constraints]
+        read = read_model(path)
+        rules = [rule_of(single, read.declarations) for single in read.constraints]
     found["kit"] = "yes" if rules and all(rules) else "checked at the end"
     return found
 

@@ -82,6 +82,6 @@ def test_every_reader_sees_the_same_variables_and_constraints(shell, notebook, t
     assert set(read(path, holes).variables) == variables
 
     for constraint in cut.constraints:
-        rule = rule_of(constraint)
+        rule = rule_of(constraint, cut.declarations)
         assert rule is None or set(rule.scope) == set(constraint.scope), constraint.text
     assert set(read_rules(cut).start) <= variables

@@ -61,7 +61,7 @@ class _Walk:
         self.left_out = []
         rules, self.constraint_of = [], []
         for index, constraint in enumerate(constraints):
-            rule = rule_of(constraint)
+            rule = rule_of(constraint, context.model.declarations)
             if rule is None:
                 self.left_out.append(constraint.text)
             elif len(set(rule.scope)) == 1:  # a given: part of the starting candidates

@@ -81,7 +81,7 @@ def _bound(read: XcspModel, value, progress: list, called: float):
     as a rule."""
     goal = read.objectives[0].tag if read.objectives is not None and len(read.objectives) == 1 else ""
     probe = objective_constraint(read, 0, BETTER[goal]) if goal in BETTER else None
-    if probe is None or rule_of(probe) is None:
+    if probe is None or rule_of(probe, read.declarations) is None:
         raise BackendUnsupported(
             "the kit's own search does not read this objective (a sum, a variable or an expression)"
         )
@@ -89,7 +89,7 @@ def _bound(read: XcspModel, value, progress: list, called: float):
     def better(solution: dict) -> Rule:
         bound = value(solution)
         progress.append((time.perf_counter() - called, bound))
-        return rule_of(objective_constraint(read, bound, BETTER[goal]))
+        return rule_of(objective_constraint(read, bound, BETTER[goal]), read.declarations)
 
     return better, probe.scope
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+import kernelext.xcsp.constraints as typed
 from kernelext.errors import Untranslatable
 from kernelext.solver.kit.rules import (
     AllDifferent,
@@ -25,7 +26,7 @@ from kernelext.solver.kit.rules import (
     Table,
 )
 from kernelext.xcsp.check import truncated_div, truncated_mod
-from kernelext.xcsp.constraints import unread_reification
+from kernelext.xcsp.constraints import read, unread_reification
 from kernelext.xcsp.declarations import Declarations
 from kernelext.xcsp.expressions import parse_expression
 from kernelext.xcsp.subsets import XmlConstraint
@@ -34,10 +35,10 @@ from kernelext.xcsp.values import tuples as read_tuples
 from kernelext.xcsp.values import values as read_values
 
 
-def rule_of(constraint: XmlConstraint) -> Rule | None:
-    """The rule for one constraint, or None when its kind is not read here."""
+def rule_of(constraint: XmlConstraint, declarations: Declarations) -> Rule | None:
+    """The rule for one constraint of a model with these `declarations`, or None when its kind is not read here."""
     try:
-        return _rule(constraint.element, constraint.scope)
+        return _rule(constraint.element, constraint.scope, declarations)
     except (
         Untranslatable,
         ValueError,
@@ -51,50 +52,55 @@ def rule_of(constraint: XmlConstraint) -> Rule | None:
         return None
 
 
-def _rule(element, scope) -> Rule | None:
+def _rule(element, scope, declarations: Declarations) -> Rule | None:
     if unread_reification(element):  # it holds only where its variable says so: no rule of its own
         return None
-    reader = _READERS.get(element.tag)
+    typed = read(element, declarations)
+    from_typed = _FROM_TYPED.get(type(typed))
+    if from_typed is not None:
+        return from_typed(typed, scope)
+    if element.tag == "slide":  # read window by window, each window as a constraint of its own
+        return _slide(element, scope, declarations)
+    reader = _READERS.get(element.tag)  # the forms not read from the typed model yet
     return reader(element, scope) if reader else None
 
 
-def _all_different(element, scope) -> Rule | None:
-    if element.find("except") is not None:
+def _all_different(constraint: typed.AllDifferent, scope) -> Rule | None:
+    if constraint.excepted is not None:
         return None
-    matrix = element.findtext("matrix")
-    if matrix is not None:  # each row and each column all different
-        rows = [tuple(row.split(",")) for row in re.findall(r"\(([^)]*)\)", "".join(matrix.split()))]
-        if not rows or len({len(row) for row in rows}) != 1 or any(not _is_variable(v) for row in rows for v in row):
-            return None
-        lines = (*rows, *zip(*rows))
-        scope = tuple(dict.fromkeys(v for row in rows for v in row))
-        return Conjunction(scope, tuple(map(AllDifferent, lines)), "allDifferent")
-    lists = element.findall("list")
-    if lists:  # allDifferentList: no two lists equal
-        rows = [row.text.split() for row in lists]
-        width = len(rows[0])
-        if any(len(row) != width for row in rows) or any(_is_number(v) for row in rows for v in row):
-            return None
-        return AllDifferentList(tuple(v for row in rows for v in row), width)
-    terms = _terms(element.text or "")
-    if not any("(" in term for term in terms):
-        return AllDifferent(tuple(terms))
-    return _all_different_of(terms, scope)
+    if all(isinstance(term, str) for term in constraint.items):
+        return AllDifferent(constraint.items)
+    return _all_different_of(constraint.items, scope)
 
 
-def _all_different_of(terms: list[str], scope) -> Rule:
-    """An allDifferent over expressions: by matching when each expression has a variable of its own, else as
-    a predicate."""
-    parsed = [parse_expression(term) for term in terms]
-    owners = [_variables(node) for node in parsed]
+def _all_different_lists(constraint: typed.AllDifferentLists, scope) -> Rule | None:
+    """No two lists equal."""
+    if constraint.excepted is not None or not all(isinstance(v, str) for row in constraint.lists for v in row):
+        return None
+    return AllDifferentList(tuple(v for row in constraint.lists for v in row), len(constraint.lists[0]))
+
+
+def _all_different_matrix(constraint: typed.AllDifferentMatrix, scope) -> Rule | None:
+    """Each row and each column all different."""
+    lines = (*constraint.rows, *constraint.columns)
+    if constraint.excepted is not None or not all(isinstance(v, str) for line in lines for v in line):
+        return None
+    every = tuple(dict.fromkeys(v for row in constraint.rows for v in row))
+    return Conjunction(every, tuple(map(AllDifferent, lines)), "allDifferent")
+
+
+def _all_different_of(terms, scope) -> Rule:
+    """An allDifferent over expressions (parsed terms): by matching when each expression has a variable of its
+    own, else as a predicate."""
+    owners = [_variables(node) for node in terms]
     if all(len(owned) == 1 for owned in owners) and len({o[0] for o in owners}) == len(owners):
         functions = tuple(
-            eval(f"lambda v: {_python(node, {owned[0]: 'v'})}", _BUILTINS) for node, owned in zip(parsed, owners)
+            eval(f"lambda v: {_python(node, {owned[0]: 'v'})}", _BUILTINS) for node, owned in zip(terms, owners)
         )
         return AllDifferentOf(tuple(o[0] for o in owners), functions)
     names = {v: f"v[{i}]" for i, v in enumerate(scope)}
-    values = ", ".join(_python(node, names) for node in parsed)
-    return Table(tuple(scope), eval(f"lambda v: len({{{values}}}) == {len(parsed)}", _BUILTINS), "allDifferent")
+    values = ", ".join(_python(node, names) for node in terms)
+    return Table(tuple(scope), eval(f"lambda v: len({{{values}}}) == {len(terms)}", _BUILTINS), "allDifferent")
 
 
 def _variables(node) -> list[str]:
@@ -110,21 +116,22 @@ def _is_number(token: str) -> bool:
     return re.fullmatch(r"-?\d+", token) is not None
 
 
-def _is_variable(token: str) -> bool:
-    return not _is_number(token) and "(" not in token
-
-
-def _n_values(element, scope) -> Rule | None:
+def _n_values(constraint: typed.NValues, scope) -> Rule | None:
     """nValues: how many distinct values the list takes, compared with a number or a variable."""
-    items = (element.findtext("list") or element.text or "").split()
-    match = re.fullmatch(r"\s*\(\s*(eq|ne|lt|le|gt|ge)\s*,\s*(\S+?)\s*\)\s*", element.findtext("condition") or "")
-    if match is None or element.find("except") is not None or any(_is_number(v) for v in items):
+    condition = constraint.condition
+    if (
+        condition.operator not in _COMPARISONS
+        or constraint.excepted
+        or not all(isinstance(v, str) for v in constraint.items)
+        or isinstance(condition.operand, tuple)
+    ):
         return None
-    op, operand = match.groups()
     names = {v: f"v[{i}]" for i, v in enumerate(scope)}
-    limit = operand if _is_number(operand) else names[operand]
-    count = f"len({{{', '.join(names[v] for v in items)}}})"
-    return Table(tuple(scope), eval(f"lambda v: {count} {_OPERATORS[op]} {limit}", _BUILTINS), "nValues")
+    count = f"len({{{', '.join(names[v] for v in constraint.items)}}})"
+    limit = _python(condition.operand, names)
+    return Table(
+        tuple(scope), eval(f"lambda v: {count} {_OPERATORS[condition.operator]} {limit}", _BUILTINS), "nValues"
+    )
 
 
 def _element(element, scope) -> Rule | None:
@@ -272,9 +279,9 @@ def _mdd(element, scope) -> Rule | None:
     return Regular(tuple((element.findtext("list") or "").split()), next(iter(roots)), frozenset(terminals), moves)
 
 
-def _slide(element, scope) -> Rule | None:
+def _slide(element, scope, declarations: Declarations) -> Rule | None:
     """A slide: its template on each window, read as one rule each, filtered together."""
-    members = Declarations().slide_members(element)
+    members = declarations.slide_members(element)
     in_scope = frozenset(scope)  # a frozenset: pycsp3 slows `in` on tuples while a model is built
     parts = []
     for member in members:
@@ -286,50 +293,33 @@ def _slide(element, scope) -> Rule | None:
                 if token in in_scope
             )
         )
-        rule = _rule(member, ids)
+        rule = _rule(member, ids, declarations)
         if rule is None:
             return None
         parts.append(rule)
     return Conjunction(tuple(scope), tuple(parts), "slide")
 
 
-def _sum(element, scope) -> Rule | None:
-    terms = _terms(element.findtext("list", element.text or ""))
-    coeffs = element.findtext("coeffs")
-    weights = read_values(coeffs) if coeffs else [1] * len(terms)
-    if len(weights) == 1 < len(terms):
-        weights *= len(terms)
-    condition = element.findtext("condition")
-    test = _condition(condition)
-    if test is None or any("(" in t for t in terms):  # expressions, or a limit that is a variable
-        return _sum_as_table(terms, weights, condition, scope)
-    equal = re.fullmatch(r"\s*\(\s*eq\s*,\s*(-?\d+)\s*\)\s*", condition)
-    return Sum(tuple(terms), tuple(weights), test, int(equal.group(1)) if equal else None)
-
-
-def _sum_as_table(terms: list[str], weights: list[int], condition: str, scope) -> Rule | None:
-    """A sum of expressions, or compared with a variable, as a predicate over its variables."""
-    match = re.fullmatch(r"\s*\(\s*(eq|ne|lt|le|gt|ge)\s*,\s*(.+?)\s*\)\s*", condition or "")
-    if match is None:
+def _sum(constraint: typed.Sum, scope) -> Rule | None:
+    terms, weights = constraint.items, constraint.coeffs or (1,) * len(constraint.items)
+    if not all(isinstance(w, int) for w in weights):
         return None
-    op, limit = match.groups()
+    condition = constraint.condition
+    test = _condition(condition.text)
+    if test is None or not all(isinstance(t, str) for t in terms):  # expressions, or a limit that is a variable
+        return _sum_as_table(terms, weights, condition, scope)
+    equal = condition.operand if condition.operator == "eq" and isinstance(condition.operand, int) else None
+    return Sum(terms, tuple(weights), test, equal)
+
+
+def _sum_as_table(terms, weights, condition: typed.Condition, scope) -> Rule | None:
+    """A sum of expressions, or compared with a variable, as a predicate over its variables."""
+    if condition.operator not in _COMPARISONS:
+        return None
     names = {v: f"v[{i}]" for i, v in enumerate(scope)}
-    total = " + ".join(f"{w} * {_python(parse_expression(t), names)}" for t, w in zip(terms, weights))
-    source = f"({total}) {_OPERATORS[op]} {_python(parse_expression(limit), names)}"
+    total = " + ".join(f"{w} * {_python(t, names)}" for t, w in zip(terms, weights))
+    source = f"({total}) {_OPERATORS[condition.operator]} {_python(condition.operand, names)}"
     return Table(tuple(scope), eval(f"lambda v: bool({source})", _BUILTINS), "sum")
-
-
-def _terms(text: str) -> list[str]:
-    """The terms of a list: variable ids, or expressions (with spaces only outside their brackets)."""
-    terms, depth, current = [], 0, ""
-    for char in text:
-        depth += (char == "(") - (char == ")")
-        if char.isspace() and depth == 0:
-            terms += [current] if current else []
-            current = ""
-        else:
-            current += char
-    return terms + ([current] if current else [])
 
 
 def _extension(element, scope) -> Rule | None:
@@ -349,12 +339,12 @@ def _extension(element, scope) -> Rule | None:
     return Table(tuple(variables), lambda values: not listed(values), "extension")
 
 
-def _count(element, scope) -> Rule | None:
-    variables = element.findtext("list", "").split()
-    test = _condition(element.findtext("condition"))
-    if test is None or any("(" in v for v in variables) or element.find("values") is None:
+def _count(constraint: typed.Count, scope) -> Rule | None:
+    test = _condition(constraint.condition.text)
+    items, counted = constraint.items, constraint.values
+    if test is None or not all(isinstance(v, str) for v in items) or not all(isinstance(v, int) for v in counted):
         return None
-    return Count(tuple(variables), frozenset(read_values(element.findtext("values"))), test)
+    return Count(items, frozenset(counted), test)
 
 
 def _intension(element, scope) -> Rule | None:
@@ -377,14 +367,18 @@ def _regular(element, scope) -> Rule | None:
     )
 
 
+_FROM_TYPED = {
+    typed.AllDifferent: _all_different,
+    typed.AllDifferentLists: _all_different_lists,
+    typed.AllDifferentMatrix: _all_different_matrix,
+    typed.Sum: _sum,
+    typed.Count: _count,
+    typed.NValues: _n_values,
+}
 _READERS = {
-    "allDifferent": _all_different,
-    "sum": _sum,
-    "count": _count,
     "extension": _extension,
     "intension": _intension,
     "regular": _regular,
-    "nValues": _n_values,
     "element": _element,
     "channel": _channel,
     "ordered": _ordered,
@@ -393,13 +387,13 @@ _READERS = {
     "circuit": _circuit,
     "noOverlap": _no_overlap,
     "mdd": _mdd,
-    "slide": _slide,
 }
 _BUILTINS = {
     "abs": abs, "min": min, "max": max, "int": int, "bool": bool, "len": len,
     "div": truncated_div, "mod": truncated_mod,  # XCSP3's: truncated toward zero (Python's // and % floor)
 }  # fmt: skip
 
+_COMPARISONS = ("eq", "ne", "lt", "le", "gt", "ge")
 _OPERATORS = {
     "eq": "==",
     "ne": "!=",

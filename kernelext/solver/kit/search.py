@@ -61,7 +61,7 @@ def read_rules(
     objective's) are searched too, when no constraint holds them."""
     rules, texts, left_out = [], [], []
     for constraint in model.constraints:
-        rule = rule_of(constraint)
+        rule = rule_of(constraint, model.declarations)
         if rule is None:
             left_out.append(constraint)
         else:

@@ -12,10 +12,20 @@ from hypothesis import strategies as st
 from kernelext.solver.kit.propagation import Reasoner
 from kernelext.solver.kit.reading import rule_of
 from kernelext.solver.kit.rules import AllDifferent, AllDifferentList, Regular, Sum
+from kernelext.xcsp.declarations import Declarations
+from kernelext.xcsp.document import parse_text
 from kernelext.xcsp.subsets import constraint_of
 
 FAR = 10**9  # a deadline nobody reaches
 domains_strategy = st.lists(st.frozensets(st.integers(1, 6), min_size=1, max_size=4), min_size=1, max_size=5)
+
+
+def rule_for(xml: str, text: str, scope: tuple[str, ...]):
+    """The kit's rule for the constraint `xml` over the variables `scope`, each declared over -99..99."""
+    declared = "".join(f'<var id="{v}"> -99..99 </var>' for v in scope)
+    declarations = Declarations()
+    declarations.declare(parse_text(f"<variables>{declared}</variables>"))
+    return rule_of(constraint_of(xml, text, scope), declarations)
 
 
 def projection(domains, allows):
@@ -49,7 +59,7 @@ def test_sum_keeps_exactly_the_values_of_some_solution(domains, coeffs, op, limi
     scope = tuple(f"v{i}" for i in range(len(domains)))
     weights = " ".join(map(str, coeffs[: len(domains)]))
     xml = f"<sum><list> {' '.join(scope)} </list><coeffs> {weights} </coeffs><condition> ({op},{limit}) </condition></sum>"
-    rule = rule_of(constraint_of(xml, "sum", scope))
+    rule = rule_for(xml, "sum", scope)
     assert isinstance(rule, Sum)
     test = {
         "eq": limit.__eq__,
@@ -108,7 +118,7 @@ def test_regular_keeps_exactly_the_values_of_some_accepted_word(domains, moves):
     ],
 )
 def test_intension_extension_and_sums_of_expressions_filter_exactly(xml, scope, allows):
-    rule = rule_of(constraint_of(xml, xml, scope))
+    rule = rule_for(xml, xml, scope)
     domains = tuple(frozenset(range(1, 5)) for _ in scope)
     assert rule.filter(domains) == projection(domains, allows)
 
@@ -128,7 +138,7 @@ def test_count_keeps_exactly_the_values_of_some_solution(domains, values, limit,
     )
     test = {"eq": limit.__eq__, "le": limit.__ge__, "ge": limit.__le__, "ne": limit.__ne__}[op]
     expected = projection(domains, lambda t: test(sum(v in values for v in t)))
-    assert rule_of(constraint_of(xml, "count", scope)).filter(tuple(domains)) == expected
+    assert rule_for(xml, "count", scope).filter(tuple(domains)) == expected
 
 
 @pytest.mark.parametrize("table", ["supports", "conflicts"])
@@ -137,39 +147,33 @@ def test_tables_with_stars_match_any_value(table):
     listed = lambda t: t[0] == 0 or (t[0] == 1 and t[1] == 2) or (t[0] == 2 and t[2] == 3)  # noqa: E731
     allows = listed if table == "supports" else (lambda t: not listed(t))
     domains = tuple(frozenset(range(0, 4)) for _ in range(3))
-    rule = rule_of(constraint_of(xml, xml, ("x", "y", "z")))
+    rule = rule_for(xml, xml, ("x", "y", "z"))
     assert rule.filter(domains) == projection(domains, allows)
     narrow = (frozenset({1, 2}), frozenset({0, 1}), frozenset({0, 1, 2, 3}))
     assert rule.filter(narrow) == projection(narrow, allows)
 
 
 def test_a_constraint_it_cannot_read_is_none():
-    assert (
-        rule_of(constraint_of("<binPacking><list> x y </list><sizes> 2 3 </sizes></binPacking>", "", ("x", "y")))
-        is None
-    )
-    assert (
-        rule_of(constraint_of("<allDifferent><list> x y </list><except> 0 </except></allDifferent>", "", ("x", "y")))
-        is None
-    )
-    assert rule_of(constraint_of("<extension><supports> (1,2) </supports></extension>", "", ("x", "y"))) is None
+    assert rule_for("<binPacking><list> x y </list><sizes> 2 3 </sizes></binPacking>", "", ("x", "y")) is None
+    assert rule_for("<allDifferent><list> x y </list><except> 0 </except></allDifferent>", "", ("x", "y")) is None
+    assert rule_for("<extension><supports> (1,2) </supports></extension>", "", ("x", "y")) is None
 
 
 def exact(xml: str, scope: tuple[str, ...], allows, domains) -> None:
     """The rule read from `xml` keeps exactly what brute force keeps (None: no solution)."""
-    assert rule_of(constraint_of(xml, xml, scope)).filter(tuple(domains)) == projection(domains, allows)
+    assert rule_for(xml, xml, scope).filter(tuple(domains)) == projection(domains, allows)
 
 
 def sound(xml: str, scope: tuple[str, ...], allows, domains) -> None:
     """The rule keeps every value some solution uses, and refuses every placed assignment it forbids."""
-    kept = rule_of(constraint_of(xml, xml, scope)).filter(tuple(domains))
+    kept = rule_for(xml, xml, scope).filter(tuple(domains))
     wanted = projection(domains, allows)
     if wanted is None:
         assert kept is None or not all(len(d) == 1 for d in kept) or not allows(tuple(min(d) for d in kept))
     else:
         assert kept is not None and all(w <= k for w, k in zip(wanted, kept))
     for values in itertools.product(*(sorted(d) for d in domains)):
-        placed = rule_of(constraint_of(xml, xml, scope)).filter(tuple(frozenset((v,)) for v in values))
+        placed = rule_for(xml, xml, scope).filter(tuple(frozenset((v,)) for v in values))
         assert (placed is not None) == allows(values), values
 
 
@@ -317,12 +321,12 @@ def test_a_focused_all_different_list_keeps_touched_lists_and_those_with_few_way
     ],
 )
 def test_a_form_its_rule_would_misread_has_no_rule(xml):
-    assert rule_of(constraint_of(xml, "", ("x", "y", "z"))) is None
+    assert rule_for(xml, "", ("x", "y", "z")) is None
 
 
 def test_an_element_s_start_may_be_given_on_the_element():
     on_element = "<element startIndex='1'><list> x y </list><index> z </index><value> 3 </value></element>"
     on_list = "<element><list startIndex='1'> x y </list><index> z </index><value> 3 </value></element>"
     domains = tuple(frozenset(range(0, 4)) for _ in range(3))
-    filtered = [rule_of(constraint_of(xml, "", ("x", "y", "z"))).filter(domains) for xml in (on_element, on_list)]
+    filtered = [rule_for(xml, "", ("x", "y", "z")).filter(domains) for xml in (on_element, on_list)]
     assert filtered[0] == filtered[1] == projection(domains, lambda t: t[2] in (1, 2) and t[t[2] - 1] == 3)
