@@ -14,6 +14,7 @@ import signal
 import subprocess
 import sys
 import time
+import urllib.error
 import urllib.request
 from dataclasses import dataclass
 from pathlib import Path
@@ -43,8 +44,22 @@ class Server:
         return json.loads(text) if text else None
 
     def stop_kernels(self) -> None:
-        for kernel in self.api("api/kernels"):
-            self.api(f"api/kernels/{kernel['id']}", method="DELETE")
+        """Shut down every kernel the server runs. A kernel still starting or ending as the list is asked makes
+        the server answer 500 for a moment (asked again, a second later), and one may end before it is shut down."""
+        for attempt in range(1, 6):
+            try:
+                kernels = self.api("api/kernels")
+                break
+            except urllib.error.HTTPError as error:
+                if error.code != 500 or attempt == 5:
+                    raise
+                time.sleep(1)
+        for kernel in kernels:
+            try:
+                self.api(f"api/kernels/{kernel['id']}", method="DELETE")
+            except urllib.error.HTTPError as error:
+                if error.code != 404:  # 404: it ended meanwhile
+                    raise
 
 
 def write_settings(settings: Path, plugin: str, values: dict) -> None:
