@@ -8,7 +8,8 @@ def load_ipython_extension(ipython):
     folders of kernels that ended without cleaning up; clean this kernel's own when it shuts down; keep
     pycsp3's `in` on built-in types for the cells' code only, and reached by every `in` of a cell
     (see kernelext.pycsp3_glue.in_operator); print pycsp3's messages without terminal colours; in a browser,
-    start loading MiniZinc and listen for Stop (kernelext.solver.browser_stop)."""
+    listen for Stop (kernelext.solver.browser_stop); on the desktop, load CP-SAT's library once the cell is
+    answered."""
     # Deferred, here and below: every `import kernelext.grading` (the grader, kernelext-grade) runs this file,
     # and the magics with IPython would add 0.3 s to it.
     import atexit
@@ -29,6 +30,10 @@ def load_ipython_extension(ipython):
     messages.terminal_colours(on=False)
     if choice.in_browser():  # MiniZinc's WebAssembly loads when a solve first needs it
         ipython.events.register("pre_run_cell", browser_stop.forget)
+    else:
+        from kernelext.solver.cpsat.module import load_library_soon
+
+        load_library_soon()
     atexit.register(magics.close)
 
 
