@@ -216,6 +216,13 @@ CONSTRUCTS = {
     "lex decreasing": Construct(
         lambda p: "satisfy(LexDecreasing(x[:2], x[2:], strict=True))", lambda p, x, b: _lex_less(x[2:], x[:2], True)
     ),
+    "lex of a matrix": Construct(
+        lambda p: f"satisfy(LexIncreasing(z, matrix=True, strict={p['s']}))",
+        lambda p, x, b: _lex_less(b[:2], b[2:], p["s"]) and _lex_less(b[0::2], b[1::2], p["s"]),  # rows, columns
+        st.fixed_dictionaries({"s": st.booleans()}),
+        uses_b=True,
+        matrix=True,
+    ),
     "sum": Construct(
         lambda p: f"satisfy(Sum(x) {p['op']} {p['k']})",
         lambda p, x, b: eval(f"{sum(x)} {p['op']} {p['k']}"),

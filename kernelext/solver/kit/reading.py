@@ -112,10 +112,6 @@ def _variables(node) -> list[str]:
     return list(dict.fromkeys(v for child in node[1] for v in _variables(child)))
 
 
-def _is_number(token: str) -> bool:
-    return re.fullmatch(r"-?\d+", token) is not None
-
-
 def _n_values(constraint: typed.NValues, scope) -> Rule | None:
     """nValues: how many distinct values the list takes, compared with a number or a variable."""
     condition = constraint.condition
@@ -134,91 +130,77 @@ def _n_values(constraint: typed.NValues, scope) -> Rule | None:
     )
 
 
-def _element(element, scope) -> Rule | None:
-    items = element.findtext("list", "").split()
-    listed = element.find("list")
-    start = int((listed if listed is not None else element).get("startIndex", element.get("startIndex", "0")))
-    index = (element.findtext("index") or "").strip()
-    value = (element.findtext("value") or "").strip()
+def _element(constraint: typed.Element, scope) -> Rule | None:
+    items, index, value = constraint.items, constraint.index, constraint.value
     if (
-        element.find("index") is None
-        or element.find("index").get("rank", "any") != "any"  # the first or last item that matches: no rule
+        index is None
+        or constraint.rank != "any"  # the first or last item that matches: no rule
         or not items
-        or any(_is_number(v) for v in items)
+        or not all(isinstance(v, str) for v in items)
         or len(set(items)) < len(items)
-        or not index
-        or _is_number(index)
+        or not isinstance(index, str)
         or index in items
     ):
         return None
-    if value and not _is_number(value) and value not in items and value != index:
-        return Element((*items, index, value), len(items), start)
-    if value and _is_number(value):
-        return Element((*items, index), len(items), start, int(value).__eq__)
-    test = _condition(element.findtext("condition"))
-    return Element((*items, index), len(items), start, test) if not value and test is not None else None
+    if isinstance(value, str) and value not in items and value != index:
+        return Element((*items, index, value), len(items), constraint.start)
+    if isinstance(value, int):
+        return Element((*items, index), len(items), constraint.start, value.__eq__)
+    test = _condition(constraint.condition.text) if constraint.condition is not None else None
+    return Element((*items, index), len(items), constraint.start, test) if value is None and test is not None else None
 
 
-def _channel(element, scope) -> Rule | None:
-    lists = element.findall("list")
-    if not lists or len(lists) > 2 or element.find("value") is not None:
+def _channel(constraint: typed.Channel, scope) -> Rule | None:
+    first, second = constraint.first, constraint.second or ()
+    if constraint.value is not None or not all(isinstance(v, str) for v in first + second):
         return None
-    first = lists[0].text.split()
-    second = lists[1].text.split() if len(lists) == 2 else []
-    if any(_is_number(v) for v in first + second) or len(set(first + second)) < len(first + second):
+    if len(set(first + second)) < len(first + second):
         return None
-    starts = (int(lists[0].get("startIndex", "0")), int(lists[-1].get("startIndex", "0")))
+    starts = (constraint.start, constraint.second_start if second else constraint.start)
     return Channel((*first, *second), len(first), starts)
 
 
-def _ordered(element, scope) -> Rule | None:
-    items = (element.findtext("list") or "").split()
-    operator = (element.findtext("operator") or "").strip()
-    if (
-        element.find("lengths") is not None
-        or operator not in ("lt", "le", "ge", "gt")
-        or any(_is_number(v) for v in items)
-        or len(set(items)) < len(items)
-    ):
+def _ordered(constraint: typed.Ordered, scope) -> Rule | None:
+    items = constraint.items
+    if constraint.lengths is not None or not all(isinstance(v, str) for v in items) or len(set(items)) < len(items):
         return None
-    return Ordered(tuple(items), operator)
+    return Ordered(items, constraint.operator)
 
 
-def _lex(element, scope) -> Rule | None:
-    rows = [row.text.split() for row in element.findall("list")]
-    operator = (element.findtext("operator") or "").strip()
-    if len(rows) < 2 or operator not in ("lt", "le", "gt", "ge") or len({len(row) for row in rows}) != 1:
-        return None
+def _lex(constraint: typed.Lex, scope) -> Rule | None:
+    """Each group's lists in lexicographic order (a matrix: its rows, and its columns)."""
     names = {v: f"v[{i}]" for i, v in enumerate(scope)}
-    lists = ["(" + "".join(f"{v if _is_number(v) else names[v]}, " for v in row) + ")" for row in rows]
-    chain = " and ".join(f"{a} {_OPERATORS[operator]} {b}" for a, b in zip(lists, lists[1:]))
-    return Table(tuple(scope), eval(f"lambda v: {chain}", _BUILTINS), "lex")
+    chains = []
+    for lists in constraint.groups:
+        if len(lists) < 2 or len({len(listed) for listed in lists}) != 1:
+            return None
+        rows = ["(" + "".join(f"{_python(v, names)}, " for v in listed) + ")" for listed in lists]
+        chains += [f"{a} {_OPERATORS[constraint.operator]} {b}" for a, b in zip(rows, rows[1:])]
+    return Table(tuple(scope), eval(f"lambda v: {' and '.join(chains)}", _BUILTINS), "lex")
 
 
-def _cardinality(element, scope) -> Rule | None:
+def _cardinality(constraint: typed.Cardinality, scope) -> Rule | None:
     """cardinality with numbers as values and counts: one count per value (and, closed, none outside them)."""
-    items = (element.findtext("list") or "").split()
-    values = (element.findtext("values") or "").split()
-    occurs = (element.findtext("occurs") or "").split()
-    if len(values) != len(occurs) or not all(map(_is_number, values)) or any(_is_number(v) for v in items):
+    items, counted = constraint.items, constraint.values
+    if not all(isinstance(v, int) for v in counted) or not all(isinstance(v, str) for v in items):
         return None
     parts = []
-    for value, occur in zip(values, occurs):
-        test = _condition(f"(in,{occur})" if ".." in occur else f"(eq,{occur})")
-        if test is None:
+    for value, occurs in zip(counted, constraint.occurs):
+        if isinstance(occurs, range):
+            test = occurs.__contains__
+        elif isinstance(occurs, int):
+            test = occurs.__eq__
+        else:  # a count held by a variable: no rule
             return None
-        parts.append(Count(tuple(items), frozenset((int(value),)), test))
-    listed = element.find("values")
-    if listed is not None and listed.get("closed") == "true":
-        parts.append(Count(tuple(items), frozenset(map(int, values)), len(items).__eq__))
+        parts.append(Count(items, frozenset((value,)), test))
+    if constraint.closed:
+        parts.append(Count(items, frozenset(counted), len(items).__eq__))
     return Conjunction(tuple(dict.fromkeys(items)), tuple(parts), "cardinality")
 
 
-def _circuit(element, scope) -> Rule | None:
-    items = (element.findtext("list") or element.text or "").split()
-    listed = element.find("list")
-    start = int((listed if listed is not None else element).get("startIndex", "0"))  # pycsp3's short form: on <circuit>
-    if element.find("size") is not None or any(_is_number(v) for v in items) or len(set(items)) < len(items):
+def _circuit(constraint: typed.Circuit, scope) -> Rule | None:
+    items, start = constraint.items, constraint.start
+    if constraint.size is not None or not all(isinstance(v, str) for v in items) or len(set(items)) < len(items):
         return None
     order = [scope.index(v) for v in items]
 
@@ -238,45 +220,30 @@ def _circuit(element, scope) -> Rule | None:
     return Table(tuple(scope), one_circuit, "circuit")
 
 
-def _no_overlap(element, scope) -> Rule | None:
-    origins, lengths = element.findtext("origins") or "", element.findtext("lengths") or ""
-    zero_ignored = element.get("zeroIgnored", "true") != "false"
-    if "(" in origins:
-        boxes = [b.split(",") for b in re.findall(r"\(([^)]*)\)", origins)]
-        sizes = [s.split(",") for s in re.findall(r"\(([^)]*)\)", lengths)]
-    else:
-        boxes, sizes = [[o] for o in origins.split()], [[s] for s in lengths.split()]
-    if len(boxes) != len(sizes) or not boxes:
+def _no_overlap(constraint: typed.NoOverlap, scope) -> Rule | None:
+    boxes, sizes = constraint.origins, constraint.lengths
+    if not boxes:
         return None
     names = {v: f"v[{i}]" for i, v in enumerate(scope)}
-
-    def term(token: str) -> str:
-        return token.strip() if _is_number(token.strip()) else names[token.strip()]
-
     pairs = []
     for a in range(len(boxes)):
         for b in range(a + 1, len(boxes)):
             apart = [
-                f"{term(boxes[a][d])} + {term(sizes[a][d])} <= {term(boxes[b][d])} or "
-                f"{term(boxes[b][d])} + {term(sizes[b][d])} <= {term(boxes[a][d])}"
+                f"{_python(boxes[a][d], names)} + {_python(sizes[a][d], names)} <= {_python(boxes[b][d], names)} or "
+                f"{_python(boxes[b][d], names)} + {_python(sizes[b][d], names)} <= {_python(boxes[a][d], names)}"
                 for d in range(len(boxes[a]))
             ]
-            if zero_ignored:
-                apart += [f"{term(s)} == 0" for s in (*sizes[a], *sizes[b])]
+            if constraint.zero_ignored:
+                apart += [f"{_python(s, names)} == 0" for s in (*sizes[a], *sizes[b])]
             pairs.append("(" + " or ".join(apart) + ")")
     return Table(tuple(scope), eval(f"lambda v: {' and '.join(pairs) or 'True'}", _BUILTINS), "noOverlap")
 
 
-def _mdd(element, scope) -> Rule | None:
-    moves = tuple(
-        (a, int(v), b)
-        for a, v, b in re.findall(r"\(\s*(\w+)\s*,\s*(-?\d+)\s*,\s*(\w+)\s*\)", element.findtext("transitions") or "")
-    )
-    sources, targets = {a for a, _, _ in moves}, {b for _, _, b in moves}
-    roots, terminals = sources - targets, targets - sources
-    if len(roots) != 1 or not terminals:
+def _automaton(constraint: typed.Automaton, scope) -> Rule | None:
+    """A regular constraint, or an MDD (from its root to a node no arc leaves)."""
+    if not all(isinstance(v, str) for v in constraint.items) or not constraint.finals:
         return None
-    return Regular(tuple((element.findtext("list") or "").split()), next(iter(roots)), frozenset(terminals), moves)
+    return Regular(constraint.items, constraint.start, frozenset(constraint.finals), constraint.transitions)
 
 
 def _slide(element, scope, declarations: Declarations) -> Rule | None:
@@ -354,19 +321,6 @@ def _intension(element, scope) -> Rule | None:
     return Table(tuple(scope), function, "intension")
 
 
-def _regular(element, scope) -> Rule | None:
-    moves = tuple(
-        (a, int(v), b)
-        for a, v, b in re.findall(r"\(\s*(\w+)\s*,\s*(-?\d+)\s*,\s*(\w+)\s*\)", element.findtext("transitions"))
-    )
-    return Regular(
-        tuple(element.findtext("list").split()),
-        element.findtext("start").strip(),
-        frozenset(element.findtext("final").split()),
-        moves,
-    )
-
-
 _FROM_TYPED = {
     typed.AllDifferent: _all_different,
     typed.AllDifferentLists: _all_different_lists,
@@ -374,20 +328,16 @@ _FROM_TYPED = {
     typed.Sum: _sum,
     typed.Count: _count,
     typed.NValues: _n_values,
+    typed.Element: _element,
+    typed.Channel: _channel,
+    typed.Ordered: _ordered,
+    typed.Lex: _lex,
+    typed.Cardinality: _cardinality,
+    typed.Circuit: _circuit,
+    typed.NoOverlap: _no_overlap,
+    typed.Automaton: _automaton,
 }
-_READERS = {
-    "extension": _extension,
-    "intension": _intension,
-    "regular": _regular,
-    "element": _element,
-    "channel": _channel,
-    "ordered": _ordered,
-    "lex": _lex,
-    "cardinality": _cardinality,
-    "circuit": _circuit,
-    "noOverlap": _no_overlap,
-    "mdd": _mdd,
-}
+_READERS = {"extension": _extension, "intension": _intension}
 _BUILTINS = {
     "abs": abs, "min": min, "max": max, "int": int, "bool": bool, "len": len,
     "div": truncated_div, "mod": truncated_mod,  # XCSP3's: truncated toward zero (Python's // and % floor)
