@@ -9,15 +9,13 @@ edge whose two ends break its constraint (a comparison between the two variables
 
 from __future__ import annotations
 
-import re
-
 from kernelext.errors import ViewNotApplicable
 from kernelext.views import placement, reading
 from kernelext.views.shapes import FAINT_FILL, GREY, NODE_FILL, PALETTE, colour, dot, line, picture
+from kernelext.xcsp.constraints import Constraint, Intension
 
 SUMMARY = "nodes and edges: one array's variables and the binary constraints between them"
 DATA_NAMES = ("edges", "adjacency", "names", "regions", "labels", "coords", "positions")
-_COMPARISON = re.compile(r"^(ne|eq|lt|le|gt|ge)\(([^(),]+),([^(),]+)\)$")
 _HOLDS = {
     "ne": lambda a, b: a != b,
     "eq": lambda a, b: a == b,
@@ -30,10 +28,11 @@ _HOLDS = {
 
 def linked(model) -> tuple[str, dict[tuple[int, int], list]] | None:
     """The 1-D array whose variables the most binary constraints link, and its edges: {(i, j): the constraints
-    between its i-th and j-th variables (i < j)}; None when no binary constraint links two cells of one array."""
+    between its i-th and j-th variables (i < j), typed (None: one the typed model does not read)}; None when no
+    binary constraint links two cells of one array."""
     shapes = model.declarations.shapes
     found: dict[str, dict[tuple[int, int], list]] = {}
-    for constraint in model.constraints:
+    for constraint, typed in zip(model.constraints, model.typed):
         if len(constraint.scope) != 2:
             continue
         a, b = constraint.scope
@@ -41,7 +40,7 @@ def linked(model) -> tuple[str, dict[tuple[int, int], list]] | None:
         if name != reading.array_name(b) or len(shapes.get(name, ())) != 1:
             continue
         i, j = sorted((reading.indexes(a)[0], reading.indexes(b)[0]))
-        found.setdefault(name, {}).setdefault((i, j), []).append(constraint)
+        found.setdefault(name, {}).setdefault((i, j), []).append(typed)
     if not found:
         return None
     name = max(found, key=lambda n: (len(found[n]), n))
@@ -62,7 +61,8 @@ def recognise(model, data) -> bool:
     size = model.declarations.shapes[name][0]
     if size < 3 or len(edges) >= size * (size - 1) // 2:
         return False
-    colouring = all(_COMPARISON.match(c.text) and c.text.startswith("ne(") for cs in edges.values() for c in cs)
+    comparisons = [_comparison(c) for cs in edges.values() for c in cs]
+    colouring = all(found is not None and found[0] == "ne" for found in comparisons)
     return colouring or bool(_data_edges(data, size))
 
 
@@ -154,10 +154,21 @@ def _value_range(model, ids: list[str]) -> tuple[int, int]:
     return min(low for low, _ in spans), max(high for _, high in spans)
 
 
-def _broken(constraint, solution) -> bool:
+def _comparison(constraint: Constraint | None) -> tuple[str, str, str] | None:
+    """(operator, first variable, second variable) when the constraint compares two variables, else None."""
+    if not isinstance(constraint, Intension) or not isinstance(constraint.tree, tuple):
+        return None
+    operator, arguments = constraint.tree
+    if operator not in _HOLDS or len(arguments) != 2 or not all(isinstance(a, str) for a in arguments):
+        return None
+    return operator, *arguments
+
+
+def _broken(constraint: Constraint | None, solution) -> bool:
     """True only when the constraint is a comparison of its two variables and their values break it."""
-    found = _COMPARISON.match(constraint.text)
+    found = _comparison(constraint)
     if found is None:
         return False
-    a, b = reading.value(found.group(2), solution), reading.value(found.group(3), solution)
-    return a is not None and b is not None and not _HOLDS[found.group(1)](a, b)
+    operator, first, second = found
+    a, b = reading.value(first, solution), reading.value(second, solution)
+    return a is not None and b is not None and not _HOLDS[operator](a, b)

@@ -8,7 +8,7 @@ from collections.abc import Mapping
 
 from kernelext.errors import Untranslatable
 from kernelext.xcsp.check import Checker
-from kernelext.xcsp.constraints import Constraint, Term, read
+from kernelext.xcsp.constraints import Constraint, Term
 from kernelext.xcsp.document import parse_text
 from kernelext.xcsp.subsets import XcspModel
 
@@ -19,15 +19,7 @@ _INDEXES = re.compile(r"\[(\d+)\]")
 def constraints(model: XcspModel, *kinds: type) -> list[Constraint]:
     """The model's single constraints of the typed model's classes `kinds`, read, in order (one the typed model
     cannot read is left out: a picture draws what it understands)."""
-    found = []
-    for constraint in model.constraints:
-        try:
-            typed = read(constraint.element, model.declarations)
-        except Untranslatable:
-            continue
-        if isinstance(typed, kinds):
-            found.append(typed)
-    return found
+    return [typed for typed in model.typed if isinstance(typed, kinds)]
 
 
 def value(term: Term, solution: Solution) -> int | None:

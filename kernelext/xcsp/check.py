@@ -427,14 +427,11 @@ class _Compiler(Declarations):
         return _Leaf(self.table(ids, text, positive, scope), tuple(scope), "extension")
 
     def leaf(self, element) -> _Leaf:
-        tag = element.tag
         scope: dict[str, None] = {}
-        holds = self.guarded(tag, _Compiler.compiled, self, element, scope)
-        label = None
-        if tag == "intension":
-            function = element.find("function")
-            label = _compact((function.text if function is not None else element.text) or "")
-        return _Leaf(holds, tuple(scope), tag, label)
+        constraint = self.guarded(element.tag, read, element, self)
+        holds = self.guarded(element.tag, _Compiler.compiled, self, element, constraint, scope)
+        label = _compact(constraint.text) if isinstance(constraint, typed.Intension) else None
+        return _Leaf(holds, tuple(scope), element.tag, label)
 
     # terms
 
@@ -584,9 +581,8 @@ class _Compiler(Declarations):
 
     # constraints: generic
 
-    def compiled(self, element, scope: dict) -> Callable:
-        """The constraint `element` compiled: from its typed form, else from the element itself."""
-        constraint = read(element, self)
+    def compiled(self, element, constraint: typed.Constraint | None, scope: dict) -> Callable:
+        """The constraint `element` compiled: from its typed form `constraint`, else from the element itself."""
         if constraint is not None:
             return _TYPED_HANDLERS[type(constraint)](self, constraint, scope)
         handler = _HANDLERS.get(element.tag)
@@ -594,11 +590,8 @@ class _Compiler(Declarations):
             raise Untranslatable(f"the constraint <{element.tag}>")
         return handler(self, element, scope)
 
-    def _intension(self, element, scope: dict) -> Callable:
-        function = element.find("function")
-        return _function(
-            self.literal(parse_expression((function.text if function is not None else element.text) or ""), scope)
-        )
+    def _intension(self, constraint: typed.Intension, scope: dict) -> Callable:
+        return _function(self.literal(constraint.tree, scope))
 
     def _extension(self, element, scope: dict) -> Callable:
         if element.get("type", "").startswith("hybrid"):
@@ -1138,11 +1131,11 @@ def _automaton(get: Callable, arcs: list[tuple[str, int, str]], start: str, fina
 
 
 _HANDLERS: dict[str, Callable] = {
-    "intension": _Compiler._intension,
     "extension": _Compiler._extension,
     **dict.fromkeys(_META, _Compiler._meta),
 }
 _TYPED_HANDLERS: dict[type, Callable] = {
+    typed.Intension: _Compiler._intension,
     typed.AllDifferent: _Compiler._all_different,
     typed.AllDifferentLists: _Compiler._all_different_lists,
     typed.AllDifferentMatrix: _Compiler._all_different_matrix,

@@ -37,6 +37,14 @@ class Condition:
 
 
 @dataclass(frozen=True)
+class Intension:
+    """A predicate: `tree`, a term, holds (is not 0). `text` is the predicate as written, e.g. `ne(x[0],x[1])`."""
+
+    tree: Term
+    text: str
+
+
+@dataclass(frozen=True)
 class AllDifferent:
     """No two items equal, unless their value is one of `excepted`."""
 
@@ -306,7 +314,8 @@ class Circuit:
 
 
 Constraint = (
-    AllDifferent
+    Intension
+    | AllDifferent
     | AllDifferentLists
     | AllDifferentMatrix
     | AllEqual
@@ -381,6 +390,12 @@ def unread_reification(element) -> str | None:
 def _excepted(element) -> frozenset[int] | None:
     found = element.find("except")
     return frozenset(values(found.text or "")) if found is not None else None
+
+
+def _intension(element, declarations: Declarations) -> Intension:
+    function = element.find("function")
+    text = ((function.text if function is not None else element.text) or "").strip()
+    return Intension(parse_expression(text), text)
 
 
 def _all_different(element, declarations: Declarations) -> Constraint:
@@ -658,6 +673,7 @@ def _circuit(element, declarations: Declarations) -> Circuit:
 
 
 _READERS = {
+    "intension": _intension,
     "allDifferent": _all_different,
     "allEqual": _all_equal,
     "sum": _sum,

@@ -12,9 +12,11 @@ import copy
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
+from functools import cached_property
 from pathlib import Path
 
 from kernelext.errors import Untranslatable
+from kernelext.xcsp.constraints import Constraint, read
 from kernelext.xcsp.declarations import Declarations, parameters, substitute
 from kernelext.xcsp.document import Element, parse_file, parse_text, written
 from kernelext.xcsp.values import values
@@ -52,6 +54,18 @@ class XcspModel:
     constraints: tuple[XmlConstraint, ...]
     declarations: Declarations = field(compare=False, repr=False)
     objectives: Element | None = field(default=None, compare=False, repr=False)
+
+    @cached_property
+    def typed(self) -> tuple[Constraint | None, ...]:
+        """Each constraint in the typed model (kernelext.xcsp.constraints), read once; None for one it does not
+        read (a tag not typed yet, or a form it refuses)."""
+        found: list[Constraint | None] = []
+        for constraint in self.constraints:
+            try:
+                found.append(read(constraint.element, self.declarations))
+            except Untranslatable:
+                found.append(None)
+        return tuple(found)
 
     def write(self, path: Path, constraints: list[str]) -> Path:
         """Write a model with these variables and the constraints given as XML elements (a CSP: no objective)."""

@@ -280,9 +280,8 @@ class _Writer(Declarations):
             else:
                 _TYPED_WRITERS[type(typed)](self, typed)
 
-    def _intension(self, element) -> None:
-        function = element.find("function")
-        node = parse_expression((function.text if function is not None else element.text) or "")
+    def _intension(self, constraint: typed.Intension) -> None:
+        node = constraint.tree
         divisors = [self.term(d) for d in _divisors(node)]  # as ACE, no tuple divides by zero
         self.post(" /\\ ".join([*(f"{d} != 0" for d in divisors), self.literal(node)]))
 
@@ -643,6 +642,7 @@ def _matches(scope: list[str], row: tuple) -> str:
 
 
 _TYPED_WRITERS = {
+    typed.Intension: _Writer._intension,
     typed.AllDifferent: _Writer._all_different,
     typed.AllDifferentLists: _Writer._all_different_lists,
     typed.AllDifferentMatrix: _Writer._all_different_matrix,

@@ -209,6 +209,14 @@ def read_text(declarations: Declarations, text: str):
                 ("x[1][0]", "x[1][1]"), (1, 2), ("y", 1), ("x[0][0]", "x[0][1]"), Condition("le", 2, " (le,2) ")
             ),
         ),
+        (
+            "<intension> ne(x[0][0],add(y,1)) </intension>",
+            typed.Intension(("ne", ("x[0][0]", ("add", ("y", 1)))), "ne(x[0][0],add(y,1))"),
+        ),
+        (
+            "<intension><function> eq(y,1) </function></intension>",
+            typed.Intension(("eq", ("y", 1)), "eq(y,1)"),
+        ),
         ("<channel> x[0][] </channel>", Channel(("x[0][0]", "x[0][1]", "x[0][2]"), 0)),
         (
             "<channel><list startIndex='1'> x[1][] </list><value> y </value></channel>",
@@ -240,7 +248,7 @@ def test_a_condition_says_whether_it_names_values():
 
 
 def test_a_tag_not_read_here_yet_is_left_to_its_consumers(declarations):
-    assert read_text(declarations, "<intension> eq(y,1) </intension>") is None
+    assert read_text(declarations, "<extension><list> y </list><supports> 1 </supports></extension>") is None
 
 
 @pytest.mark.parametrize(

@@ -347,7 +347,7 @@ class _Reader(GlobalConstraints, Declarations):
         for leaf in self.leaves(element):
             typed = read_constraint(leaf, self)
             if typed is not None:
-                handler = TYPED_HANDLERS.get(type(typed))
+                handler = _TYPED_HANDLERS.get(type(typed))
                 if handler is None:
                     raise BackendUnsupported(f"the constraint <{leaf.tag}>")
                 handler(self, typed)
@@ -363,16 +363,15 @@ class _Reader(GlobalConstraints, Declarations):
         text = template.text or ""
         if "%..." in text or any(row.tag != "args" for row in rows):
             for member in self.group_members(group):
-                self._intension(member)
+                self.constraint(member)
             return
         tree = parse_expression(_PARAMETER.sub(lambda m: f"{_PLACEHOLDER}{m.group(1)}", text))
         for row in rows:
             args = [parse_expression(token) for token in self.tokens(row.text or "")]
             self.post(_bound(tree, {f"{_PLACEHOLDER}{k}": arg for k, arg in enumerate(args)}))
 
-    def _intension(self, element) -> None:
-        function = element.find("function")
-        self.post(parse_expression((function.text if function is not None else element.text) or ""))
+    def _intension(self, constraint: typed.Intension) -> None:
+        self.post(constraint.tree)
 
     def _extension(self, element) -> None:
         variables = self.variables(child_text(element, "list"))
@@ -701,6 +700,7 @@ def _binary(op: str, args: tuple) -> tuple:
     return args
 
 
+_TYPED_HANDLERS = {typed.Intension: _Reader._intension, **TYPED_HANDLERS}
 _PARAMETER = re.compile(r"%(\d+)")
 _PLACEHOLDER = "__kx"  # a template's %i while it is parsed (no XCSP3 id starts with `_`)
 

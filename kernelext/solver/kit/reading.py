@@ -28,7 +28,6 @@ from kernelext.solver.kit.rules import (
 from kernelext.xcsp.check import truncated_div, truncated_mod
 from kernelext.xcsp.constraints import read, unread_reification
 from kernelext.xcsp.declarations import Declarations
-from kernelext.xcsp.expressions import parse_expression
 from kernelext.xcsp.subsets import XmlConstraint
 from kernelext.xcsp.values import condition as read_condition
 from kernelext.xcsp.values import tuples as read_tuples
@@ -314,14 +313,14 @@ def _count(constraint: typed.Count, scope) -> Rule | None:
     return Count(items, frozenset(counted), test)
 
 
-def _intension(element, scope) -> Rule | None:
-    text = element.findtext("function") if element.find("function") is not None else element.text
-    source = _python(parse_expression(text or ""), {v: f"v[{i}]" for i, v in enumerate(scope)})
+def _intension(constraint: typed.Intension, scope) -> Rule | None:
+    source = _python(constraint.tree, {v: f"v[{i}]" for i, v in enumerate(scope)})
     function = eval(f"lambda v: bool({source})", _BUILTINS)
     return Table(tuple(scope), function, "intension")
 
 
 _FROM_TYPED = {
+    typed.Intension: _intension,
     typed.AllDifferent: _all_different,
     typed.AllDifferentLists: _all_different_lists,
     typed.AllDifferentMatrix: _all_different_matrix,
@@ -337,7 +336,7 @@ _FROM_TYPED = {
     typed.NoOverlap: _no_overlap,
     typed.Automaton: _automaton,
 }
-_READERS = {"extension": _extension, "intension": _intension}
+_READERS = {"extension": _extension}
 _BUILTINS = {
     "abs": abs, "min": min, "max": max, "int": int, "bool": bool, "len": len,
     "div": truncated_div, "mod": truncated_mod,  # XCSP3's: truncated toward zero (Python's // and % floor)
