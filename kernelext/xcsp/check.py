@@ -37,7 +37,7 @@ from kernelext.xcsp.constraints import read, unread_reification
 from kernelext.xcsp.declarations import Declarations, list_text, substitute
 from kernelext.xcsp.document import parse_file
 from kernelext.xcsp.expressions import parse_expression
-from kernelext.xcsp.values import Intervals, boolean, intervals, size, tuples
+from kernelext.xcsp.values import Intervals, boolean, intervals, size
 
 MAX_TEXT = 80  # the longest text `broken` gives for a constraint
 _SMALL = 1 << 16  # sets of values up to this size are kept as sets, larger ones as intervals
@@ -424,7 +424,10 @@ class _Compiler(Declarations):
             else:
                 ids += self.tokens(item)
         scope: dict[str, None] = {}
-        return _Leaf(self.table(ids, text, positive, scope), tuple(scope), "extension")
+        if len(ids) == 1 and "(" not in text:  # a unary table: values such as `1 3..5`
+            return _Leaf(self.table(ids, (), intervals(text), text, positive, scope), tuple(scope), "extension")
+        rows = self.table_rows(text, len(ids))
+        return _Leaf(self.table(ids, rows, None, text, positive, scope), tuple(scope), "extension")
 
     def leaf(self, element) -> _Leaf:
         scope: dict[str, None] = {}
@@ -593,27 +596,26 @@ class _Compiler(Declarations):
     def _intension(self, constraint: typed.Intension, scope: dict) -> Callable:
         return _function(self.literal(constraint.tree, scope))
 
-    def _extension(self, element, scope: dict) -> Callable:
-        if element.get("type", "").startswith("hybrid"):
-            raise Untranslatable("a hybrid table")
-        supports, conflicts = element.find("supports"), element.find("conflicts")
-        table = supports if supports is not None else conflicts
-        if table is None:
-            raise Untranslatable("a table with neither supports nor conflicts")
-        return self.table(self.tokens(list_text(element)), table.text or "", supports is not None, scope)
+    def _extension(self, constraint: typed.Extension, scope: dict) -> Callable:
+        items = list(constraint.items)
+        return self.table(items, constraint.rows, constraint.values, constraint.text, constraint.supports, scope)
 
-    def table(self, ids: list[str], text: str, positive: bool, scope: dict) -> Callable:
+    def table(
+        self, ids: list[str], rows: tuple, values: Intervals | None, text: str, positive: bool, scope: dict
+    ) -> Callable:
+        """A table over the variables `ids`: its `rows`, or a unary table's `values`; `text` the table as
+        written (tables written alike share one test)."""
         domains = self.domains
         if not all(vid in domains for vid in ids):
             raise Untranslatable("a table over something other than variables")
         getters = [self.var(vid, scope) for vid in ids]
-        if len(ids) == 1 and "(" not in text:  # a unary table: values such as `1 3..5`
-            inside, only = _membership(intervals(text)), getters[0]
+        if values is not None:
+            inside, only = _membership(values), getters[0]
             return (lambda s: inside(only(s))) if positive else (lambda s: not inside(only(s)))
         key = (text, len(ids))
         matcher = self.tables.get(key)
         if matcher is None:
-            matcher = self.tables[key] = _table(tuples(text, len(ids)))
+            matcher = self.tables[key] = _table(rows)
         get = itemgetter(*ids) if len(ids) > 1 else (lambda s, g=getters[0]: (g(s),))
         if isinstance(matcher, frozenset):
             return (lambda s: get(s) in matcher) if positive else (lambda s: get(s) not in matcher)
@@ -1131,11 +1133,11 @@ def _automaton(get: Callable, arcs: list[tuple[str, int, str]], start: str, fina
 
 
 _HANDLERS: dict[str, Callable] = {
-    "extension": _Compiler._extension,
     **dict.fromkeys(_META, _Compiler._meta),
 }
 _TYPED_HANDLERS: dict[type, Callable] = {
     typed.Intension: _Compiler._intension,
+    typed.Extension: _Compiler._extension,
     typed.AllDifferent: _Compiler._all_different,
     typed.AllDifferentLists: _Compiler._all_different_lists,
     typed.AllDifferentMatrix: _Compiler._all_different_matrix,

@@ -45,6 +45,19 @@ class Intension:
 
 
 @dataclass(frozen=True)
+class Extension:
+    """A table: the items' values are one of the `rows` (`supports`), or none of them (conflicts); `*` in a row
+    matches any value. A table of one item written as values (`1 3..5`) has them as `values`, and no rows. `text`
+    is the table as written: tables written alike have the same rows, which a reader may build on once."""
+
+    items: Terms
+    supports: bool
+    rows: tuple[tuple[int | str, ...], ...]
+    values: Intervals | None
+    text: str
+
+
+@dataclass(frozen=True)
 class AllDifferent:
     """No two items equal, unless their value is one of `excepted`."""
 
@@ -315,6 +328,7 @@ class Circuit:
 
 Constraint = (
     Intension
+    | Extension
     | AllDifferent
     | AllDifferentLists
     | AllDifferentMatrix
@@ -396,6 +410,21 @@ def _intension(element, declarations: Declarations) -> Intension:
     function = element.find("function")
     text = ((function.text if function is not None else element.text) or "").strip()
     return Intension(parse_expression(text), text)
+
+
+def _extension(element, declarations: Declarations) -> Extension:
+    if element.get("type", "").startswith("hybrid"):
+        raise Untranslatable("a hybrid table")
+    supports, conflicts = element.find("supports"), element.find("conflicts")
+    table = supports if supports is not None else conflicts
+    if table is None:
+        raise Untranslatable("a table with neither supports nor conflicts")
+    items, text = terms(declarations, list_text(element)), table.text or ""
+    if not all(isinstance(item, str) for item in items):
+        raise Untranslatable("a table over something other than variables")
+    if len(items) == 1 and "(" not in text:
+        return Extension(items, supports is not None, (), intervals(text), text)
+    return Extension(items, supports is not None, declarations.table_rows(text, len(items)), None, text)
 
 
 def _all_different(element, declarations: Declarations) -> Constraint:
@@ -674,6 +703,7 @@ def _circuit(element, declarations: Declarations) -> Circuit:
 
 _READERS = {
     "intension": _intension,
+    "extension": _extension,
     "allDifferent": _all_different,
     "allEqual": _all_equal,
     "sum": _sum,

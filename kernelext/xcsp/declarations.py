@@ -8,7 +8,7 @@ import re
 import xml.etree.ElementTree as ElementTree
 
 from kernelext.errors import Untranslatable
-from kernelext.xcsp.values import Intervals, child_text, intervals
+from kernelext.xcsp.values import Intervals, child_text, intervals, tuples
 
 
 class Declarations:
@@ -23,6 +23,15 @@ class Declarations:
         self.holes = holes
         self.domains: dict[str, Intervals] = {}  # every declared variable id -> its intervals
         self.shapes: dict[str, tuple[int, ...]] = {}
+        self._rows: dict[tuple[str, int], tuple[tuple, ...]] = {}
+
+    def table_rows(self, text: str, width: int) -> tuple[tuple, ...]:
+        """The rows of a table written `text` (`*` kept), read once for all the tables written alike."""
+        key = (text, width)
+        rows = self._rows.get(key)
+        if rows is None:
+            rows = self._rows[key] = tuple(tuples(text, width))
+        return rows
 
     def declare(self, variables) -> None:
         for element in variables if variables is not None else ():

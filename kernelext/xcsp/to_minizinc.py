@@ -28,9 +28,7 @@ from kernelext.xcsp.values import (
     boolean,
     expand_rows,
     expanded_size,
-    intervals,
     size,
-    tuples,
 )
 
 MAX_STAR_TUPLES = 5_000  # past this many tuples once `*` is expanded, a table is posted as a disjunction of rows
@@ -285,22 +283,17 @@ class _Writer(Declarations):
         divisors = [self.term(d) for d in _divisors(node)]  # as ACE, no tuple divides by zero
         self.post(" /\\ ".join([*(f"{d} != 0" for d in divisors), self.literal(node)]))
 
-    def _extension(self, element) -> None:
-        scope = self.list_of(element)
-        supports, conflicts = element.find("supports"), element.find("conflicts")
-        table = supports if supports is not None else conflicts
-        if table is None:
-            raise Untranslatable("a table with neither supports nor conflicts")
-        text = table.text or ""
-        if len(scope) == 1 and "(" not in text:
-            allowed = domain_text(intervals(text)) if text.strip() else "{}"
-            self.post(f"{scope[0]} in {allowed}" if supports is not None else f"not ({scope[0]} in {allowed})")
+    def _extension(self, constraint: typed.Extension) -> None:
+        scope = [self.term(item) for item in constraint.items]
+        if constraint.values is not None:
+            allowed = domain_text(constraint.values) if constraint.values else "{}"
+            self.post(f"{scope[0]} in {allowed}" if constraint.supports else f"not ({scope[0]} in {allowed})")
             return
-        if supports is None:
-            for row in tuples(text, len(scope)):
+        if not constraint.supports:
+            for row in constraint.rows:
                 self.post(_some_differs(scope, row))
             return
-        table_name = self.table(text, self.column_domains(element))
+        table_name = self.table(constraint, [self.domains[vid] for vid in constraint.items])
         if table_name == "":  # no tuple allowed
             self.post("false")
         elif table_name.startswith("kx_rows"):
@@ -309,14 +302,14 @@ class _Writer(Declarations):
             self.includes.add("table")
             self.post(f"table([{', '.join(scope)}], {table_name})")
 
-    def table(self, text: str, columns: list[Intervals]) -> str:
-        """The name of a MiniZinc array holding the supports `text` over `columns`, `*` expanded; declared
-        once for all the constraints with the same tuples and domains (a group's members share one); "" when
-        there is no tuple. Past MAX_STAR_TUPLES once `*` is expanded, it names a predicate instead, true when
-        some tuple matches (`*` matching anything)."""
-        key = (text, tuple(columns))
+    def table(self, constraint: typed.Extension, columns: list[Intervals]) -> str:
+        """The name of a MiniZinc array holding the supports of `constraint` over `columns`, `*` expanded;
+        declared once for all the tables written alike over the same domains (a group's members share one); ""
+        when there is no tuple. Past MAX_STAR_TUPLES once `*` is expanded, it names a predicate instead, true
+        when some tuple matches (`*` matching anything)."""
+        key = (constraint.text, tuple(columns))
         if key not in self.tables:
-            rows = tuples(text, len(columns))
+            rows = constraint.rows
             if not rows:
                 self.tables[key] = ""
             elif any("*" in row for row in rows) and expanded_size(rows, columns, MAX_STAR_TUPLES) > MAX_STAR_TUPLES:
@@ -332,9 +325,6 @@ class _Writer(Declarations):
                 body = " | ".join(", ".join(str(v) for v in row) for row in expand_rows(rows, columns))
                 self.lines.append(f"array[int, int] of int: {name} = [| {body} |];")
         return self.tables[key]
-
-    def column_domains(self, element) -> list[Intervals]:
-        return [self.domains[vid] for vid in self.tokens(list_text(element))]
 
     def _all_different_matrix(self, constraint: typed.AllDifferentMatrix) -> None:
         for line in [*constraint.rows, *constraint.columns]:
@@ -643,6 +633,7 @@ def _matches(scope: list[str], row: tuple) -> str:
 
 _TYPED_WRITERS = {
     typed.Intension: _Writer._intension,
+    typed.Extension: _Writer._extension,
     typed.AllDifferent: _Writer._all_different,
     typed.AllDifferentLists: _Writer._all_different_lists,
     typed.AllDifferentMatrix: _Writer._all_different_matrix,

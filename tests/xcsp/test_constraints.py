@@ -217,6 +217,14 @@ def read_text(declarations: Declarations, text: str):
             "<intension><function> eq(y,1) </function></intension>",
             typed.Intension(("eq", ("y", 1)), "eq(y,1)"),
         ),
+        (
+            "<extension><list> x[1][] </list><supports> (0,1)(2,*) </supports></extension>",
+            typed.Extension(("x[1][0]", "x[1][1]"), True, ((0, 1), (2, "*")), None, " (0,1)(2,*) "),
+        ),
+        (
+            "<extension><list> y </list><conflicts> 1 3..5 </conflicts></extension>",
+            typed.Extension(("y",), False, (), ((1, 1), (3, 5)), " 1 3..5 "),
+        ),
         ("<channel> x[0][] </channel>", Channel(("x[0][0]", "x[0][1]", "x[0][2]"), 0)),
         (
             "<channel><list startIndex='1'> x[1][] </list><value> y </value></channel>",
@@ -248,7 +256,7 @@ def test_a_condition_says_whether_it_names_values():
 
 
 def test_a_tag_not_read_here_yet_is_left_to_its_consumers(declarations):
-    assert read_text(declarations, "<extension><list> y </list><supports> 1 </supports></extension>") is None
+    assert read_text(declarations, "<not><intension> eq(y,1) </intension></not>") is None
 
 
 @pytest.mark.parametrize(
@@ -286,7 +294,12 @@ def test_a_tag_not_read_here_yet_is_left_to_its_consumers(declarations):
         "<condition> (le,1) </condition></cumulative>",  # a length short
         "<cumulative><origins> y </origins><lengths> 1 </lengths><heights> 1 </heights><machines> y </machines>"
         "<condition> (le,1) </condition></cumulative>",  # machines
-        "<intension hreifiedBy='y'> lt(y,1) </intension>",  # a tag not read here yet, reified
+        "<intension hreifiedBy='y'> lt(y,1) </intension>",  # reified
+        "<intension> lt(y, </intension>",  # not an expression
+        "<extension><list> y y </list></extension>",  # neither supports nor conflicts
+        "<extension><list> y y </list><supports> (1,2)(3) </supports></extension>",  # a tuple short
+        "<extension type='hybrid-1'><list> y y </list><supports> (1,lt(%0,2)) </supports></extension>",  # hybrid
+        "<extension><list> y 1 </list><supports> (1,1) </supports></extension>",  # not a variable
     ],
 )
 def test_a_malformed_element_is_refused_by_name(declarations, text):

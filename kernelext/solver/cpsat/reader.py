@@ -30,12 +30,9 @@ from kernelext.xcsp.document import parse_file
 from kernelext.xcsp.expressions import BOOLEAN, parse_expression
 from kernelext.xcsp.values import (
     boolean,
-    child_text,
     expand_rows,
     expanded_size,
-    intervals,
     size,
-    tuples,
 )
 
 MAX_TUPLES = 2_000  # past this many tuples once `*` is expanded, a table is posted tuple by tuple
@@ -373,22 +370,15 @@ class _Reader(GlobalConstraints, Declarations):
     def _intension(self, constraint: typed.Intension) -> None:
         self.post(constraint.tree)
 
-    def _extension(self, element) -> None:
-        variables = self.variables(child_text(element, "list"))
-        supports, conflicts = element.find("supports"), element.find("conflicts")
-        table = supports if supports is not None else conflicts
-        if table is None:
-            raise BackendUnsupported("a table with neither supports nor conflicts")
-        text = table.text or ""
-        if len(variables) == 1 and "(" not in text:
-            domain = self.cp.Domain.FromIntervals([list(i) for i in intervals(text)])
-            self.model.AddLinearExpressionInDomain(
-                variables[0], domain if supports is not None else domain.complement()
-            )
+    def _extension(self, constraint: typed.Extension) -> None:
+        variables = [self.var(item) for item in constraint.items]
+        if constraint.values is not None:
+            domain = self.cp.Domain.FromIntervals([list(i) for i in constraint.values])
+            self.model.AddLinearExpressionInDomain(variables[0], domain if constraint.supports else domain.complement())
             return
-        rows = tuples(text, len(variables))
+        rows = constraint.rows
         columns = [self.domains[v.Name()] for v in variables]
-        if supports is None:
+        if not constraint.supports:
             for row in rows:  # each conflict: some position differs from it
                 self.model.AddBoolOr([self.equals(v, value).Not() for v, value in zip(variables, row) if value != "*"])
         elif not any("*" in row for row in rows) or expanded_size(rows, columns, MAX_TUPLES) <= MAX_TUPLES:
@@ -700,7 +690,7 @@ def _binary(op: str, args: tuple) -> tuple:
     return args
 
 
-_TYPED_HANDLERS = {typed.Intension: _Reader._intension, **TYPED_HANDLERS}
+_TYPED_HANDLERS = {typed.Intension: _Reader._intension, typed.Extension: _Reader._extension, **TYPED_HANDLERS}
 _PARAMETER = re.compile(r"%(\d+)")
 _PLACEHOLDER = "__kx"  # a template's %i while it is parsed (no XCSP3 id starts with `_`)
 

@@ -30,8 +30,6 @@ from kernelext.xcsp.constraints import read, unread_reification
 from kernelext.xcsp.declarations import Declarations
 from kernelext.xcsp.subsets import XmlConstraint
 from kernelext.xcsp.values import condition as read_condition
-from kernelext.xcsp.values import tuples as read_tuples
-from kernelext.xcsp.values import values as read_values
 
 
 def rule_of(constraint: XmlConstraint, declarations: Declarations) -> Rule | None:
@@ -60,8 +58,7 @@ def _rule(element, scope, declarations: Declarations) -> Rule | None:
         return from_typed(typed, scope)
     if element.tag == "slide":  # read window by window, each window as a constraint of its own
         return _slide(element, scope, declarations)
-    reader = _READERS.get(element.tag)  # the forms not read from the typed model yet
-    return reader(element, scope) if reader else None
+    return None
 
 
 def _all_different(constraint: typed.AllDifferent, scope) -> Rule | None:
@@ -288,21 +285,21 @@ def _sum_as_table(terms, weights, condition: typed.Condition, scope) -> Rule | N
     return Table(tuple(scope), eval(f"lambda v: bool({source})", _BUILTINS), "sum")
 
 
-def _extension(element, scope) -> Rule | None:
-    variables = element.findtext("list").split()
-    supports, conflicts = element.findtext("supports"), element.findtext("conflicts")
-    rows = _tuples(supports if supports is not None else conflicts, len(variables))
-    if rows is None:
-        return None
-    if supports is not None:
-        return Supports(tuple(variables), rows)
+def _extension(constraint: typed.Extension, scope) -> Rule | None:
+    variables = constraint.items
+    if constraint.values is not None:
+        rows = tuple((v,) for low, high in constraint.values for v in range(low, high + 1))
+    else:
+        rows = tuple(tuple(None if v == "*" else v for v in row) for row in constraint.rows)  # None: any value
+    if constraint.supports:
+        return Supports(variables, rows)
     plain = frozenset(row for row in rows if None not in row)
-    starred = tuple(row for row in rows if None in row)  # `*` matches any value
+    starred = tuple(row for row in rows if None in row)
 
     def listed(values: tuple[int, ...]) -> bool:
         return values in plain or any(all(p is None or p == v for p, v in zip(row, values)) for row in starred)
 
-    return Table(tuple(variables), lambda values: not listed(values), "extension")
+    return Table(variables, lambda values: not listed(values), "extension")
 
 
 def _count(constraint: typed.Count, scope) -> Rule | None:
@@ -321,6 +318,7 @@ def _intension(constraint: typed.Intension, scope) -> Rule | None:
 
 _FROM_TYPED = {
     typed.Intension: _intension,
+    typed.Extension: _extension,
     typed.AllDifferent: _all_different,
     typed.AllDifferentLists: _all_different_lists,
     typed.AllDifferentMatrix: _all_different_matrix,
@@ -336,7 +334,6 @@ _FROM_TYPED = {
     typed.NoOverlap: _no_overlap,
     typed.Automaton: _automaton,
 }
-_READERS = {"extension": _extension}
 _BUILTINS = {
     "abs": abs, "min": min, "max": max, "int": int, "bool": bool, "len": len,
     "div": truncated_div, "mod": truncated_mod,  # XCSP3's: truncated toward zero (Python's // and % floor)
@@ -412,12 +409,3 @@ def _condition(text: str | None) -> Callable[[int], bool] | None:
         low, high = map(int, interval.groups())
         return (lambda s: low <= s <= high) if op == "in" else (lambda s: not low <= s <= high)
     return None
-
-
-def _tuples(text: str | None, width: int) -> tuple[tuple[int | None, ...], ...] | None:
-    """The tuples of a table (`(0,1)(1,*)`, or `0 1` for one variable), None for `*`; None for no table."""
-    if text is None:
-        return None
-    if width == 1:
-        return tuple((v,) for v in read_values(text.replace(",", " ")))
-    return tuple(tuple(None if v == "*" else v for v in row) for row in read_tuples(text, width))
