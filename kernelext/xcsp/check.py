@@ -52,7 +52,6 @@ _COMPARE = {
     "eq": operator.eq,
     "ne": operator.ne,
 }
-_META = ("and", "or", "not", "iff", "xor", "ifThen", "ifThenElse")
 
 
 class Checker:
@@ -585,13 +584,10 @@ class _Compiler(Declarations):
     # constraints: generic
 
     def compiled(self, element, constraint: typed.Constraint | None, scope: dict) -> Callable:
-        """The constraint `element` compiled: from its typed form `constraint`, else from the element itself."""
-        if constraint is not None:
-            return _TYPED_HANDLERS[type(constraint)](self, constraint, scope)
-        handler = _HANDLERS.get(element.tag)
-        if handler is None:
+        """The constraint `element` compiled from its typed form `constraint` (None: a tag it does not read)."""
+        if constraint is None:
             raise Untranslatable(f"the constraint <{element.tag}>")
-        return handler(self, element, scope)
+        return _TYPED_HANDLERS[type(constraint)](self, constraint, scope)
 
     def _intension(self, constraint: typed.Intension, scope: dict) -> Callable:
         return _function(self.literal(constraint.tree, scope))
@@ -630,30 +626,25 @@ class _Compiler(Declarations):
         negative = [self.var(vid, scope) for vid in constraint.negative]
         return lambda s: any(g(s) == 1 for g in positive) or any(g(s) == 0 for g in negative)
 
-    def _meta(self, element, scope: dict) -> Callable:
+    def _logic(self, constraint: typed.Logic, scope: dict) -> Callable:
         parts = []
-        for child in element:
-            leaves = self.leaves_of(child)
-            for leaf in leaves:
-                scope.update(dict.fromkeys(leaf.scope))
-            checks = [_safe(leaf.holds) for leaf in leaves]
+        for constraints in constraint.parts:
+            checks = [_safe(_TYPED_HANDLERS[type(c)](self, c, scope)) for c in constraints]
             parts.append(lambda s, checks=checks: all([h(s) for h in checks]))
-        tag, count = element.tag, len(parts)
-        if tag == "and":
+        operator = constraint.operator
+        if operator == "and":
             return lambda s: all([p(s) for p in parts])
-        if tag == "or":
+        if operator == "or":
             return lambda s: any([p(s) for p in parts])
-        if tag == "iff" and count >= 2:
+        if operator == "iff":
             return lambda s: len({p(s) for p in parts}) == 1
-        if tag == "xor" and count:
+        if operator == "xor":
             return lambda s: sum([p(s) for p in parts]) % 2 == 1
-        if tag == "not" and count == 1:
+        if operator == "not":
             return lambda s: not parts[0](s)
-        if tag == "ifThen" and count == 2:
+        if operator == "ifThen":
             return lambda s: parts[0](s) <= parts[1](s)
-        if tag == "ifThenElse" and count == 3:
-            return lambda s: parts[1](s) if parts[0](s) else parts[2](s)
-        raise Untranslatable(f"<{tag}> with {count} constraints")
+        return lambda s: parts[1](s) if parts[0](s) else parts[2](s)  # ifThenElse
 
     # comparison
 
@@ -1132,11 +1123,9 @@ def _automaton(get: Callable, arcs: list[tuple[str, int, str]], start: str, fina
     return guess
 
 
-_HANDLERS: dict[str, Callable] = {
-    **dict.fromkeys(_META, _Compiler._meta),
-}
 _TYPED_HANDLERS: dict[type, Callable] = {
     typed.Intension: _Compiler._intension,
+    typed.Logic: _Compiler._logic,
     typed.Extension: _Compiler._extension,
     typed.AllDifferent: _Compiler._all_different,
     typed.AllDifferentLists: _Compiler._all_different_lists,

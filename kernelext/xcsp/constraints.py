@@ -58,6 +58,15 @@ class Extension:
 
 
 @dataclass(frozen=True)
+class Logic:
+    """A meta-constraint: `operator` (and, or, not, iff, xor, ifThen, ifThenElse) over `parts`, each the
+    constraints one child stands for (a group, a slide or a block stands for many: its part holds when all do)."""
+
+    operator: str
+    parts: tuple[tuple[Constraint, ...], ...]
+
+
+@dataclass(frozen=True)
 class AllDifferent:
     """No two items equal, unless their value is one of `excepted`."""
 
@@ -329,6 +338,7 @@ class Circuit:
 Constraint = (
     Intension
     | Extension
+    | Logic
     | AllDifferent
     | AllDifferentLists
     | AllDifferentMatrix
@@ -425,6 +435,22 @@ def _extension(element, declarations: Declarations) -> Extension:
     if len(items) == 1 and "(" not in text:
         return Extension(items, supports is not None, (), intervals(text), text)
     return Extension(items, supports is not None, declarations.table_rows(text, len(items)), None, text)
+
+
+def _logic(element, declarations: Declarations) -> Logic:
+    parts = []
+    for child in element:
+        part = []
+        for leaf in declarations.leaves(child):
+            constraint = read(leaf, declarations)
+            if constraint is None:
+                raise Untranslatable(f"<{leaf.tag}> inside <{element.tag}>")
+            part.append(constraint)
+        parts.append(tuple(part))
+    low, high = _LOGIC_ARITY[element.tag]
+    if not low <= len(parts) <= high:
+        raise Untranslatable(f"<{element.tag}> with {len(parts)} constraints")
+    return Logic(element.tag, tuple(parts))
 
 
 def _all_different(element, declarations: Declarations) -> Constraint:
@@ -701,9 +727,20 @@ def _circuit(element, declarations: Declarations) -> Circuit:
     return Circuit(terms(declarations, list_text(element)), _start(element), size)
 
 
+_MANY = 10**9
+_LOGIC_ARITY = {  # how many children each meta-constraint takes, at least and at most
+    "and": (0, _MANY),
+    "or": (0, _MANY),
+    "not": (1, 1),
+    "iff": (2, _MANY),
+    "xor": (1, _MANY),
+    "ifThen": (2, 2),
+    "ifThenElse": (3, 3),
+}
 _READERS = {
     "intension": _intension,
     "extension": _extension,
+    **dict.fromkeys(_LOGIC_ARITY, _logic),
     "allDifferent": _all_different,
     "allEqual": _all_equal,
     "sum": _sum,

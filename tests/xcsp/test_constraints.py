@@ -225,6 +225,24 @@ def read_text(declarations: Declarations, text: str):
             "<extension><list> y </list><conflicts> 1 3..5 </conflicts></extension>",
             typed.Extension(("y",), False, (), ((1, 1), (3, 5)), " 1 3..5 "),
         ),
+        (
+            "<not><intension> eq(y,1) </intension></not>",
+            typed.Logic("not", ((typed.Intension(("eq", ("y", 1)), "eq(y,1)"),),)),
+        ),
+        (
+            "<or><allDifferent> x[1][] </allDifferent>"
+            "<group><intension> eq(%0,0) </intension><args> x[1][0] </args><args> y </args></group></or>",
+            typed.Logic(
+                "or",
+                (
+                    (AllDifferent(("x[1][0]", "x[1][1]")),),
+                    (
+                        typed.Intension(("eq", ("x[1][0]", 0)), "eq(x[1][0],0)"),
+                        typed.Intension(("eq", ("y", 0)), "eq(y,0)"),
+                    ),
+                ),
+            ),
+        ),
         ("<channel> x[0][] </channel>", Channel(("x[0][0]", "x[0][1]", "x[0][2]"), 0)),
         (
             "<channel><list startIndex='1'> x[1][] </list><value> y </value></channel>",
@@ -255,8 +273,8 @@ def test_a_condition_says_whether_it_names_values():
     assert Condition("in", ((1, 2),), "(in,1..2)").of_values and not Condition("le", "y", "(le,y)").of_values
 
 
-def test_a_tag_not_read_here_yet_is_left_to_its_consumers(declarations):
-    assert read_text(declarations, "<not><intension> eq(y,1) </intension></not>") is None
+def test_a_tag_the_typed_model_does_not_know_is_left_to_its_consumers(declarations):
+    assert read_text(declarations, "<stretch><list> x[0][] </list><values> 0 1 </values></stretch>") is None
 
 
 @pytest.mark.parametrize(
@@ -296,6 +314,8 @@ def test_a_tag_not_read_here_yet_is_left_to_its_consumers(declarations):
         "<condition> (le,1) </condition></cumulative>",  # machines
         "<intension hreifiedBy='y'> lt(y,1) </intension>",  # reified
         "<intension> lt(y, </intension>",  # not an expression
+        "<not><intension> eq(y,1) </intension><intension> eq(y,2) </intension></not>",  # two constraints
+        "<and><stretch><list> y </list><values> 0 </values></stretch></and>",  # a tag not read, inside
         "<extension><list> y y </list></extension>",  # neither supports nor conflicts
         "<extension><list> y y </list><supports> (1,2)(3) </supports></extension>",  # a tuple short
         "<extension type='hybrid-1'><list> y y </list><supports> (1,lt(%0,2)) </supports></extension>",  # hybrid
