@@ -6,7 +6,7 @@ a constraint or the objective involves becomes one MiniZinc variable (`x[2][3]` 
 name doubled); the others are left out, as ACE leaves them out, so that they do not multiply solutions. The model
 prints those variables' values in the order of `MiniZincModel.variables`, then the objective's value.
 
-Constraints taken (see `CONSTRAINTS`): each is posted with MiniZinc's own global where Debian's MiniZinc and the
+Constraints taken (those of the typed model in `_TYPED_WRITERS`): each is posted with MiniZinc's own global where Debian's MiniZinc and the
 browser's agree on it (`all_different`, `table`, `lex_less`, `lex_lesseq`, `cumulative`, `subcircuit`, `nvalue`,
 `all_equal`), and otherwise as the exact sum, table or logic it stands for. Anything else raises
 `Untranslatable` naming it: a model is translated exactly or not at all.
@@ -32,33 +32,6 @@ from kernelext.xcsp.values import (
 )
 
 MAX_STAR_TUPLES = 5_000  # past this many tuples once `*` is expanded, a table is posted as a disjunction of rows
-CONSTRAINTS = (
-    "intension",
-    "extension",
-    "allDifferent",
-    "allEqual",
-    "ordered",
-    "lex",
-    "sum",
-    "count",
-    "nValues",
-    "cardinality",
-    "minimum",
-    "maximum",
-    "element",
-    "channel",
-    "circuit",
-    "noOverlap",
-    "cumulative",
-    "binPacking",
-    "knapsack",
-    "flow",
-    "clause",
-    "regular",
-    "mdd",
-    "precedence",
-    "instantiation",
-)
 OBJECTIVE = "kx_objective"
 _INFIX = {
     "lt": "<",
@@ -270,13 +243,11 @@ class _Writer(Declarations):
 
     def constraint(self, element) -> None:
         for leaf in self.leaves(element):
-            if leaf.tag not in CONSTRAINTS:
-                raise Untranslatable(f"the constraint <{leaf.tag}>")
             typed = read(leaf, self)
-            if typed is None:
-                getattr(self, f"_{leaf.tag}")(leaf)
-            else:
-                _TYPED_WRITERS[type(typed)](self, typed)
+            writer = _TYPED_WRITERS.get(type(typed))
+            if writer is None:
+                raise Untranslatable(f"the constraint <{leaf.tag}>")
+            writer(self, typed)
 
     def _intension(self, constraint: typed.Intension) -> None:
         node = constraint.tree

@@ -343,16 +343,10 @@ class _Reader(GlobalConstraints, Declarations):
             return
         for leaf in self.leaves(element):
             typed = read_constraint(leaf, self)
-            if typed is not None:
-                handler = _TYPED_HANDLERS.get(type(typed))
-                if handler is None:
-                    raise BackendUnsupported(f"the constraint <{leaf.tag}>")
-                handler(self, typed)
-                continue
-            handler = getattr(self, f"_{leaf.tag}", None)
-            if handler is None or leaf.tag in ("expand", "variables", "substitute"):
+            handler = _TYPED_HANDLERS.get(type(typed))
+            if handler is None:
                 raise BackendUnsupported(f"the constraint <{leaf.tag}>")
-            handler(leaf)
+            handler(self, typed)
 
     def intensions(self, group) -> None:
         """A group of intensions: its template parsed once, each member's arguments put in its tree."""
