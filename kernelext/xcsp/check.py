@@ -33,8 +33,8 @@ from operator import itemgetter
 
 import kernelext.xcsp.constraints as typed
 from kernelext.errors import Untranslatable
-from kernelext.xcsp.constraints import read, unread_reification
-from kernelext.xcsp.declarations import Declarations, list_text, substitute
+from kernelext.xcsp.constraints import read, read_objective, unread_reification
+from kernelext.xcsp.declarations import Declarations, substitute
 from kernelext.xcsp.document import parse_file
 from kernelext.xcsp.expressions import parse_expression
 from kernelext.xcsp.values import Intervals, boolean, intervals, size
@@ -548,11 +548,6 @@ class _Compiler(Declarations):
         functions = [_function(self.term(n, scope)) for n in nodes]
         return lambda s: [f(s) for f in functions]
 
-    def listed(self, text: str, scope: dict) -> tuple[Callable, int]:
-        """The values of a list's items, and how many items it has."""
-        nodes = self.nodes(text)
-        return self.sequence(nodes, scope), len(nodes)
-
     def condition(self, condition: typed.Condition, scope: dict) -> Callable[[int, Mapping], bool]:
         """The XCSP3 condition as a test of a value (compiled once per text)."""
         known = self.conditions.get(condition.text)
@@ -727,16 +722,6 @@ class _Compiler(Declarations):
         return precedes
 
     # counting
-
-    def weighted(self, element, tag: str, n: int, scope: dict) -> Callable | None:
-        """The coefficients of the child `tag` (numbers or variables), or None when there is no such child."""
-        found = element.find(tag)
-        if found is None:
-            return None
-        nodes = self.nodes(found.text or "")
-        if len(nodes) != n:
-            raise Untranslatable(f"a <{element.tag}> whose {tag} do not match its list")
-        return self.sequence(nodes, scope)
 
     def _sum(self, constraint: typed.Sum, scope: dict) -> Callable:
         get = self.sequence(list(constraint.items), scope)
@@ -1034,23 +1019,21 @@ class _Compiler(Declarations):
 
     def objective(self, element, scope: dict):
         """The objective's expression, compiled."""
-        if element.tag not in ("minimize", "maximize"):
-            raise Untranslatable(f"the objective <{element.tag}>")
-        kind = element.get("type", "expression")
         try:
-            if kind == "expression":
-                return self.term(_node(_compact(element.text or "")), scope)
-            if kind not in ("sum", "product", "minimum", "maximum", "nValues"):
-                raise Untranslatable(f"an objective of type {kind}")
-            get, n = self.listed(list_text(element), scope)
-            weights = self.weighted(element, "coeffs", n, scope)
+            goal = read_objective(element, self)
+            if goal.kind == "expression":
+                return self.term(goal.items[0], scope)
+            if goal.kind not in ("sum", "product", "minimum", "maximum", "nValues"):
+                raise Untranslatable(f"an objective of type {goal.kind}")
+            get = self.sequence(list(goal.items), scope)
+            weights = self.sequence(list(goal.coeffs), scope) if goal.coeffs is not None else None
             fold = {
                 "sum": sum,
                 "product": math.prod,
                 "minimum": min,
                 "maximum": max,
                 "nValues": lambda found: len(set(found)),
-            }[kind]
+            }[goal.kind]
             if weights is None:
                 return lambda s: fold(get(s))
             return lambda s: fold(list(map(operator.mul, weights(s), get(s))))

@@ -335,6 +335,18 @@ class Circuit:
     size: Term | None = None
 
 
+@dataclass(frozen=True)
+class Objective:
+    """What a model minimizes (`minimize`), or else maximizes: an expression (`kind` "expression", its term the one
+    item), or the sum, product, minimum, maximum or nValues of `items`, each weighted by its coefficient when
+    `coeffs` are given."""
+
+    minimize: bool
+    kind: str
+    items: Terms
+    coeffs: Terms | None = None
+
+
 Constraint = (
     Intension
     | Extension
@@ -400,6 +412,21 @@ def read(element, declarations: Declarations) -> Constraint | None:
         raise Untranslatable(f"<{element.tag}> with {reified}")
     reader = _READERS.get(element.tag)
     return reader(element, declarations) if reader is not None else None
+
+
+def read_objective(element, declarations: Declarations) -> Objective:
+    """The `<minimize>` or `<maximize>` element as an Objective. Raises Untranslatable for another element, or for
+    coefficients that do not match the list."""
+    if element.tag not in ("minimize", "maximize"):
+        raise Untranslatable(f"the objective <{element.tag}>")
+    kind, minimize = element.get("type", "expression"), element.tag == "minimize"
+    if kind == "expression":
+        return Objective(minimize, kind, (parse_expression(element.text or ""),))
+    items, held = terms(declarations, list_text(element)), element.find("coeffs")
+    coeffs = terms(declarations, held.text or "") if held is not None else None
+    if coeffs is not None and len(coeffs) != len(items):
+        raise Untranslatable(f"a <{element.tag}> whose coeffs do not match its list")
+    return Objective(minimize, kind, items, coeffs)
 
 
 def unread_reification(element) -> str | None:

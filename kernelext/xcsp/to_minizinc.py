@@ -21,8 +21,8 @@ from dataclasses import dataclass
 import kernelext.xcsp.constraints as typed
 from kernelext.errors import Untranslatable
 from kernelext.xcsp.constraints import read
-from kernelext.xcsp.declarations import Declarations, list_text
-from kernelext.xcsp.expressions import BOOLEAN, COMPARISONS, parse_expression
+from kernelext.xcsp.declarations import Declarations
+from kernelext.xcsp.expressions import BOOLEAN, COMPARISONS
 from kernelext.xcsp.values import (
     Intervals,
     boolean,
@@ -145,20 +145,6 @@ class _Writer(Declarations):
             raise Untranslatable(f"the empty domain of {vid}")
         self.used.setdefault(vid)
         return identifier(vid)
-
-    def terms(self, text: str) -> list[str]:
-        """A list's items as integer terms: variables, integers, or expressions such as `add(x[0],1)`."""
-        return [self.term(parse_expression(token)) for token in self.tokens(text)]
-
-    def list_of(self, element) -> list[str]:
-        return self.terms(list_text(element))
-
-    def coefficients(self, element) -> list[str]:
-        """The terms of the `<coeffs>` child, or [] when it has none."""
-        coeffs = element.find("coeffs")
-        if coeffs is None:
-            return []
-        return self.terms(coeffs.text or "")
 
     def condition(self, left: str, found: typed.Condition) -> str:
         """`left` compared as the XCSP3 condition says: `(le,y)`, `(in,1..5)`, `(notin,{1,3})`."""
@@ -563,24 +549,22 @@ class _Writer(Declarations):
     # objective
 
     def objective(self, element) -> str:
-        if element.tag not in ("minimize", "maximize"):
-            raise Untranslatable(f"the objective <{element.tag}>")
-        kind = element.get("type", "expression")
-        if kind == "expression":
-            target = self.term(parse_expression(element.text or ""))
+        goal = typed.read_objective(element, self)
+        if goal.kind == "expression":
+            target = self.term(goal.items[0])
         else:
-            items = self.terms(list_text(element))
-            weights = self.coefficients(element)
-            if kind == "sum":
+            items = [self.term(item) for item in goal.items]
+            weights = [self.term(coeff) for coeff in goal.coeffs or ()]
+            if goal.kind == "sum":
                 target = " + ".join(f"{w} * {x}" for w, x in zip(weights, items)) if weights else " + ".join(items)
-            elif kind in ("minimum", "maximum") and not weights:
-                target = f"{kind[:3]}([{', '.join(items)}])"
-            elif kind == "nValues" and not weights:
+            elif goal.kind in ("minimum", "maximum") and not weights:
+                target = f"{goal.kind[:3]}([{', '.join(items)}])"
+            elif goal.kind == "nValues" and not weights:
                 target = self.distinct_values(items)
             else:
-                raise Untranslatable(f"an objective of type {kind}")
+                raise Untranslatable(f"an objective of type {goal.kind}")
         self.lines.append(f"var int: {OBJECTIVE} = {target or 0};")
-        return element.tag
+        return "minimize" if goal.minimize else "maximize"
 
 
 def _divisors(node) -> list:

@@ -326,3 +326,30 @@ def test_a_malformed_element_is_refused_by_name(declarations, text):
     with pytest.raises(Untranslatable) as refused:
         read_text(declarations, text)
     assert str(refused.value)
+
+
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("<minimize> add(y,x[0][0]) </minimize>", typed.Objective(True, "expression", (("add", ("y", "x[0][0]")),))),
+        (
+            "<maximize type='sum'><list> x[1][] </list><coeffs> 2 y </coeffs></maximize>",
+            typed.Objective(False, "sum", ("x[1][0]", "x[1][1]"), (2, "y")),
+        ),
+        ("<minimize type='maximum'> x[1][] </minimize>", typed.Objective(True, "maximum", ("x[1][0]", "x[1][1]"))),
+    ],
+)
+def test_an_objective_reads_into_its_typed_object(declarations, text, expected):
+    assert typed.read_objective(ET.fromstring(text), declarations) == expected
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "<objectives> y </objectives>",  # not an objective
+        "<minimize type='sum'><list> x[1][] </list><coeffs> 1 </coeffs></minimize>",  # a coefficient short
+    ],
+)
+def test_a_malformed_objective_is_refused_by_name(declarations, text):
+    with pytest.raises(Untranslatable):
+        typed.read_objective(ET.fromstring(text), declarations)

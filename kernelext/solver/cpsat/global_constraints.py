@@ -19,7 +19,7 @@ _SWAPPED = {"lt": "gt", "le": "ge", "gt": "lt", "ge": "le"}
 class GlobalConstraints:
     """The handlers of XCSP3's global constraints: `_<tag>` for an element, and those `TYPED_HANDLERS` names for
     the typed model's objects (kernelext.xcsp.constraints); for a reader that offers `model`, `cp`, `term`,
-    `literal`, `equals`, `is_true`, `as_var`, `nodes`, `terms`, `bounds`, `post_condition`, `tokens`,
+    `literal`, `equals`, `is_true`, `as_var`, `bounds`, `post_condition`, `tokens`,
     `domains` and `expand` (see kernelext.solver.cpsat.reader._Reader)."""
 
     # lists

@@ -25,7 +25,7 @@ from kernelext.solver.cpsat.global_constraints import TYPED_HANDLERS, GlobalCons
 from kernelext.solver.errors import BackendUnsupported
 from kernelext.xcsp.constraints import read as read_constraint
 from kernelext.xcsp.constraints import unread_reification
-from kernelext.xcsp.declarations import Declarations, list_text
+from kernelext.xcsp.declarations import Declarations
 from kernelext.xcsp.document import parse_file
 from kernelext.xcsp.expressions import BOOLEAN, parse_expression
 from kernelext.xcsp.values import (
@@ -210,17 +210,6 @@ class _Reader(GlobalConstraints, Declarations):
         self.used[vid] = variable
         return variable
 
-    def variables(self, text: str) -> list:
-        return [self.var(vid) for vid in self.expand(text)]
-
-    def nodes(self, text: str) -> list:
-        """A list's items parsed: numbers, variable ids and expressions (`add(x[0],1)`), compact forms expanded."""
-        return [parse_expression(token) for token in self.tokens(text)]
-
-    def terms(self, text: str) -> list:
-        """A list's items as CP-SAT terms (integers, variables, linear expressions)."""
-        return [self.term(node) for node in self.nodes(text)]
-
     def as_var(self, node):
         """The item `node` as a CP-SAT variable (a new one equal to it when it is not one)."""
         return self.as_var_term(self.term(node))
@@ -401,25 +390,20 @@ class _Reader(GlobalConstraints, Declarations):
         return self.equalities[key]
 
     def objective(self, element) -> None:
-        kind = element.get("type", "expression")
-        if kind == "expression":
-            target = self.term(parse_expression(element.text or ""))
-        elif kind == "sum":
-            coeffs = element.find("coeffs")
-            target = self.weighted(
-                tuple(self.nodes(list_text(element))), self.nodes(coeffs.text or "") if coeffs is not None else None
-            )
-        elif kind in ("minimum", "maximum", "nValues") and element.find("coeffs") is None:
-            items = self.terms(list_text(element))
-            target = self.distinct(items) if kind == "nValues" else self.extremum(kind[:3], items)
+        goal = typed.read_objective(element, self)
+        if goal.kind == "expression":
+            target = self.term(goal.items[0])
+        elif goal.kind == "sum":
+            target = self.weighted(goal.items, goal.coeffs)
+        elif goal.kind in ("minimum", "maximum", "nValues") and goal.coeffs is None:
+            items = [self.term(item) for item in goal.items]
+            target = self.distinct(items) if goal.kind == "nValues" else self.extremum(goal.kind[:3], items)
         else:
-            raise BackendUnsupported(f"an objective of type {kind}")
-        if element.tag == "minimize":
+            raise BackendUnsupported(f"an objective of type {goal.kind}")
+        if goal.minimize:
             self.model.Minimize(target)
-        elif element.tag == "maximize":
-            self.model.Maximize(target)
         else:
-            raise BackendUnsupported(f"the objective <{element.tag}>")
+            self.model.Maximize(target)
 
     # expressions
 
