@@ -37,7 +37,7 @@ from kernelext.xcsp.constraints import read, read_objective, unread_reification
 from kernelext.xcsp.declarations import Declarations, substitute
 from kernelext.xcsp.document import parse_file
 from kernelext.xcsp.expressions import parse_expression
-from kernelext.xcsp.values import Intervals, boolean, intervals, size
+from kernelext.xcsp.values import Intervals, boolean, size
 
 MAX_TEXT = 80  # the longest text `broken` gives for a constraint
 _SMALL = 1 << 16  # sets of values up to this size are kept as sets, larger ones as intervals
@@ -423,10 +423,8 @@ class _Compiler(Declarations):
             else:
                 ids += self.tokens(item)
         scope: dict[str, None] = {}
-        if len(ids) == 1 and "(" not in text:  # a unary table: values such as `1 3..5`
-            return _Leaf(self.table(ids, (), intervals(text), text, positive, scope), tuple(scope), "extension")
-        rows = self.table_rows(text, len(ids))
-        return _Leaf(self.table(ids, rows, None, text, positive, scope), tuple(scope), "extension")
+        rows, listed = self.table_of(text, len(ids))
+        return _Leaf(self.table(ids, rows, listed, text, positive, scope), tuple(scope), "extension")
 
     def leaf(self, element) -> _Leaf:
         scope: dict[str, None] = {}

@@ -459,9 +459,8 @@ def _extension(element, declarations: Declarations) -> Extension:
     items, text = terms(declarations, list_text(element)), table.text or ""
     if not all(isinstance(item, str) for item in items):
         raise Untranslatable("a table over something other than variables")
-    if len(items) == 1 and "(" not in text:
-        return Extension(items, supports is not None, (), intervals(text), text)
-    return Extension(items, supports is not None, declarations.table_rows(text, len(items)), None, text)
+    rows, listed = declarations.table_of(text, len(items))
+    return Extension(items, supports is not None, rows, listed, text)
 
 
 def _logic(element, declarations: Declarations) -> Logic:

@@ -25,13 +25,16 @@ class Declarations:
         self.shapes: dict[str, tuple[int, ...]] = {}
         self._rows: dict[tuple[str, int], tuple[tuple, ...]] = {}
 
-    def table_rows(self, text: str, width: int) -> tuple[tuple, ...]:
-        """The rows of a table written `text` (`*` kept), read once for all the tables written alike."""
+    def table_of(self, text: str, width: int) -> tuple[tuple[tuple, ...], Intervals | None]:
+        """A table written `text` over `width` items: its rows (`*` kept) and None, read once for all the tables
+        written alike; or, for one item written as values (`1 3..5`), no rows and the values."""
+        if width == 1 and "(" not in text:
+            return (), intervals(text)
         key = (text, width)
         rows = self._rows.get(key)
         if rows is None:
             rows = self._rows[key] = tuple(tuples(text, width))
-        return rows
+        return rows, None
 
     def declare(self, variables) -> None:
         for element in variables if variables is not None else ():
