@@ -10,6 +10,7 @@ from kernelext.errors import Untranslatable
 from kernelext.xcsp.check import Checker
 from kernelext.xcsp.constraints import Constraint, Term
 from kernelext.xcsp.document import parse_text
+from kernelext.xcsp.expressions import written_expression
 from kernelext.xcsp.subsets import XcspModel
 
 Solution = Mapping[str, "int | None"] | None
@@ -69,10 +70,8 @@ def common_name(ids: list[Term]) -> str:
 
 def objective(model: XcspModel) -> tuple[str, str] | None:
     """The objective as ("minimize" or "maximize", its type: sum, maximum, expression...), None without one."""
-    if model.objectives is None or len(model.objectives) != 1:
-        return None
-    goal = model.objectives[0]
-    return goal.tag, goal.get("type", "expression")
+    goal = model.objective
+    return None if goal is None else ("minimize" if goal.minimize else "maximize", goal.kind)
 
 
 def objective_value(model: XcspModel, solution: Solution) -> int | None:
@@ -87,7 +86,8 @@ def objective_value(model: XcspModel, solution: Solution) -> int | None:
 
 def objective_names(model: XcspModel) -> set[str]:
     """The arrays (and single variables) the objective mentions."""
-    if model.objectives is None:
+    goal = model.objective
+    if goal is None:
         return set()
-    text = " ".join(" ".join((e.text or "").split()) for e in model.objectives.iter())
-    return {array_name(vid) for vid in model.declarations.scope(text)}
+    coeffs = " ".join(map(written_expression, goal.coeffs or ()))
+    return {array_name(vid) for vid in model.declarations.scope(f"{goal.text} {coeffs}")}

@@ -339,12 +339,13 @@ class Circuit:
 class Objective:
     """What a model minimizes (`minimize`), or else maximizes: an expression (`kind` "expression", its term the one
     item), or the sum, product, minimum, maximum or nValues of `items`, each weighted by its coefficient when
-    `coeffs` are given."""
+    `coeffs` are given. `text` is the expression, or the list, as written."""
 
     minimize: bool
     kind: str
     items: Terms
     coeffs: Terms | None = None
+    text: str = ""
 
 
 Constraint = (
@@ -421,12 +422,14 @@ def read_objective(element, declarations: Declarations) -> Objective:
         raise Untranslatable(f"the objective <{element.tag}>")
     kind, minimize = element.get("type", "expression"), element.tag == "minimize"
     if kind == "expression":
-        return Objective(minimize, kind, (parse_expression(element.text or ""),))
-    items, held = terms(declarations, list_text(element)), element.find("coeffs")
+        text = " ".join((element.text or "").split())
+        return Objective(minimize, kind, (parse_expression(text),), text=text)
+    text, held = " ".join(list_text(element).split()), element.find("coeffs")
+    items = terms(declarations, text)
     coeffs = terms(declarations, held.text or "") if held is not None else None
     if coeffs is not None and len(coeffs) != len(items):
         raise Untranslatable(f"a <{element.tag}> whose coeffs do not match its list")
-    return Objective(minimize, kind, items, coeffs)
+    return Objective(minimize, kind, items, coeffs, text)
 
 
 def unread_reification(element) -> str | None:

@@ -13,6 +13,14 @@ LOGIC = ("and", "or", "not", "imp", "iff", "xor")
 BOOLEAN = frozenset({*COMPARISONS, *LOGIC, "in", "notin"})  # operators whose value is true or false
 
 
+def written_expression(tree) -> str:
+    """The XCSP3 text of a tree `parse_expression` gives: ("add", ("x", 1)) -> `add(x,1)`."""
+    if isinstance(tree, tuple):
+        operator, args = tree
+        return f"{operator}({','.join(written_expression(arg) for arg in args)})"
+    return str(tree)
+
+
 def parse_expression(text: str):
     """`text` as a tree: an int, a variable id (str), or (operator, (argument, ...)); `set()` may be empty.
 

@@ -16,9 +16,10 @@ from functools import cached_property
 from pathlib import Path
 
 from kernelext.errors import Untranslatable
-from kernelext.xcsp.constraints import Constraint, read
+from kernelext.xcsp.constraints import Constraint, Objective, read, read_objective
 from kernelext.xcsp.declarations import Declarations, parameters, substitute
 from kernelext.xcsp.document import Element, parse_file, parse_text, written
+from kernelext.xcsp.expressions import written_expression
 from kernelext.xcsp.values import values
 
 MAX_TEXT = 120
@@ -54,6 +55,17 @@ class XcspModel:
     constraints: tuple[XmlConstraint, ...]
     declarations: Declarations = field(compare=False, repr=False)
     objectives: Element | None = field(default=None, compare=False, repr=False)
+
+    @cached_property
+    def objective(self) -> Objective | None:
+        """The one objective, read once (kernelext.xcsp.constraints); None without one, with several, or for one
+        the typed model does not read."""
+        if self.objectives is None or len(self.objectives) != 1:
+            return None
+        try:
+            return read_objective(self.objectives[0], self.declarations)
+        except Untranslatable:
+            return None
 
     @cached_property
     def typed(self) -> tuple[Constraint | None, ...]:
@@ -124,25 +136,21 @@ class ModelReading:
 
 
 def objective_constraint(model: XcspModel, bound: int, op: str = "eq") -> XmlConstraint | None:
-    """The model's one objective held at `bound` (or compared with it: `op` lt, gt...), as a constraint: a sum
-    (`<minimize type="sum">`) or an expression compared with it; None for another form, or for several
-    objectives."""
-    objectives = model.objectives
-    if objectives is None or len(objectives) != 1:
+    """The model's objective held at `bound` (or compared with it: `op` lt, gt...), as a constraint: a sum
+    (`<minimize type="sum">`) or an expression compared with it; None for another form, or without one objective
+    the typed model reads."""
+    goal = model.objective
+    if goal is None:
         return None
-    goal = objectives[0]
-    kind = goal.get("type", "expression")
-    if kind == "sum":
-        listed = goal.find("list")
-        terms = listed.text if listed is not None else goal.text
-        coeffs = goal.findtext("coeffs")
+    if goal.kind == "sum":
+        coeffs = " ".join(map(written_expression, goal.coeffs)) if goal.coeffs is not None else ""
         element = parse_text(
-            f"<sum><list> {terms} </list>"
+            f"<sum><list> {goal.text} </list>"
             + (f"<coeffs> {coeffs} </coeffs>" if coeffs else "")
             + f"<condition> ({op},{bound}) </condition></sum>"
         )
-    elif kind == "expression" and len(goal) == 0:
-        element = parse_text(f"<intension> {op}({' '.join((goal.text or '').split())},{bound}) </intension>")
+    elif goal.kind == "expression":
+        element = parse_text(f"<intension> {op}({goal.text},{bound}) </intension>")
     else:
         return None
     constraint = _constraint(element, parse_text(written(element)), model.declarations)

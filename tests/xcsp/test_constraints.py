@@ -331,12 +331,18 @@ def test_a_malformed_element_is_refused_by_name(declarations, text):
 @pytest.mark.parametrize(
     "text, expected",
     [
-        ("<minimize> add(y,x[0][0]) </minimize>", typed.Objective(True, "expression", (("add", ("y", "x[0][0]")),))),
+        (
+            "<minimize> add(y,x[0][0]) </minimize>",
+            typed.Objective(True, "expression", (("add", ("y", "x[0][0]")),), text="add(y,x[0][0])"),
+        ),
         (
             "<maximize type='sum'><list> x[1][] </list><coeffs> 2 y </coeffs></maximize>",
-            typed.Objective(False, "sum", ("x[1][0]", "x[1][1]"), (2, "y")),
+            typed.Objective(False, "sum", ("x[1][0]", "x[1][1]"), (2, "y"), "x[1][]"),
         ),
-        ("<minimize type='maximum'> x[1][] </minimize>", typed.Objective(True, "maximum", ("x[1][0]", "x[1][1]"))),
+        (
+            "<minimize type='maximum'> x[1][] </minimize>",
+            typed.Objective(True, "maximum", ("x[1][0]", "x[1][1]"), text="x[1][]"),
+        ),
     ],
 )
 def test_an_objective_reads_into_its_typed_object(declarations, text, expected):

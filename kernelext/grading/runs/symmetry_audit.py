@@ -96,13 +96,10 @@ def _held(model, best) -> str | None:
     held = objective_constraint(model, best)
     if held is not None:
         return held.xml
-    goal = model.objectives[0] if model.objectives is not None and len(model.objectives) == 1 else None
-    if goal is None or goal.get("type") not in _AGGREGATES:
+    goal = model.objective
+    if goal is None or goal.kind not in _AGGREGATES:
         return None
-    listed = goal.find("list")
-    terms = " ".join(((listed.text if listed is not None else goal.text) or "").split())
-    kind = goal.get("type")
-    return f"<{kind}><list> {terms} </list><condition> (eq,{best}) </condition></{kind}>"
+    return f"<{goal.kind}><list> {goal.text} </list><condition> (eq,{best}) </condition></{goal.kind}>"
 
 
 def images(answer, values: list[int], info) -> list[tuple[str, object]]:

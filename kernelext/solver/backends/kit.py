@@ -79,8 +79,8 @@ def _bound(read: XcspModel, value, progress: list, called: float):
     """The branch and bound's `better` (given a solution, the rule "objective better than its value", noting the
     value in `progress`) and the objective's variables. Raises BackendUnsupported when the objective is not read
     as a rule."""
-    goal = read.objectives[0].tag if read.objectives is not None and len(read.objectives) == 1 else ""
-    probe = objective_constraint(read, 0, BETTER[goal]) if goal in BETTER else None
+    goal = "" if read.objective is None else "minimize" if read.objective.minimize else "maximize"
+    probe = objective_constraint(read, 0, BETTER[goal]) if goal else None
     if probe is None or rule_of(probe, read.declarations) is None:
         raise BackendUnsupported(
             "the kit's own search does not read this objective (a sum, a variable or an expression)"
