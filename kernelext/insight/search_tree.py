@@ -119,11 +119,13 @@ class SearchTree:
         return tuple(reversed(ids))
 
     def summary(self) -> str:
-        text = (
-            f"search tree: {self.size} nodes, {len(self.failures)} failures, {len(self.solutions)} solutions, "
-            f"depth {self.depth}"
-        )
+        counts = ", ".join(_counted(n, word) for n, word in ((self.size, "node"), (len(self.failures), "failure")))
+        text = f"search tree: {counts}, {_counted(len(self.solutions), 'solution')}, depth {self.depth}"
         return f"{text}\n{self.note}" if self.truncated else text
+
+
+def _counted(number: int, word: str) -> str:
+    return f"{number} {word}" if number == 1 else f"{number} {word}s"
 
 
 def build_tree(

@@ -3,7 +3,8 @@ and the magics' `%%puzzle?` help are all built from."""
 
 from __future__ import annotations
 
-from argparse import Namespace
+import math
+from argparse import ArgumentTypeError, Namespace
 from collections.abc import Callable
 from dataclasses import dataclass
 from types import MappingProxyType
@@ -44,6 +45,24 @@ def sols(text: str | None) -> int | str:
     if text.isdigit() and int(text) > 0:
         return int(text)
     raise PuzzleUsageError(f"--sols {text}: give a positive number or `all`.")
+
+
+def seconds(text: str) -> float:
+    """The `--timeout` option: a finite number of seconds above 0."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise ArgumentTypeError(f"give a number of seconds, not {text!r}") from None
+    if not 0 < value < math.inf:
+        raise ArgumentTypeError(f"give a number of seconds above 0, not {text}")
+    return value
+
+
+def count(text: str) -> int:
+    """The `--nodes` option: a whole number above 0."""
+    if not text.isdigit() or int(text) == 0:
+        raise ArgumentTypeError(f"give a whole number above 0, not {text}")
+    return int(text)
 
 
 def refuse_options(what: str, given: list[str], takes: tuple[str, ...]) -> None:

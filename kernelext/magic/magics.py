@@ -10,7 +10,15 @@ from traitlets import Bool, Float, Int, TraitError, Unicode, observe, validate
 
 from kernelext.errors import KernelextError, PuzzleUsageError
 from kernelext.kinds import kind_choices, kind_for
-from kernelext.magic.commands import GRADER_COMMANDS, commands_text, refuse_options, run_command, sols
+from kernelext.magic.commands import (
+    GRADER_COMMANDS,
+    commands_text,
+    count,
+    refuse_options,
+    run_command,
+    seconds,
+    sols,
+)
 from kernelext.magic.puzzle import NotebookPuzzle
 from kernelext.pycsp3_glue import model_state
 from kernelext.pycsp3_glue.operators import plain_operators
@@ -36,7 +44,7 @@ def _step_options(func):
             argument(
                 "--timeout",
                 metavar="S",
-                type=float,
+                type=seconds,
                 help="seconds before the search stops (default: %%config PuzzleMagics.timeout)",
             ),
             argument("--sols", metavar="N|all", help="how many solutions to find: a number or `all` (default 1)"),
@@ -107,6 +115,12 @@ class PuzzleMagics(Magics):
         if self._solver is not None:
             self._solver.minizinc_solver = change["new"]
 
+    @validate("timeout")
+    def _positive_timeout(self, proposal):
+        if not 0 < proposal["value"] < float("inf"):
+            raise TraitError(f"timeout must be a number of seconds above 0, not {proposal['value']}.")
+        return proposal["value"]
+
     @validate("max_solutions")
     def _positive_max_solutions(self, proposal):
         if proposal["value"] < 1:
@@ -135,7 +149,7 @@ class PuzzleMagics(Magics):
         help=f"how to draw the model: a grid ({kind_choices()}) or a picture ({', '.join(picture_names())}) "
         "(default: a picture when the posted constraints call for one, else a grid guessed from NAME and the data)",
     )
-    @argument("--nodes", metavar="N", type=int, help="with `%%puzzle tree`: how many nodes to record (default 500)")
+    @argument("--nodes", metavar="N", type=count, help="with `%%puzzle tree`: how many nodes to record (default 500)")
     @argument("--prove", action="store_true", help="with `%%puzzle walkthrough`: prove every step smallest (slower)")
     @_step_options
     @line_cell_magic
