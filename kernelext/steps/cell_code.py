@@ -312,6 +312,7 @@ def _pycsp3_message(printed: str) -> str:
     errors = [line for line in lines if line.startswith("ERROR:")]
     if errors:
         message = errors[-1][len("ERROR:") :].strip()
+        message = message if message.endswith((".", "!", "?")) else f"{message}."
         hint = " Give it another name, or edit the step that declares it." if "used twice" in message else ""
         return f"pycsp3 refused this step: {message}{hint}"
     return "The step stopped (it called exit); the model is as it was before this cell."

@@ -257,6 +257,24 @@ class _MistakeFinder(ast.NodeVisitor):
         )
         self.generic_visit(node)
 
+    def visit_BinOp(self, node: ast.BinOp) -> None:
+        divisor = node.right
+        if (
+            isinstance(node.op, (ast.FloorDiv, ast.Div, ast.Mod))
+            and isinstance(divisor, ast.Constant)
+            and type(divisor.value) is int
+            and divisor.value == 0
+        ):
+            self.flag(
+                node,
+                "a division by 0: no value of the variables satisfies a constraint that holds it, so the model has "
+                "no solution.",
+                lambda: _mentions(node.left, self.variables),
+                error=False,
+                kind="",
+            )
+        self.generic_visit(node)
+
     def visit_If(self, node: ast.If | ast.While | ast.IfExp) -> None:
         keyword = {ast.If: "if", ast.While: "while", ast.IfExp: "if"}[type(node)]
         self.flag(

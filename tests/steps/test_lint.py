@@ -39,6 +39,8 @@ MISTAKES = {  # source (x: 3 variables 0..2, n = 3): (line, words of the message
     "comprehension filter on a variable": ("satisfy(x[i] == 1 for i in range(3) if x[i] > 0)", 1, "If(", True),
     "builtin sum": ("satisfy(sum(x) == 2)", 1, "use Sum(...)", False),
     "clause without phases": ("satisfy(Clause(x[0], ~x[1]))", 1, "give phases=[True, False, ...]", False),
+    "division by 0": ("satisfy(x[0] // 0 == 1)", 1, "a division by 0", False),
+    "remainder of a division by 0": ("k = 2\nsatisfy(x[i] % 0 == k for i in range(3))", 2, "a division by 0", False),
     "generator used twice": (
         "g = (x[i] for i in range(3))\nsatisfy(AllDifferent(g))\n\nsatisfy(Sum(g) == 2)",
         4,
@@ -52,6 +54,7 @@ FINE = [
     "satisfy(x[i] == 1 for i in range(n) if i > 0 and i < 2)",
     "cells = [x[i] for i in range(3) if x[i] is not None]",
     "satisfy(Maximum(x) == 2, max(x) == 2, abs(x[0] - x[1]) == 1)",
+    "satisfy(x[0] // 2 == 1, x[1] % n == 0)",
     "total = sum([1, 2, 3])\nok = n > 2 and total == 6",
     "g = (x[i] for i in range(3))\nsatisfy(AllDifferent(g))",
     "dom = lambda i: {0} if i in {0, n} else range(3)",
