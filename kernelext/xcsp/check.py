@@ -33,8 +33,8 @@ from operator import itemgetter
 
 import kernelext.xcsp.constraints as typed
 from kernelext.errors import Untranslatable
-from kernelext.xcsp.constraints import read, read_objective, unread_reification
-from kernelext.xcsp.declarations import Declarations, substitute
+from kernelext.xcsp.constraints import read_each, read_objective
+from kernelext.xcsp.declarations import Declarations
 from kernelext.xcsp.document import parse_file
 from kernelext.xcsp.expressions import parse_expression
 from kernelext.xcsp.values import Intervals, boolean, size
@@ -42,8 +42,6 @@ from kernelext.xcsp.values import Intervals, boolean, size
 MAX_TEXT = 80  # the longest text `broken` gives for a constraint
 _SMALL = 1 << 16  # sets of values up to this size are kept as sets, larger ones as intervals
 _NUMBER = re.compile(r"-?\d+")
-_PARAMETER = re.compile(r"%(\d+)")
-_PLACEHOLDER = "__kx"  # a template's %i while its expression is compiled (no XCSP3 id starts with `_`)
 _COMPARE = {
     "lt": operator.lt,
     "le": operator.le,
@@ -308,10 +306,6 @@ def _table(rows: list[tuple]) -> Callable | frozenset:
     return lambda t: t in plain or any(pick(t) in keys for pick, keys in groups)
 
 
-def _fill_text(text: str, args: list[str]) -> str:
-    return _compact(_PARAMETER.sub(lambda m: args[int(m.group(1))], text))
-
-
 class _Compiler(Declarations):
     """Compiles each single constraint into a `_Leaf` (a closure over the solution)."""
 
@@ -319,7 +313,6 @@ class _Compiler(Declarations):
         super().__init__(holes)
         self.getters: dict[str, Callable] = {}
         self.tables: dict[tuple[str, int], object] = {}
-        self.trees: dict[str, object] = {}
         self.conditions: dict[str, tuple] = {}
         self._bounds: dict[str, tuple] | None = None
 
@@ -351,87 +344,21 @@ class _Compiler(Declarations):
 
     def leaves_of(self, element) -> list[_Leaf]:
         """The single constraints `element` stands for, compiled (groups, slides and blocks expanded)."""
-        if element.tag == "block":
-            return [leaf for child in element for leaf in self.leaves_of(child)]
-        if element.tag == "group":
-            template, arguments = self.group_arguments(element)
-            return self.members(template, arguments) if template is not None else []
-        if element.tag == "slide":
-            return self.members(*self.slide_windows(element))
-        return [self.leaf(element)]
+        return [self.leaf(tag, constraint) for tag, constraint in read_each(element, self)]
 
-    def members(self, template, arguments: list[list[str]]) -> list[_Leaf]:
-        """The leaves of a template filled with each list of arguments."""
-        text = template.text or ""
-        if unread_reification(template):  # refused as each member is read
-            return [leaf for args in arguments for leaf in self.leaves_of(substitute(template, args))]
-        if template.tag == "intension" and not len(template) and "%..." not in text:
-            return [self.guarded("intension", self.bound_intension, text, args) for args in arguments]
-        if template.tag == "extension" and "%..." not in "".join(part.text or "" for part in template.iter()):
-            shape = self.extension_shape(template)
-            if shape is not None:
-                return [self.guarded("extension", self.bound_extension, shape, args) for args in arguments]
-        return [leaf for args in arguments for leaf in self.leaves_of(substitute(template, args))]
-
-    def guarded(self, tag: str, compile_: Callable, *args) -> _Leaf:
+    def leaf(self, tag: str, constraint: typed.Constraint | None) -> _Leaf:
+        """The constraint `tag`, compiled from its typed form `constraint` (None: a tag it does not read)."""
+        if constraint is None:
+            raise Untranslatable(f"the constraint <{tag}>")
+        scope: dict[str, None] = {}
         try:
-            return compile_(*args)
+            holds = _TYPED_HANDLERS[type(constraint)](self, constraint, scope)
         except Untranslatable:
             raise
         except Exception as error:
             raise Untranslatable(f"the constraint <{tag}> in a form not foreseen ({type(error).__name__})") from None
-
-    def bound_intension(self, text: str, args: list[str]) -> _Leaf:
-        """A member of a group (or slide) of intensions: the template's tree, parsed once, with its %i bound."""
-        tree = self.trees.get(text)
-        if tree is None:
-            tree = self.trees[text] = parse_expression(_PARAMETER.sub(lambda m: _PLACEHOLDER + m.group(1), text))
-        if any(int(i) >= len(args) for i in _PARAMETER.findall(text)):
-            raise Untranslatable("a group whose arguments do not match its template")
-        bound = {_PLACEHOLDER + str(k): _node(arg) for k, arg in enumerate(args)}
-        scope: dict[str, None] = {}
-        holds = _function(self.literal(tree, scope, bound))
-        return _Leaf(holds, tuple(scope), "intension", partial(_fill_text, text, args))
-
-    def extension_shape(self, template) -> tuple | None:
-        """(list items, table text, supports?) of an extension template whose only parameters are in its list;
-        each list item is the number of its parameter, or the item's own text."""
-        parts = {child.tag: child for child in template}
-        table = parts.get("supports", parts.get("conflicts"))
-        if (
-            set(parts) - {"list", "supports", "conflicts"}
-            or "list" not in parts
-            or table is None
-            or len(parts) != 2
-            or template.get("type", "").startswith("hybrid")
-            or "%" in (table.text or "")
-        ):
-            return None
-        listed = [
-            int(found.group(1)) if found else item
-            for item in (parts["list"].text or "").split()
-            for found in [_PARAMETER.fullmatch(item)]
-        ]
-        return listed, table.text or "", table.tag == "supports"
-
-    def bound_extension(self, shape: tuple, args: list[str]) -> _Leaf:
-        listed, text, positive = shape
-        ids = []
-        for item in listed:
-            if isinstance(item, int):
-                ids.append(args[item])
-            else:
-                ids += self.tokens(item)
-        scope: dict[str, None] = {}
-        rows, listed = self.table_of(text, len(ids))
-        return _Leaf(self.table(ids, rows, listed, text, positive, scope), tuple(scope), "extension")
-
-    def leaf(self, element) -> _Leaf:
-        scope: dict[str, None] = {}
-        constraint = self.guarded(element.tag, read, element, self)
-        holds = self.guarded(element.tag, _Compiler.compiled, self, element, constraint, scope)
-        label = _compact(constraint.text) if isinstance(constraint, typed.Intension) else None
-        return _Leaf(holds, tuple(scope), element.tag, label)
+        label = partial(_compact, constraint.text) if isinstance(constraint, typed.Intension) else None
+        return _Leaf(holds, tuple(scope), tag, label)
 
     # terms
 
@@ -448,18 +375,16 @@ class _Compiler(Declarations):
         domains = self.domains
         return [token if token in domains else _node(token) for token in self.tokens(text)]
 
-    def term(self, node, scope: dict, bound: dict | None = None):
+    def term(self, node, scope: dict):
         """The integer expression `node` compiled: an int, or a function of the solution."""
         if isinstance(node, int):
             return node
         if isinstance(node, str):
-            if bound is not None and node in bound:
-                return self.term(bound[node], scope)
             return self.var(node, scope)
         op, args = node
         if op in _COMPARE or op in ("not", "and", "or", "imp", "iff", "xor", "in", "notin"):
-            return self.literal(node, scope, bound)  # true and false are 1 and 0
-        terms = [self.term(a, scope, bound) for a in args if not (isinstance(a, tuple) and a[0] == "set")]
+            return self.literal(node, scope)  # true and false are 1 and 0
+        terms = [self.term(a, scope) for a in args if not (isinstance(a, tuple) and a[0] == "set")]
         if len(terms) != len(args):
             raise Untranslatable(f"a set inside the operator {op}")
         if op in ("add", "mul", "min", "max") and terms:
@@ -475,7 +400,7 @@ class _Compiler(Declarations):
         if unary is not None and len(terms) == 1:
             return _unary(unary, terms[0])
         if op == "if" and len(args) == 3:
-            test = _function(self.literal(args[0], scope, bound))
+            test = _function(self.literal(args[0], scope))
             then, otherwise = _function(terms[1]), _function(terms[2])
 
             def chosen(s):
@@ -485,40 +410,38 @@ class _Compiler(Declarations):
             return chosen
         raise Untranslatable(f"the operator {op}")
 
-    def literal(self, node, scope: dict, bound: dict | None = None):
+    def literal(self, node, scope: dict):
         """The Boolean expression `node` compiled: a bool, or a function of the solution giving a bool."""
         if isinstance(node, int):
             if node not in (0, 1):
                 raise Untranslatable("an integer other than 0 or 1 used as a condition")
             return bool(node)
         if isinstance(node, str):
-            if bound is not None and node in bound:
-                return self.literal(bound[node], scope)
             getter = self.var(node, scope)
             if not boolean(self.domains[node]):
                 raise Untranslatable(f"the integer variable {node} used as a condition")
             return lambda s: getter(s) == 1
         op, args = node
         if op in ("in", "notin") and len(args) == 2 and isinstance(args[1], tuple) and args[1][0] == "set":
-            left, members = self.term(args[0], scope, bound), args[1][1]
+            left, members = self.term(args[0], scope), args[1][1]
             if all(isinstance(m, int) for m in members):
                 inside = _unary(frozenset(members).__contains__, left)
             else:
-                functions, left = [_function(self.term(m, scope, bound)) for m in members], _function(left)
+                functions, left = [_function(self.term(m, scope)) for m in members], _function(left)
                 inside = lambda s: left(s) in [f(s) for f in functions]  # noqa: E731
             return inside if op == "in" else _unary(operator.not_, inside)
         if op in ("in", "notin"):
             raise Untranslatable(f"`{op}` with something other than a set")
         if op in _COMPARE and len(args) == 2:
-            return _binary(_COMPARE[op], *(self.term(a, scope, bound) for a in args))
+            return _binary(_COMPARE[op], *(self.term(a, scope) for a in args))
         if op == "eq" and len(args) > 2:
-            functions = [_function(self.term(a, scope, bound)) for a in args]
+            functions = [_function(self.term(a, scope)) for a in args]
             return lambda s: len({f(s) for f in functions}) == 1
         if op == "not" and len(args) == 1:
-            return _unary(operator.not_, self.literal(args[0], scope, bound))
+            return _unary(operator.not_, self.literal(args[0], scope))
         if op not in ("and", "or", "imp", "xor", "iff"):
             raise Untranslatable(f"the operator {op} used as a condition")
-        literals = [_function(self.literal(a, scope, bound)) for a in args]
+        literals = [_function(self.literal(a, scope)) for a in args]
         if op == "and" and literals:  # every argument evaluated, as ACE does (none may divide by zero)
             return lambda s: all([f(s) for f in literals])
         if op == "or" and literals:
@@ -575,12 +498,6 @@ class _Compiler(Declarations):
         return sorted({v for n in nodes for low, high in self.domains[n] for v in range(low, high + 1)})
 
     # constraints: generic
-
-    def compiled(self, element, constraint: typed.Constraint | None, scope: dict) -> Callable:
-        """The constraint `element` compiled from its typed form `constraint` (None: a tag it does not read)."""
-        if constraint is None:
-            raise Untranslatable(f"the constraint <{element.tag}>")
-        return _TYPED_HANDLERS[type(constraint)](self, constraint, scope)
 
     def _intension(self, constraint: typed.Intension, scope: dict) -> Callable:
         return _function(self.literal(constraint.tree, scope))

@@ -9,10 +9,11 @@ with their compact forms expanded (`x[0][]`, `0x3`) and holes left out, as `Decl
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 from kernelext.errors import Untranslatable
-from kernelext.xcsp.declarations import Declarations, list_text
+from kernelext.xcsp.declarations import Declarations, list_text, parameters, substitute
 from kernelext.xcsp.expressions import parse_expression
 from kernelext.xcsp.values import Intervals, arcs, child_text, condition, intervals, tuples, values
 
@@ -380,6 +381,8 @@ Constraint = (
     | Circuit
 )
 _ORDERS = ("lt", "le", "gt", "ge")
+_PARAMETER = re.compile(r"%(\d+)")
+_PLACEHOLDER = "__kx"  # a template's %i while it is parsed (no XCSP3 id starts with `_`)
 _REIFICATIONS = ("reifiedBy", "hreifiedBy", "ireifiedBy")
 
 
@@ -413,6 +416,58 @@ def read(element, declarations: Declarations) -> Constraint | None:
         raise Untranslatable(f"<{element.tag}> with {reified}")
     reader = _READERS.get(element.tag)
     return reader(element, declarations) if reader is not None else None
+
+
+def read_each(element, declarations: Declarations) -> Iterator[tuple[str, Constraint | None]]:
+    """Each single constraint `element` stands for, as its tag and its typed object (None for a tag not read
+    here yet, as `read` gives): itself, or the members of a `<group>`, `<slide>` or `<block>`, at any depth.
+    The template of a group or slide of intensions is parsed once, each member's arguments put in its tree."""
+    if element.tag == "block":
+        for child in element:
+            yield from read_each(child, declarations)
+    elif element.tag in ("group", "slide"):
+        arguments_of = declarations.group_arguments if element.tag == "group" else declarations.slide_windows
+        template, arguments = arguments_of(element)
+        if template is not None:
+            yield from _members(template, arguments, declarations)
+    else:
+        yield element.tag, read(element, declarations)
+
+
+def _members(template, arguments: list[list[str]], declarations: Declarations):
+    """The members of a group or slide: `template` filled with each list of `arguments`, read. An intension's
+    expression is parsed once, and so is a table whose parameters are all in its list."""
+    texts, needed = [part.text or "" for part in template.iter()], parameters(template)
+    if any(len(args) < needed for args in arguments):
+        raise Untranslatable("a group whose arguments do not match its template")
+    plain = not unread_reification(template) and not any("%..." in text for text in texts)
+    if plain and template.tag == "intension" and not len(template):
+        written = " ".join(texts[0].split())
+        tree = parse_expression(_PARAMETER.sub(lambda m: _PLACEHOLDER + m.group(1), written))
+        for args in arguments:
+            bound = {f"{_PLACEHOLDER}{k}": term(arg) for k, arg in enumerate(args)}
+            yield "intension", Intension(_bound(tree, bound), _filled(written, args))
+    elif plain and template.tag == "extension" and all(p.tag == "list" or "%" not in (p.text or "") for p in template):
+        supports, table = _table(template)
+        listed = list_text(template)
+        for args in arguments:
+            yield "extension", _extension_of(terms(declarations, _filled(listed, args)), supports, table, declarations)
+    else:
+        for args in arguments:
+            yield from read_each(substitute(template, args), declarations)
+
+
+def _filled(text: str, args: list[str]) -> str:
+    return _PARAMETER.sub(lambda m: args[int(m.group(1))], text)
+
+
+def _bound(node, args: dict):
+    """The parsed expression `node` with its placeholders replaced by the parsed arguments."""
+    if isinstance(node, str):
+        return args.get(node, node)
+    if isinstance(node, tuple):
+        return node[0], tuple(_bound(arg, args) for arg in node[1])
+    return node
 
 
 def read_objective(element, declarations: Declarations) -> Objective:
@@ -453,27 +508,36 @@ def _intension(element, declarations: Declarations) -> Intension:
 
 
 def _extension(element, declarations: Declarations) -> Extension:
+    supports, text = _table(element)
+    return _extension_of(terms(declarations, list_text(element)), supports, text, declarations)
+
+
+def _table(element) -> tuple[bool, str]:
+    """Whether an `<extension>` lists supports (else conflicts), and its table's text."""
     if element.get("type", "").startswith("hybrid"):
         raise Untranslatable("a hybrid table")
     supports, conflicts = element.find("supports"), element.find("conflicts")
     table = supports if supports is not None else conflicts
     if table is None:
         raise Untranslatable("a table with neither supports nor conflicts")
-    items, text = terms(declarations, list_text(element)), table.text or ""
+    return supports is not None, table.text or ""
+
+
+def _extension_of(items: Terms, supports: bool, text: str, declarations: Declarations) -> Extension:
+    """A table of `text` over `items`, its rows read once for all the tables written alike."""
     if not all(isinstance(item, str) for item in items):
         raise Untranslatable("a table over something other than variables")
     rows, listed = declarations.table_of(text, len(items))
-    return Extension(items, supports is not None, rows, listed, text)
+    return Extension(items, supports, rows, listed, text)
 
 
 def _logic(element, declarations: Declarations) -> Logic:
     parts = []
     for child in element:
         part = []
-        for leaf in declarations.leaves(child):
-            constraint = read(leaf, declarations)
+        for tag, constraint in read_each(child, declarations):
             if constraint is None:
-                raise Untranslatable(f"<{leaf.tag}> inside <{element.tag}>")
+                raise Untranslatable(f"<{tag}> inside <{element.tag}>")
             part.append(constraint)
         parts.append(tuple(part))
     low, high = _LOGIC_ARITY[element.tag]

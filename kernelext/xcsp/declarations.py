@@ -179,19 +179,6 @@ class Declarations:
             return [[" ".join(row) for row in rows], [" ".join(column) for column in zip(*rows)]]
         return [[listed.text or "" for listed in element.findall("list")]]
 
-    def leaves(self, element) -> list:
-        """The single constraints `element` stands for: itself, or the members of a `<group>`, `<slide>` or
-        `<block>`, at any depth."""
-        if element.tag == "group":
-            members = self.group_members(element)
-        elif element.tag == "slide":
-            members = self.slide_members(element)
-        elif element.tag == "block":
-            members = list(element)
-        else:
-            return [element]
-        return [leaf for member in members for leaf in self.leaves(member)]
-
     def group_members(self, element) -> list:
         """The constraints a `<group>` stands for: its template filled with each `<args>`."""
         template, arguments = self.group_arguments(element)

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 import kernelext.xcsp.constraints as typed
 from kernelext.errors import Untranslatable
-from kernelext.xcsp.constraints import read
+from kernelext.xcsp.constraints import read_each
 from kernelext.xcsp.declarations import Declarations
 from kernelext.xcsp.expressions import BOOLEAN, COMPARISONS
 from kernelext.xcsp.values import (
@@ -228,12 +228,11 @@ class _Writer(Declarations):
     # constraints
 
     def constraint(self, element) -> None:
-        for leaf in self.leaves(element):
-            typed = read(leaf, self)
-            writer = _TYPED_WRITERS.get(type(typed))
+        for tag, constraint in read_each(element, self):
+            writer = _TYPED_WRITERS.get(type(constraint))
             if writer is None:
-                raise Untranslatable(f"the constraint <{leaf.tag}>")
-            writer(self, typed)
+                raise Untranslatable(f"the constraint <{tag}>")
+            writer(self, constraint)
 
     def _intension(self, constraint: typed.Intension) -> None:
         node = constraint.tree

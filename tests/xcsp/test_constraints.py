@@ -359,3 +359,50 @@ def test_an_objective_reads_into_its_typed_object(declarations, text, expected):
 def test_a_malformed_objective_is_refused_by_name(declarations, text):
     with pytest.raises(Untranslatable):
         typed.read_objective(ET.fromstring(text), declarations)
+
+
+GROUPS = {
+    "intensions": "<group><intension> ne(add(%0,%1),%2) </intension><args> x[0][0] x[0][1] 3 </args>"
+    "<args> y x[1][0] add(y,1) </args></group>",
+    "tables": "<group><extension><list> %0 x[0][2] %1 </list><supports> (0,*,1)(2,3,*) </supports></extension>"
+    "<args> x[0][0] y </args><args> x[1][1] x[0][1] </args></group>",
+    "one-item tables": "<group><extension><list> %0 </list><conflicts> 1 3..5 </conflicts></extension>"
+    "<args> x[0][0] </args><args> y </args></group>",
+    "a rest of the list": "<group><allDifferent> %0 %... </allDifferent><args> y x[0][] </args><args> x[1][] </args></group>",
+    "a sum": "<group><sum><list> %0 %1 </list><condition> (le,%2) </condition></sum><args> x[0][0] y 4 </args><args> y y 2 </args></group>",
+    "a slide": "<slide circular='true'><list> x[0][] </list><intension> lt(%0,%1) </intension></slide>",
+    "a slide of tables": "<slide><list offset='2'> x[0][] x[1][] </list><extension><list> %0 %1 </list>"
+    "<supports> (0,1)(1,2) </supports></extension></slide>",
+    "a block": "<block><group><intension> eq(%0,1) </intension><args> y </args></group>"
+    "<extension><list> y </list><supports> 2 </supports></extension></block>",
+}
+
+
+def members_of(element, declarations: Declarations) -> list:
+    """The member elements a group, slide or block stands for, each filled in as an element of its own."""
+    if element.tag == "block":
+        return [member for child in element for member in members_of(child, declarations)]
+    if element.tag not in ("group", "slide"):
+        return [element]
+    arguments_of = declarations.group_arguments if element.tag == "group" else declarations.slide_windows
+    template, arguments = arguments_of(element)
+    return [typed.substitute(template, args) for args in arguments]
+
+
+@pytest.mark.parametrize("name", GROUPS)
+def test_a_group_slide_or_block_reads_as_its_members_one_by_one(declarations, name):
+    """What `read_each` gives, with its template read once, is what reading each member element gives."""
+    element = ET.fromstring(GROUPS[name])
+    expected = [(member.tag, read(member, declarations)) for member in members_of(element, declarations)]
+    found = list(typed.read_each(element, declarations))
+    assert found == expected and len(found) >= 2
+
+
+def test_a_group_whose_arguments_are_too_few_for_its_template_is_refused(declarations):
+    for template in (
+        "<intension> eq(%0,%1) </intension>",
+        "<extension><list> %0 %1 </list><supports> (0,1) </supports></extension>",
+    ):
+        element = ET.fromstring(f"<group>{template}<args> y x[0][0] </args><args> y </args></group>")
+        with pytest.raises(Untranslatable, match="arguments do not match its template"):
+            list(typed.read_each(element, declarations))

@@ -44,11 +44,15 @@ def built_model(shell, notebook: Path, folder: Path) -> Path:
 def units(declarations: Declarations, element) -> list[frozenset[str]]:
     """The variables of each single constraint `element` stands for (an instantiation counts once per
     variable, as the cut into single constraints counts it)."""
-    found = []
-    for leaf in declarations.leaves(element):
-        scope = declarations.scope(" ".join(part.text or "" for part in leaf.iter()))
-        found += [frozenset((v,)) for v in scope] if leaf.tag == "instantiation" else [frozenset(scope)]
-    return found
+    if element.tag in ("group", "slide", "block"):
+        members = {
+            "group": declarations.group_members,
+            "slide": declarations.slide_members,
+            "block": list,
+        }[element.tag](element)
+        return [unit for member in members for unit in units(declarations, member)]
+    scope = declarations.scope(" ".join(part.text or "" for part in element.iter()))
+    return [frozenset((v,)) for v in scope] if element.tag == "instantiation" else [frozenset(scope)]
 
 
 @pytest.mark.parametrize("notebook", NOTEBOOKS, ids=lambda path: path.stem)

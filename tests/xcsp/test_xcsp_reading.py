@@ -8,6 +8,7 @@ import xml.etree.ElementTree as ET
 import pytest
 
 from kernelext.errors import KernelextError
+from kernelext.xcsp.constraints import read_each
 from kernelext.xcsp.declarations import Declarations
 from kernelext.xcsp.expressions import parse_expression
 from kernelext.xcsp.subsets import read_model
@@ -64,8 +65,14 @@ def test_groups_and_slides_stand_for_their_members():
     root = ET.fromstring(MODEL)
     declared.declare(root.find("variables"))
     group, slide = root.find("constraints").findall("group")[0], root.find("constraints").find("slide")
-    assert [m.text.strip() for m in declared.leaves(group)] == ["eq(x[0][0],x[1][0])", "eq(x[0][1],x[1][1])"]
-    assert [m.text.strip() for m in declared.leaves(slide)] == ["lt(x[1][0],x[1][1])", "lt(x[1][1],x[1][2])"]
+    assert [(tag, m.text) for tag, m in read_each(group, declared)] == [
+        ("intension", "eq(x[0][0],x[1][0])"),
+        ("intension", "eq(x[0][1],x[1][1])"),
+    ]
+    assert [m.tree for _, m in read_each(slide, declared)] == [
+        ("lt", ("x[1][0]", "x[1][1]")),
+        ("lt", ("x[1][1]", "x[1][2]")),
+    ]
 
 
 def test_an_unknown_declaration_is_refused_by_name():

@@ -12,7 +12,6 @@ are left out of solutions (None) and do not multiply the solution count.
 
 from __future__ import annotations
 
-import re
 import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -23,11 +22,10 @@ from kernelext.errors import ModelRejected, Untranslatable
 from kernelext.solver.cpsat import module as cpsat_module
 from kernelext.solver.cpsat.global_constraints import TYPED_HANDLERS, GlobalConstraints
 from kernelext.solver.errors import BackendUnsupported
-from kernelext.xcsp.constraints import read as read_constraint
-from kernelext.xcsp.constraints import unread_reification
+from kernelext.xcsp.constraints import read_each
 from kernelext.xcsp.declarations import Declarations
 from kernelext.xcsp.document import parse_file
-from kernelext.xcsp.expressions import BOOLEAN, parse_expression
+from kernelext.xcsp.expressions import BOOLEAN
 from kernelext.xcsp.values import (
     boolean,
     expand_rows,
@@ -321,34 +319,11 @@ class _Reader(GlobalConstraints, Declarations):
     # constraints
 
     def constraint(self, element) -> None:
-        if (
-            element.tag == "group"
-            and len(element)
-            and element[0].tag == "intension"
-            and not len(element[0])
-            and not unread_reification(element[0])
-        ):
-            self.intensions(element)
-            return
-        for leaf in self.leaves(element):
-            typed = read_constraint(leaf, self)
-            handler = _TYPED_HANDLERS.get(type(typed))
+        for tag, constraint in read_each(element, self):
+            handler = _TYPED_HANDLERS.get(type(constraint))
             if handler is None:
-                raise BackendUnsupported(f"the constraint <{leaf.tag}>")
-            handler(self, typed)
-
-    def intensions(self, group) -> None:
-        """A group of intensions: its template parsed once, each member's arguments put in its tree."""
-        template, *rows = list(group)
-        text = template.text or ""
-        if "%..." in text or any(row.tag != "args" for row in rows):
-            for member in self.group_members(group):
-                self.constraint(member)
-            return
-        tree = parse_expression(_PARAMETER.sub(lambda m: f"{_PLACEHOLDER}{m.group(1)}", text))
-        for row in rows:
-            args = [parse_expression(token) for token in self.tokens(row.text or "")]
-            self.post(_bound(tree, {f"{_PLACEHOLDER}{k}": arg for k, arg in enumerate(args)}))
+                raise BackendUnsupported(f"the constraint <{tag}>")
+            handler(self, constraint)
 
     def _intension(self, constraint: typed.Intension) -> None:
         self.post(constraint.tree)
@@ -669,20 +644,6 @@ def _binary(op: str, args: tuple) -> tuple:
 
 
 _TYPED_HANDLERS = {typed.Intension: _Reader._intension, typed.Extension: _Reader._extension, **TYPED_HANDLERS}
-_PARAMETER = re.compile(r"%(\d+)")
-_PLACEHOLDER = "__kx"  # a template's %i while it is parsed (no XCSP3 id starts with `_`)
-
-
-def _bound(node, args: dict):
-    """The parsed expression `node` with its placeholders replaced by the parsed arguments."""
-    if isinstance(node, str):
-        found = args.get(node)
-        if found is None and node.startswith(_PLACEHOLDER):
-            raise BackendUnsupported("a group whose arguments do not match its template")
-        return node if found is None else found
-    if isinstance(node, tuple):
-        return node[0], tuple(_bound(arg, args) for arg in node[1])
-    return node
 
 
 LARGEST = 2**53  # integers past this are refused: no solver of the kit takes them (ACE and CP-SAT sums overflow)
