@@ -163,14 +163,16 @@ def _wrap_error(index: str, used: str, item: str) -> IndexError:
 
 
 def _empty_set_error(left, right, bool_value) -> ValueError | None:
+    """The error for `x in S` with S empty, which pycsp3 posts as nothing where no value could do; None for
+    anything else, `x not in S` included (nothing to post there, rightly). pycsp3 hands `in` over as `bool_value`
+    True, but for an empty list of integers (its ListInt, handed over as a plain list) as False, and `not in`
+    the other way round."""
     from pycsp3.classes.main.variables import Variable
 
-    if (
-        bool_value
-        and isinstance(left, Variable)
-        and isinstance(right, (tuple, list, set, frozenset, range))
-        and len(right) == 0
-    ):
+    if not isinstance(left, Variable) or not isinstance(right, (tuple, list, set, frozenset, range)) or len(right):
+        return None
+    written_in = not bool_value if type(right) is list else bool_value
+    if written_in:
         return ValueError(f"{left} in an empty set posts nothing (no value could do): give the set its values.")
     return None
 

@@ -277,3 +277,21 @@ def test_a_variable_asked_for_true_or_false_is_a_warning():
     )
     assert report.posted == ("intension(function:eq(x[1],1))",)
     session.close()
+
+
+@pytest.mark.parametrize("container", ["cp_array([[], [1], [1, 2]])", "[[], [1], [1, 2]]", "[set(), {1}, {1, 2}]"])
+def test_not_in_an_empty_collection_posts_nothing_and_in_one_is_refused(container):
+    """`x not in S` with S empty holds for every value: pycsp3 posts nothing, which is right, whichever way it
+    hands the test over (an empty list of integers, cp_array's, hands `in` over as False). `x in S` with S empty
+    holds for none, and is refused."""
+    namespace = {}
+    exec("from pycsp3 import *", namespace)
+    session = PuzzleSession("empty", namespace)
+    session.add_step(f"x = VarArray(size=3, dom=range(3))\nS = {container}\n", solve=False)
+    report = session.add_step("satisfy([x[i] not in S[i] for i in range(3)])", solve=True, sols="all")
+    assert len(report.posted) == 2  # nothing for x[0]
+    assert sorted((s["x[1]"], s["x[2]"]) for s in report.result.solutions) == [(0, 0), (2, 0)]
+    before = model_text()
+    with pytest.raises(StepError, match="x\\[0\\] in an empty set posts nothing"):
+        session.add_step("satisfy([x[i] in S[i] for i in range(3)])", solve=False)
+    assert model_text() == before
