@@ -7,7 +7,9 @@ PATH is a checkout of github.com/xcsp3team/pycsp3-models (nothing is downloaded)
 folder that stock pycsp3 compiles (or its default data when the folder has none):
 
 - stock: `python Model.py -data=EXAMPLE.json -output=stock.xml`, in the model's folder;
-- the kit: in one real Jupyter kernel, one model after the other, a cell `data = load_json_data(EXAMPLE)`,
+- the kit: in one real Jupyter kernel, one model after the other, each in a namespace of its own (`%reset -f`:
+  a model's own `next = ...` must not reach the next model) and in its folder (whose modules it may import),
+  a cell `data = load_json_data(EXAMPLE)`,
   then the model's source pasted as it is into a `%%puzzle NAME --no-solve` cell, then `%puzzle export`.
 
 The two XCSP3 files are compared with comments and `note` attributes left out. With `--solve S`, each model
@@ -167,7 +169,8 @@ class Kernel:
 
 def build_in_kit(kernel: Kernel, model: Model, out: Path) -> Path | None:
     load = f"data = load_json_data({str(model.data)!r})" if model.data else "data = None"
-    _, error = kernel.run(load)
+    # a namespace of its own, and the model's folder (whose modules it may import), as a script has
+    _, error = kernel.run(f"%reset -f\n%cd {str(model.path.parent)!r}\nfrom pycsp3 import *\n{load}")
     source = model.path.read_text()
     if not error:
         shown, error = kernel.run(f"%%puzzle {model.name} --no-solve\n{source}")
