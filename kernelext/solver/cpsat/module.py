@@ -46,14 +46,16 @@ def cp_model() -> ModuleType:
 
 
 def load_library_soon(delay: float = 0.25) -> None:
-    """Load OR-Tools' CP-SAT library on a thread, `delay` seconds from now: about 0.1 s that a kernel's first
-    solve would otherwise wait for, taken while the notebook is idle (loading it holds the interpreter, so it
-    starts once the cell that asked has been answered). Only the compiled library, which has no pandas to
-    stand in for: `cp_model()` then takes a few milliseconds. Without OR-Tools, nothing happens."""
+    """Load OR-Tools' CP-SAT library and numpy, which cp_model imports, on a thread, `delay` seconds from now:
+    about 0.2 s that a kernel's first solve would otherwise wait for, taken while the notebook is idle (loading
+    them holds the interpreter, so it starts once the cell that asked has been answered). Only those two, which
+    have no pandas to stand in for: `cp_model()` then takes a few milliseconds. Without OR-Tools, nothing
+    happens."""
 
     def load() -> None:
         try:
             importlib.import_module("ortools.sat.python.cp_model_helper")
+            importlib.import_module("numpy")
         except ImportError:  # the first solve says how to get OR-Tools
             pass
 
