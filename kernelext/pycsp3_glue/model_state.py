@@ -97,7 +97,7 @@ def declared_since(start: Mark, end: Mark | None = None) -> list[str]:
         if len(domains) == 1:
             lines.append(f"{item.name}{shape} in {next(iter(domains))}")
         else:
-            parts = ", ".join(f"{d} ({k} cells)" for d, k in domains.most_common())
+            parts = ", ".join(f"{d} ({k} cell{'s' if k > 1 else ''})" for d, k in domains.most_common())
             lines.append(f"{item.name}{shape} in {parts}")
     return lines
 

@@ -46,6 +46,11 @@ def test_first_step_shows_declared_variables_and_an_empty_grid(shell):
     assert "\n" + "\n".join([" *  *  *  *  *  *  *"] * 7) in text
 
 
+def test_a_domain_of_one_cell_is_counted_in_the_singular(shell):
+    text = shell.ok("%%puzzle ones\nv = VarArray(size=3, dom=lambda i: range(i + 2 if i < 2 else 2))\n")
+    assert "declared: v[3] in {0, 1} (2 cells), 0..2 (1 cell)" in text
+
+
 def test_clue_step_shows_its_constraints_status_and_partial_grid(shell):
     shell.ok(AMAZE_BOARD)
     text = shell.ok(AMAZE_CLUES)
