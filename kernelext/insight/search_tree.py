@@ -119,8 +119,10 @@ class SearchTree:
         return tuple(reversed(ids))
 
     def summary(self) -> str:
-        counts = ", ".join(_counted(n, word) for n, word in ((self.size, "node"), (len(self.failures), "failure")))
-        text = f"search tree: {counts}, {_counted(len(self.solutions), 'solution')}, depth {self.depth}"
+        text = (
+            f"search tree: {_counted(self.size, 'node')}, {_counted(len(self.failures), 'failure')}, "
+            f"{_counted(len(self.solutions), 'solution')}, depth {self.depth}"
+        )
         return f"{text}\n{self.note}" if self.truncated else text
 
 

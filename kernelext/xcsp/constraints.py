@@ -421,7 +421,8 @@ def read(element, declarations: Declarations) -> Constraint | None:
 def read_each(element, declarations: Declarations) -> Iterator[tuple[str, Constraint | None]]:
     """Each single constraint `element` stands for, as its tag and its typed object (None for a tag not read
     here yet, as `read` gives): itself, or the members of a `<group>`, `<slide>` or `<block>`, at any depth.
-    The template of a group or slide of intensions is parsed once, each member's arguments put in its tree."""
+    A group's or slide's template is read once when it is an intension (each member's arguments put in its tree)
+    or a table whose parameters are all in its list."""
     if element.tag == "block":
         for child in element:
             yield from read_each(child, declarations)
