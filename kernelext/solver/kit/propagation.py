@@ -59,12 +59,15 @@ class Reasoner:
         """The variables of the rules `ids`, each once, in order."""
         return tuple(dict.fromkeys(v for i in ids for v in self.rules[i].scope))
 
-    def propagate(self, ids: Sequence[int], domains: Candidates, fired: list[int] | None = None) -> Candidates | None:
+    def propagate(
+        self, ids: Sequence[int], domains: Candidates, fired: list[int] | None = None, changed: str | None = None
+    ) -> Candidates | None:
         """`domains` narrowed by the rules `ids` until none narrows more; None when one has no solution left.
-        The rules that narrowed something (and the one that failed) are appended to `fired`."""
+        The rules that narrowed something (and the one that failed) are appended to `fired`. With `changed`,
+        `domains` are such a fixpoint but for that variable's candidates: only its rules are looked at first."""
         domains = dict(domains)
         member = frozenset(ids)  # frozensets and dicts: pycsp3 slows `in` on sets, lists and tuples down
-        queued = dict.fromkeys(ids)
+        queued = dict.fromkeys(ids if changed is None else (i for i in self.watching.get(changed, ()) if i in member))
         queue = deque(queued)
         rules, watching, value_of = self.rules, self.watching, domains.__getitem__
         until_look = 0  # filterings before the deadline is looked at again
@@ -122,10 +125,12 @@ class Reasoner:
         wanted: dict | None,
         nodes: Iterator[int],
         most_nodes: int | None,
+        changed: str | None = None,
     ) -> Candidates | None:
+        """One solution within `domains` (at a fixpoint but for the variable `changed`, when given)."""
         if most_nodes is not None and next(nodes) >= most_nodes:
             raise TooLong
-        narrowed = self.propagate(ids, domains)
+        narrowed = self.propagate(ids, domains, changed=changed)
         if narrowed is None:
             return None
         open_ = [v for v in scope if len(narrowed[v]) > 1]
@@ -136,7 +141,8 @@ class Reasoner:
         if wanted is not None:
             values.sort(key=lambda value: value not in wanted.get(variable, ()))
         for value in values:
-            found = self._search(ids, scope, {**narrowed, variable: frozenset((value,))}, wanted, nodes, most_nodes)
+            fixed = {**narrowed, variable: frozenset((value,))}
+            found = self._search(ids, scope, fixed, wanted, nodes, most_nodes, variable)
             if found is not None:
                 return found
         return None
