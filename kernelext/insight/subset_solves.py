@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 import time
 from collections import Counter, defaultdict
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path
 
@@ -94,6 +94,41 @@ class SubsetSolves:
         if result.stopped == "interrupted":  # Stop ends the whole explanation, not this one solve
             raise KeyboardInterrupt
         return result
+
+    def solve_within(
+        self, ids: tuple[int, ...], domains: Mapping[str, Collection[int]], most_seconds: float | None = None
+    ) -> SolveResult | None:
+        """As `solve`, with each variable of `domains` held to those values: asked of CP-SAT in memory where it
+        reads the model (the values of every variable it reads), else of the session's solver on a file."""
+        subsets = self._subsets()
+        if subsets is not None and self.remaining() > 0.05:
+            seconds = self.remaining() if most_seconds is None else min(most_seconds, self.remaining())
+            try:
+                found = subsets.solution_within(ids, domains, seconds)
+            except (BackendUnsupported, ModelRejected):
+                self._files_only = True
+            else:
+                if found is None:
+                    return None if self.remaining() <= 0.05 else SolveResult(Status.UNKNOWN, ())
+                return SolveResult(Status.SAT, (found,)) if found else SolveResult(Status.UNSAT, ())
+        within = [
+            f"<extension><list> {v} </list><supports> {' '.join(map(str, sorted(values)))} </supports></extension>"
+            for v, values in domains.items()
+        ]
+        return self.solve(ids, within, most_seconds)
+
+    def conflict_within(self, ids: Sequence[int], domains: Mapping[str, Collection[int]]) -> list[int] | None:
+        """A minimal list of the constraints `ids` (earlier ones kept first) with no solution where each variable
+        of `domains` takes one of its values, from CP-SAT's unsat cores in memory; None where CP-SAT does not
+        read the model here, when time ran out, or when they have a solution."""
+        subsets = self._subsets()
+        if subsets is None or self.remaining() <= 0.05:
+            return None
+        try:
+            return subsets.conflict_within(ids, domains, self.remaining())
+        except (BackendUnsupported, ModelRejected):
+            self._files_only = True
+            return None
 
     def unsat(self, ids: tuple[int, ...]) -> bool:
         """True when the constraints `ids` have no solution; False when they have one or time ran out.

@@ -111,6 +111,48 @@ def test_a_minimal_conflict_keeps_its_background_and_its_groups_whole(tmp_path):
     assert subsets.minimal_conflict((6,), groups[:2], 10) is None  # they have a solution, with 6
 
 
+def brute_force_solutions(path: Path, ids: tuple[int, ...], domains: dict) -> list[dict]:
+    """The assignments of x within `domains` (b is 1) that satisfy the constraints `ids`, by enumeration."""
+    text = "".join(CONSTRAINTS[i] for i in ids)
+    path.write_text(f'<instance format="XCSP3" type="CSP">{VARIABLES}<constraints>{text}</constraints></instance>')
+    checker = Checker.of_file(path)
+    cells = [f"x[{k}]" for k in range(3)]
+    assignments = (
+        {**dict(zip(cells, values)), "b": 1}
+        for values in itertools.product(*(domains.get(cell, range(4)) for cell in cells))
+    )
+    return [a for a in assignments if checker.broken(a) is None]
+
+
+WITHIN = ({}, {"x[0]": {0}}, {"x[0]": {1, 2}, "x[2]": {3}}, {"x[1]": {0, 2}, "x[2]": {1, 3}}, {"x[1]": {1}, "b": {1}})
+
+
+@pytest.mark.parametrize("cores", [1, 2], ids=["one item at a time", "two items at once"])
+def test_within_candidates_solutions_and_minimal_conflicts_agree_with_brute_force(tmp_path, monkeypatch, cores):
+    """Asked of one model read once, the candidates held as domains between questions and let go after."""
+    monkeypatch.setattr(kernelext.solver.cpsat.subsets, "usable_cores", lambda: cores)
+    subsets = ConstraintSubsets(VARIABLES, frozenset())
+    subsets.add(CONSTRAINTS)
+    solutions = conflicts = 0
+    for domains in (*WITHIN, WITHIN[0]):  # the last with none held: those held before were let go
+        for size in range(1, 4):
+            for ids in itertools.combinations(range(len(CONSTRAINTS)), size):
+                known = brute_force_solutions(tmp_path / "subset.xml", ids, domains)
+                found = subsets.solution_within(ids, domains, 10)
+                assert (found in known) if known else found is False, (ids, domains, found)
+                conflict = subsets.conflict_within(ids, domains, 10)
+                if known:
+                    assert conflict is None, (ids, domains)
+                    solutions += 1
+                    continue
+                conflicts += 1
+                assert set(conflict) <= set(ids) and not brute_force_solutions(tmp_path / "c.xml", conflict, domains)
+                for k in conflict:  # none can go
+                    fewer = tuple(i for i in conflict if i != k)
+                    assert brute_force_solutions(tmp_path / "c.xml", fewer, domains), (ids, domains, conflict, k)
+    assert solutions > 50 and conflicts > 50
+
+
 def test_a_constraint_cp_sat_does_not_read_is_named():
     subsets = ConstraintSubsets(VARIABLES, frozenset())
     subsets.add(["<stretch><list> x[] </list><values> 0 1 </values><widths> 1..2 1..2 </widths></stretch>"])

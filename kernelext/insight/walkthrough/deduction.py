@@ -70,6 +70,9 @@ class Deducer:
             patient)` is a solution of the rules `ids` within the candidates (values of the variables it
             knows), or None when there is none. It raises TooLong when it cannot tell within a short limit
             (until the deadline when `patient`), TimeUp past the deadline.
+        conflict: a solver's unsat cores, for the sets a search refutes: `conflict(ids, candidates)` is a minimal
+            list of the rules `ids` (earlier ones kept first) with no solution within the candidates, or None
+            when it cannot give one (QuickXplain over searches then finds it). Each is checked by a search.
     """
 
     reasoner: Reasoner
@@ -77,6 +80,7 @@ class Deducer:
     named_pattern: Callable[[Candidates], Found | None] = lambda domains: None
     prove: bool = False
     outside: Callable[[Sequence[int], Candidates, bool], Candidates | None] | None = None
+    conflict: Callable[[Sequence[int], Candidates], tuple[int, ...] | None] = lambda ids, domains: None
     _sets: dict = field(default_factory=dict)  # rule ids -> (candidates of their scope, what they remove)
     _cores: dict = field(default_factory=dict)  # (variable, value) -> a set of rules refuting it
     _searched: dict = field(default_factory=dict)  # (variable, value) -> a set of rules refuting it by search
@@ -352,22 +356,27 @@ class Deducer:
     def _searched_core(
         self, active: list[int], domains: Candidates, variable: str, value: int
     ) -> tuple[int, ...] | None:
-        """A small minimal set of rules with no solution where `variable` = `value`: QuickXplain with search,
-        over the rules nearest the variable first; None when some solution has that value (its values are then
-        known to be in a solution). A set found at an earlier step still refutes the value (candidates only
-        shrink), and is only shrunk one rule at a time."""
+        """A small minimal set of rules with no solution where `variable` = `value`, over the rules nearest the
+        variable first: from the solver's unsat cores, or by QuickXplain with search; None when some solution has
+        that value (its values are then known to be in a solution). A set found at an earlier step still
+        refutes the value (candidates only shrink): only a minimal set within it is looked for."""
         assumed = {**domains, variable: frozenset((value,))}
         known = self._searched.get((variable, value))
-        if known is not None:
-            return self._shrunk(known, assumed)
-        found = self._solve(active, assumed)
-        if found is not None:  # solutions stay solutions: a walkthrough only removes values none of them uses
-            self._supported.update(dict.fromkeys((v, x) for v, values in found.items() for x in values))
-            return None
-        nearest = sorted(active, key=self._distances(variable).__getitem__)
-        core = quickxplain(lambda ids: self._unsat(ids, assumed), (), [(i,) for i in nearest])
-        self._searched[(variable, value)] = tuple(i for (i,) in core)
-        return self._searched[(variable, value)]
+        if known is None:
+            found = self._solve(active, assumed)
+            if found is not None:  # solutions stay solutions: a walkthrough only removes values none of them uses
+                self._supported.update(dict.fromkeys((v, x) for v, values in found.items() for x in values))
+                return None
+        nearest = sorted(active if known is None else known, key=self._distances(variable).__getitem__)
+        core = self.conflict(nearest, assumed)
+        if core is None or not self._unsat(core, assumed):
+            core = (
+                tuple(i for (i,) in quickxplain(lambda ids: self._unsat(ids, assumed), (), [(i,) for i in nearest]))
+                if known is None
+                else self._shrunk(known, assumed)
+            )
+        self._searched[(variable, value)] = core
+        return core
 
     def _shrunk(self, core: tuple[int, ...], assumed: Candidates) -> tuple[int, ...]:
         """`core` with each rule left out that the others do without, within `assumed`."""

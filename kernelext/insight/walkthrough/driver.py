@@ -79,23 +79,21 @@ class _Walk:
             self.reasoner,
             lambda ids, before, after: shape_name(self.house_of, self.positions, ids, before, after),
             outside=self._solve_outside,
+            conflict=self._conflict,
         )
         if self.house_of:
             self.deducer.named_pattern = lambda domains: pattern_step(self.house_of, self.positions, domains)
 
     def _solve_outside(self, ids: Sequence[int], domains: Candidates, patient: bool) -> Candidates | None:
         """A solution of the rules `ids` within `domains` from a solver (the values of their variables it
-        prints), or None when there is none; TooLong when it cannot tell in `OUTSIDE_SECONDS` (until the
-        deadline when `patient`), TimeUp when the deadline passed."""
+        gives, each checked against the rules), or None when there is none; TooLong when it cannot tell in
+        `OUTSIDE_SECONDS` (until the deadline when `patient`), TimeUp when the deadline passed."""
         scope = self.reasoner.scope(ids)
-        within = [
-            f"<extension><list> {v} </list><supports> {' '.join(map(str, sorted(domains[v])))} </supports></extension>"
-            for v in scope
-            if domains[v] != self.declared[v]
-        ]
         try:
-            result = self.context.solve(
-                tuple(self.constraint_of[i] for i in ids), within, None if patient else OUTSIDE_SECONDS
+            result = self.context.solve_within(
+                tuple(self.constraint_of[i] for i in ids),
+                self._narrowed(scope, domains),
+                None if patient else OUTSIDE_SECONDS,
             )
         except BackendUnsupported:  # no solver to hand out to (a browser that cannot wait for one)
             self.deducer.outside = None
@@ -108,7 +106,21 @@ class _Walk:
         if result.status is not Status.SAT:
             raise TooLong
         values = result.solutions[0]
-        return {v: frozenset((values[v],)) for v in scope if values.get(v) is not None}
+        found = {v: frozenset((values[v],)) for v in scope if values.get(v) is not None}
+        if self.reasoner.propagate(ids, {**domains, **found}) is None:  # an answer not to be trusted: none
+            raise TooLong
+        return found
+
+    def _conflict(self, ids: Sequence[int], domains: Candidates) -> tuple[int, ...] | None:
+        """A minimal list of the rules `ids` (earlier ones kept first) with no solution within `domains`, from
+        the solver's unsat cores; None when it cannot give one (see SubsetSolves.conflict_within)."""
+        index_of = {self.constraint_of[i]: i for i in ids}
+        found = self.context.conflict_within(list(index_of), self._narrowed(self.reasoner.scope(ids), domains))
+        return None if found is None else tuple(index_of[k] for k in found)
+
+    def _narrowed(self, scope: Sequence[str], domains: Candidates) -> dict[str, frozenset[int]]:
+        """The variables of `scope` whose candidates in `domains` are fewer than declared, with those."""
+        return {v: domains[v] for v in scope if domains[v] != self.declared[v]}
 
     def run(self, limit: int | None) -> Walkthrough:
         start = self._marks(self.domains, None)

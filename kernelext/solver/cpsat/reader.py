@@ -119,10 +119,11 @@ class Reading:
         return translated
 
 
-def read_parts(variables, parts: Sequence[Sequence], holes: frozenset[str]) -> tuple[object, list]:
+def read_parts(variables, parts: Sequence[Sequence], holes: frozenset[str]) -> tuple[object, list, dict]:
     """The CP-SAT model of the declarations `variables` and the constraint elements of `parts`, each part's
-    constraints enforced by a literal of its own: the model, and the parts' literals (a part whose literal is
-    false is left out, which assumptions on the literals ask). Raises BackendUnsupported as `read` does."""
+    constraints enforced by a literal of its own: the model, the parts' literals (a part whose literal is
+    false is left out, which assumptions on the literals ask) and the variables by XCSP3 id. Raises
+    BackendUnsupported as `read` does."""
     reader = _Reader(cpsat_module.required_cp_model(), holes)
     literals = []
 
@@ -142,7 +143,7 @@ def read_parts(variables, parts: Sequence[Sequence], holes: frozenset[str]) -> t
             literals.append(literal)
 
     _read_into(reader, read_them)
-    return reader.model, literals
+    return reader.model, literals, reader.used
 
 
 def _translate(reader: _Reader, variables, constraints, objective, stop: threading.Event | None = None) -> Translated:

@@ -1,12 +1,16 @@
 """Subsets of a model's constraints solved by CP-SAT in memory, what explanations ask many times over (QuickXplain
 in `why` and `explain`): the constraints are parsed once, and each subset is read straight into a CP-SAT model,
-with no file written. A subset that begins with the constraints of the one before is read only past them."""
+with no file written. A subset that begins with the constraints of the one before is read only past them.
+Questions within given candidate values (a walkthrough's) are asked of one model of every constraint, read
+once, each constraint enforced by a literal and the candidates held as the variables' domains."""
 
 from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
 from functools import partial
 
 from kernelext.solver.cpsat.module import required_cp_model
@@ -31,6 +35,7 @@ class ConstraintSubsets:
         self.holes = holes
         self.elements: list = []
         self.reading = Reading()
+        self._enforced: _Enforced | None = None
 
     def add(self, constraints: Sequence[str]) -> None:
         """Parse `constraints` (XCSP3 elements, as text), numbered after those added before."""
@@ -51,10 +56,8 @@ class ConstraintSubsets:
         self, background: Sequence[int], items: Sequence[tuple[int, ...]], seconds: float
     ) -> list[tuple[int, ...]] | None:
         """A minimal list of `items` (tuples of constraint ids) that has no solution with the constraints
-        `background`, found with CP-SAT's unsat cores: in one model where each item is enforced by a literal, the
-        items are dropped one at a time, the latest first, each core found on the way leaving out the items it
-        does not need. Where the kernel may use two cores, the two latest items are tried at once, each in a copy
-        of the model. None when `seconds` ran out first, or there is a solution.
+        `background`, found with CP-SAT's unsat cores (`_deletion`); None when `seconds` ran out first, or there
+        is a solution.
 
         Raises:
             BackendUnsupported: a constraint CP-SAT's reading does not translate.
@@ -62,42 +65,128 @@ class ConstraintSubsets:
         """
         deadline = time.perf_counter() + seconds
         parts = [[self.elements[k] for k in ids] for ids in (tuple(background), *items)]
-        model, (base, *literals) = read_parts(self.variables, parts, self.holes)
-        second = model.Clone() if usable_cores() > 1 else None
+        model, (base, *literals), _ = read_parts(self.variables, parts, self.holes)
+        kept = _deletion(model, [base], literals, deadline)
+        return None if kept is None else [items[p] for p in kept]
 
-        def core_of(positions: list[int], on=model, stop: threading.Event | None = None) -> list[int] | bool | None:
-            """The positions of `positions` in a core (a list), False when they have a solution, None: unknown;
-            asked of the model `on` (the model, or its copy)."""
-            on.ClearAssumptions()
-            on.AddAssumptions([base, *(literals[p] for p in positions)])
-            unsat, core = _solved(on, deadline, stop)
-            return [p for p in positions if literals[p].Index() in core] if unsat else unsat
+    def conflict_within(
+        self, ids: Sequence[int], domains: Mapping[str, Collection[int]], seconds: float
+    ) -> list[int] | None:
+        """A minimal list of the constraints `ids` (earlier ones kept first) that has no solution where each
+        variable of `domains` takes one of its values; None when `seconds` ran out first, or there is one.
+        Asked of every constraint added, read once into one model (`_whole`). Raises as `minimal_conflict`."""
+        deadline = time.perf_counter() + seconds
+        whole = self._whole()
+        with whole.within(domains):
+            kept = _deletion(whole.model, [], [whole.literals[k] for k in ids], deadline)
+        return None if kept is None else [ids[p] for p in kept]
 
-        candidates = core_of(list(range(len(items))))
-        if candidates is None or candidates is False:
+    def solution_within(
+        self, ids: Sequence[int], domains: Mapping[str, Collection[int]], seconds: float
+    ) -> dict[str, int] | bool | None:
+        """A solution of the constraints `ids` where each variable of `domains` takes one of its values (the
+        values of the model's variables, by id); False when there is none; None when `seconds` ran out first.
+        Asked as `conflict_within` is."""
+        deadline = time.perf_counter() + seconds
+        whole = self._whole()
+        with whole.within(domains):
+            whole.model.ClearAssumptions()
+            whole.model.AddAssumptions([whole.literals[k] for k in ids])
+            unsat, _, solver = _solved(whole.model, deadline)
+        if unsat is not False:
+            return False if unsat else None
+        return {vid: solver.Value(variable) for vid, variable in whole.variables.items()}
+
+    def _whole(self) -> _Enforced:
+        """Every constraint added, each enforced by a literal of its own, in one model: read again only once
+        more were added."""
+        if self._enforced is None or len(self._enforced.literals) != len(self.elements):
+            self._enforced = _Enforced(*read_parts(self.variables, [[e] for e in self.elements], self.holes))
+        return self._enforced
+
+
+@dataclass(frozen=True)
+class _Enforced:
+    """A model of constraints, each enforced by a literal (by the constraint's number), and its variables."""
+
+    model: object
+    literals: list
+    variables: dict
+
+    @contextmanager
+    def within(self, domains: Mapping[str, Collection[int]]) -> Iterator[None]:
+        """The model with each variable of `domains` (that it has) held to those values, as declared after."""
+        proto = self.model.Proto().variables
+        declared = {}
+        try:
+            for vid, values in domains.items():
+                variable = self.variables.get(vid)
+                if variable is not None:
+                    domain = proto[variable.Index()].domain
+                    declared[vid] = list(domain)
+                    domain.clear()
+                    domain.extend(_intervals(sorted(values)))
+            yield
+        finally:
+            for vid, bounds in declared.items():
+                domain = proto[self.variables[vid].Index()].domain
+                domain.clear()
+                domain.extend(bounds)
+
+
+def _intervals(values: list[int]) -> list[int]:
+    """Sorted `values` as a CP-SAT domain: the bounds of each run of consecutive values, flat."""
+    flat: list[int] = []
+    for value in values:
+        if flat and flat[-1] == value - 1:
+            flat[-1] = value
+        else:
+            flat += [value, value]
+    return flat
+
+
+def _deletion(model, fixed: list, literals: list, deadline: float) -> list[int] | None:
+    """The positions of a minimal list of `literals` that, with the `fixed` ones, leaves `model` without a
+    solution; None when `deadline` came first, or there is a solution.
+
+    The literals are dropped one at a time, the latest first, each core found on the way leaving out the
+    literals it does not need. Where the kernel may use two cores, the two latest are tried at once, each in a
+    copy of the model. KeyboardInterrupt when Stop ended a search."""
+    second = model.Clone() if usable_cores() > 1 else None
+
+    def core_of(positions: list[int], on=model, stop: threading.Event | None = None) -> list[int] | bool | None:
+        """The positions of `positions` in a core (a list), False when they have a solution, None: unknown;
+        asked of the model `on` (the model, or its copy)."""
+        on.ClearAssumptions()
+        on.AddAssumptions([*fixed, *(literals[p] for p in positions)])
+        unsat, core, _ = _solved(on, deadline, stop)
+        return [p for p in positions if literals[p].Index() in core] if unsat else unsat
+
+    candidates = core_of(list(range(len(literals))))
+    if candidates is None or candidates is False:
+        return None
+    kept: list[int] = []  # literals every conflict among the candidates needs
+    while candidates:
+        tried = candidates.pop()
+        following = candidates[-1] if second is not None and candidates else None
+        if following is None:
+            found, also = core_of(kept + candidates), None
+        else:  # the literal after `tried` left out at once, with `tried` kept
+            found, also = _at_once(
+                partial(core_of, kept + candidates), partial(core_of, kept + candidates[:-1] + [tried], second)
+            )
+        if found is None:
             return None
-        kept: list[int] = []  # items every conflict among the candidates needs
-        while candidates:
-            tried = candidates.pop()
-            following = candidates[-1] if second is not None and candidates else None
-            if following is None:
-                found, also = core_of(kept + candidates), None
-            else:  # the item after `tried` left out at once, with `tried` kept
-                found, also = _at_once(
-                    partial(core_of, kept + candidates), partial(core_of, kept + candidates[:-1] + [tried], second)
-                )
-            if found is None:
-                return None
-            if found is False:
-                kept.append(tried)
-            else:
-                candidates = [p for p in candidates if p in found]
-            if also is False and following in candidates:  # needed in a larger set: needed in this smaller one
-                candidates.remove(following)
-                kept.append(following)
-            elif isinstance(also, list) and found is False:  # asked of the set as it stands (`tried` kept): a core
-                candidates = [p for p in candidates if p in also]
-        return [items[p] for p in sorted(kept)]
+        if found is False:
+            kept.append(tried)
+        else:
+            candidates = [p for p in candidates if p in found]
+        if also is False and following in candidates:  # needed in a larger set: needed in this smaller one
+            candidates.remove(following)
+            kept.append(following)
+        elif isinstance(also, list) and found is False:  # asked of the set as it stands (`tried` kept): a core
+            candidates = [p for p in candidates if p in also]
+    return sorted(kept)
 
 
 def _at_once(first: Callable[[], object], second: Callable[[threading.Event], object]) -> tuple[object, object]:
@@ -123,9 +212,10 @@ def _at_once(first: Callable[[], object], second: Callable[[threading.Event], ob
     return found, answer[0]
 
 
-def _solved(model, deadline: float, stop: threading.Event | None = None) -> tuple[bool | None, frozenset[int]]:
-    """Whether `model` has no solution (None when `deadline` came first, or `stop` was set), and the indices of its
-    assumption literals that suffice for that. KeyboardInterrupt when Stop ended the search."""
+def _solved(model, deadline: float, stop: threading.Event | None = None) -> tuple[bool | None, frozenset[int], object]:
+    """Whether `model` has no solution (None when `deadline` came first, or `stop` was set), the indices of its
+    assumption literals that suffice for that, and the solver (its values, when there is a solution).
+    KeyboardInterrupt when Stop ended the search."""
     solver = required_cp_model().CpSolver()
     solver.parameters.num_workers = 1
     solver.parameters.catch_sigint_signal = False
@@ -137,5 +227,5 @@ def _solved(model, deadline: float, stop: threading.Event | None = None) -> tupl
         raise KeyboardInterrupt
     name = solver.StatusName(status) if status is not None else "UNKNOWN"
     if name == "INFEASIBLE":
-        return True, frozenset(solver.SufficientAssumptionsForInfeasibility())
-    return (False if name in ("FEASIBLE", "OPTIMAL") else None), frozenset()
+        return True, frozenset(solver.SufficientAssumptionsForInfeasibility()), solver
+    return (False if name in ("FEASIBLE", "OPTIMAL") else None), frozenset(), solver

@@ -309,8 +309,49 @@ def test_with_no_solver_to_hand_out_to_the_kernel_searches_on(solver, monkeypatc
         refused.append(args)
         raise BackendUnsupported("This browser cannot wait for MiniZinc inside a cell.")
 
+    monkeypatch.setattr(subset_solves, "in_browser", lambda: True)  # no CP-SAT in memory there
     monkeypatch.setattr(subset_solves.SubsetSolves, "solve", cannot_wait)
     monkeypatch.setattr(deduction_module, "KERNEL_NODES", 0)
     found = walkthrough(session)
     assert len(refused) == 1 and found.solved
     assert [d.line() for d in found.deductions] == [d.line() for d in in_kernel.deductions]
+
+
+TAKUZU = (  # 6x6, three of its steps a set of rules that only search refutes
+    "givens = ['1..0..', '..0..1', '.0..1.', '......', '0.1..0', '.....0']\nn = len(givens)\n"
+    "x = VarArray(size=[n, n], dom={0, 1})",
+    "satisfy(x[i][j] == int(givens[i][j]) for i in range(n) for j in range(n) if givens[i][j] != '.')",
+    "satisfy([Sum(x[i]) == n // 2 for i in range(n)], [Sum(x[:, j]) == n // 2 for j in range(n)])",
+    "forbidden = {(0, 0, 0), (1, 1, 1)}\n"
+    "satisfy([(x[i][j], x[i][j + 1], x[i][j + 2]) not in forbidden for i in range(n) for j in range(n - 2)],\n"
+    "        [(x[i][j], x[i + 1][j], x[i + 2][j]) not in forbidden for i in range(n - 2) for j in range(n)])",
+    "satisfy(AllDifferentList(x), AllDifferentList(columns(x)))",
+)
+
+
+def test_sets_refuted_by_search_come_from_cp_sat_s_cores_forced_and_minimal(solver, tmp_path, monkeypatch):
+    """Cores asked of CP-SAT in memory give the walkthrough's sets that search refutes, each forced and minimal
+    (checked with ACE)."""
+    session = session_with(solver, "takuzu", *TAKUZU)
+    asked = []
+    real = driver._Walk._conflict
+    monkeypatch.setattr(driver._Walk, "_conflict", lambda walk, *args: asked.append(real(walk, *args)) or asked[-1])
+    found = walkthrough(session, timeout=300)
+    assert len([core for core in asked if core]) >= 3
+    assert found.stopped == "the constraints allow several solutions from here"
+    searched = [d for d in found.deductions if len(d.constraints) > 3]
+    assert searched and all(d.minimal for d in found.deductions)
+    assert_every_fact_is_forced(session, SimpleNamespace(deductions=searched), tmp_path, check_minimal=True)
+
+
+def test_a_core_that_is_not_one_is_set_aside(solver, monkeypatch):
+    """A solver's core that does not refute its candidate (a wrong answer) is checked by search and replaced
+    by QuickXplain's: the steps stay those of the kernel alone."""
+    session = session_with(solver, "takuzu", *TAKUZU)
+    monkeypatch.setattr(subset_solves, "in_browser", lambda: True)
+    in_kernel = walkthrough(session, timeout=300)
+    monkeypatch.undo()
+    wrong = []
+    monkeypatch.setattr(driver._Walk, "_conflict", lambda walk, ids, domains: wrong.append(ids[:1]) or ids[:1])
+    found = walkthrough(session, timeout=300)
+    assert wrong and [d.line() for d in found.deductions] == [d.line() for d in in_kernel.deductions]
