@@ -83,6 +83,7 @@ class Deducer:
     conflict: Callable[[Sequence[int], Candidates], tuple[int, ...] | None] = lambda ids, domains: None
     _sets: dict = field(default_factory=dict)  # rule ids -> (candidates of their scope, what they remove)
     _cores: dict = field(default_factory=dict)  # (variable, value) -> a set of rules refuting it
+    _refuting: dict = field(default_factory=dict)  # (variable, value) -> its core's candidates, when minimal there
     _searched: dict = field(default_factory=dict)  # (variable, value) -> a set of rules refuting it by search
     _near: dict = field(default_factory=dict)  # variable -> every rule's distance from it
     _solution: Candidates | None = None
@@ -339,19 +340,26 @@ class Deducer:
         propagation, then one rule at a time with search); None when propagation alone does not refute it."""
         assumed = {**domains, variable: frozenset((value,))}
         cached = self._cores.get((variable, value))
+        if cached is not None and self._refuting.get((variable, value)) == self._candidates_of(cached, assumed):
+            return cached
         fired: list[int] = []
-        if cached is not None and self.reasoner.propagate(cached, assumed) is None:
+        if cached is not None and self.reasoner.propagate(cached, assumed, changed=variable) is None:
             fired = list(cached)
         elif self.reasoner.propagate(active, assumed, fired) is not None:
             return None
-        refuted = lambda ids: self.reasoner.propagate(ids, assumed) is None  # noqa: E731
+        refuted = lambda ids: self.reasoner.propagate(ids, assumed, changed=variable) is None  # noqa: E731
         fired = list(dict.fromkeys(fired))
         nearest = sorted(fired, key=self._distances(variable).__getitem__)
         core = min(
             ([i for (i,) in quickxplain(refuted, (), [(i,) for i in order])] for order in (nearest, fired)), key=len
         )
-        self._cores[(variable, value)] = self._shrunk(tuple(core), assumed)
-        return self._cores[(variable, value)]
+        shrunk = self._cores[(variable, value)] = self._shrunk(tuple(core), assumed, variable)
+        if len(shrunk) == len(core):  # its propagation refutes the value: so it does while its candidates stay
+            self._refuting[(variable, value)] = self._candidates_of(shrunk, assumed)
+        return shrunk
+
+    def _candidates_of(self, ids: tuple[int, ...], domains: Candidates) -> tuple[frozenset[int], ...]:
+        return tuple(domains[v] for v in self.reasoner.scope(ids))
 
     def _searched_core(
         self, active: list[int], domains: Candidates, variable: str, value: int
@@ -369,21 +377,27 @@ class Deducer:
                 return None
         nearest = sorted(active if known is None else known, key=self._distances(variable).__getitem__)
         core = self.conflict(nearest, assumed)
-        if core is None or not self._unsat(core, assumed):
+        if core is None or not self._unsat(core, assumed, variable):
             core = (
-                tuple(i for (i,) in quickxplain(lambda ids: self._unsat(ids, assumed), (), [(i,) for i in nearest]))
+                tuple(
+                    i
+                    for (i,) in quickxplain(
+                        lambda ids: self._unsat(ids, assumed, variable), (), [(i,) for i in nearest]
+                    )
+                )
                 if known is None
-                else self._shrunk(known, assumed)
+                else self._shrunk(known, assumed, variable)
             )
         self._searched[(variable, value)] = core
         return core
 
-    def _shrunk(self, core: tuple[int, ...], assumed: Candidates) -> tuple[int, ...]:
-        """`core` with each rule left out that the others do without, within `assumed`."""
+    def _shrunk(self, core: tuple[int, ...], assumed: Candidates, variable: str) -> tuple[int, ...]:
+        """`core` with each rule left out that the others do without, within `assumed` (a fixpoint of the
+        rules' propagation but for `variable`)."""
         kept = list(core)
         for index in core:
             trial = [i for i in kept if i != index]
-            if trial and self._unsat(trial, assumed):
+            if trial and self._unsat(trial, assumed, variable):
                 kept = trial
         return tuple(kept)
 
@@ -411,14 +425,15 @@ class Deducer:
         except TooLong:
             raise TimeUp from None
 
-    def _unsat(self, ids: Sequence[int], domains: Candidates) -> bool:
+    def _unsat(self, ids: Sequence[int], domains: Candidates, changed: str | None = None) -> bool:
         """True when the rules `ids` have no solution within `domains` (see `_solve`); False when the outside
         solver cannot tell within its short limit (`_unsure` is then set: a set of rules kept on that answer
-        may hold more than it needs)."""
+        may hold more than it needs). With `changed`, `domains` are a fixpoint of the rules' propagation but
+        for that variable (as in Reasoner.propagate)."""
         if self.outside is None:
-            return self.reasoner.unsat(ids, domains)
+            return self.reasoner.unsat(ids, domains, changed=changed)
         try:
-            return self.reasoner.unsat(ids, domains, KERNEL_NODES)
+            return self.reasoner.unsat(ids, domains, KERNEL_NODES, changed)
         except TooLong:
             pass
         try:

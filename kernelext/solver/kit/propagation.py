@@ -110,12 +110,18 @@ class Reasoner:
         return found
 
     def solution(
-        self, ids: Sequence[int], domains: Candidates, wanted: dict | None = None, most_nodes: int | None = None
+        self,
+        ids: Sequence[int],
+        domains: Candidates,
+        wanted: dict | None = None,
+        most_nodes: int | None = None,
+        changed: str | None = None,
     ) -> Candidates | None:
         """Domains of one solution of the rules `ids` (every variable of theirs fixed), or None when none exists.
         Values in `wanted` (variable -> values) are tried first, so that one solution covers many of them.
-        Raises TooLong when the search would visit more than `most_nodes` nodes."""
-        return self._search(ids, self.scope(ids), domains, wanted, itertools.count(), most_nodes)
+        Raises TooLong when the search would visit more than `most_nodes` nodes. With `changed`, as in
+        `propagate`."""
+        return self._search(ids, self.scope(ids), domains, wanted, itertools.count(), most_nodes, changed)
 
     def _search(
         self,
@@ -196,11 +202,14 @@ class Reasoner:
                 group[root(a)] = root(b)
         return True
 
-    def unsat(self, ids: Sequence[int], domains: Candidates, most_nodes: int | None = None) -> bool:
+    def unsat(
+        self, ids: Sequence[int], domains: Candidates, most_nodes: int | None = None, changed: str | None = None
+    ) -> bool:
         """True when the rules `ids` have no solution within `domains` (searched over them focused; TooLong past
-        `most_nodes` nodes)."""
-        reasoner, ids = self.focused(ids, domains)
-        return reasoner.solution(ids, domains, most_nodes=most_nodes) is None
+        `most_nodes` nodes). With `changed`, as in `propagate`."""
+        reasoner, focused_ids = self.focused(ids, domains)
+        at_fixpoint = changed if reasoner is self else None  # focused rules may narrow where the rules did not
+        return reasoner.solution(focused_ids, domains, most_nodes=most_nodes, changed=at_fixpoint) is None
 
 
 def quickxplain(
