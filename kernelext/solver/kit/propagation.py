@@ -69,7 +69,7 @@ class Reasoner:
         member = frozenset(ids)  # frozensets and dicts: pycsp3 slows `in` on sets, lists and tuples down
         queued = dict.fromkeys(ids if changed is None else (i for i in self.watching.get(changed, ()) if i in member))
         queue = deque(queued)
-        rules, watching, value_of = self.rules, self.watching, domains.__getitem__
+        rules, watching, value_of, remembered = self.rules, self.watching, domains.__getitem__, self.filtered.get
         until_look = 0  # filterings before the deadline is looked at again
         while queue:
             if not until_look:
@@ -81,7 +81,10 @@ class Reasoner:
             del queued[index]
             scope = rules[index].scope
             before = tuple(map(value_of, scope))
-            after = self.filter(index, before)
+            key = index, before
+            after = remembered(key, key)  # the key itself when not remembered: a rule may leave None
+            if after is key:
+                after = self.filter(index, before)
             if after is None or not all(after):
                 if fired is not None:
                     fired.append(index)

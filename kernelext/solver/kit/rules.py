@@ -44,7 +44,7 @@ class AllDifferent:
                     or component[holder] == component[position]
                 ):
                     allowed.add(value)
-            kept.append(frozenset(allowed))
+            kept.append(domain if len(allowed) == len(domain) else frozenset(allowed))
         return tuple(kept)
 
 
