@@ -31,7 +31,7 @@ from kernelext.solver.kit.rules import AllDifferent
 EXHAUSTIVE = 2  # every connected set of up to this many rules is tried
 NARROW = 24  # sets with more open variables than this (focused) are not tried one by one
 SEARCHED = 6  # past this many rules, refuting sets are also looked for with search...
-SEARCHED_LITERALS = 6  # ...for this many candidates, those with the smallest sets by propagation first
+SEARCHED_LITERALS = 12  # ...for this many candidates, those with the smallest sets by propagation first
 KERNEL_NODES = 300  # a search in the kernel past this many nodes is handed to the outside solver, if any
 MAX_SUBSET = 4  # naked and hidden subsets are named up to quads
 SUBSET_NAMES = {2: "pair", 3: "triple", 4: "quad"}
@@ -72,7 +72,8 @@ class Deducer:
             (until the deadline when `patient`), TimeUp past the deadline.
         conflict: a solver's unsat cores, for the sets a search refutes: `conflict(ids, candidates)` is a minimal
             list of the rules `ids` (earlier ones kept first) with no solution within the candidates, or None
-            when it cannot give one (QuickXplain over searches then finds it). Each is checked by a search.
+            when it cannot give one (QuickXplain over searches then finds it). A step's set is checked by the
+            exact consequences of its rules: a core that does not rule its candidate out ends its use.
     """
 
     reasoner: Reasoner
@@ -264,14 +265,16 @@ class Deducer:
             if pattern.smallest:
                 return pattern
         cores = {}
+        best = refuted = None  # the smallest set found, and the candidate it rules out
         literals = list(self._candidates(active, domains, solution))
         for literal in literals:
-            core = self._core(active, domains, *literal)
+            core = self._core(active, domains, *literal, None if best is None else len(best))
             if core is not None:
                 cores[literal] = core
+                if best is None or len(core) < len(best):
+                    best, refuted = core, literal
                 if len(core) <= EXHAUSTIVE + 1:
                     break
-        best = min(cores.values(), key=len, default=None)
         if pattern is not None and (best is None or len(pattern.ids) <= len(best)):
             return pattern
         if best is None or len(best) > SEARCHED:  # a search may need fewer rules than propagation
@@ -286,7 +289,7 @@ class Deducer:
                     continue
                 tried += 1
                 if best is None or len(core) < len(best):
-                    self._cores[literal], best = core, core
+                    self._cores[literal], best, refuted = core, core, literal
                 if len(best) <= SEARCHED:
                     break
         if pattern is not None and (best is None or len(pattern.ids) <= len(best)):
@@ -295,6 +298,11 @@ class Deducer:
             return None
         ids = tuple(sorted(best))
         changed = self._set_consequences(ids, domains)
+        variable, value = refuted
+        if value in changed.get(variable, domains[variable]):  # a solver's core that is not one: asked no more
+            self.conflict = lambda ids, domains: None
+            self._searched.clear()
+            return self._refuted(active, domains, pattern)
         smallest = len(ids) <= self._proven_up_to()
         return Found(ids, changed, self.name_shape(ids, domains, changed), smallest)
 
@@ -335,9 +343,13 @@ class Deducer:
         known = [lit for lit in literals if lit in self._cores]
         yield from known + [lit for lit in literals if lit not in self._cores]
 
-    def _core(self, active: list[int], domains: Candidates, variable: str, value: int) -> tuple[int, ...] | None:
+    def _core(
+        self, active: list[int], domains: Candidates, variable: str, value: int, below: int | None = None
+    ) -> tuple[int, ...] | None:
         """A minimal set of rules whose propagation refutes `variable` = `value` (shrunk by QuickXplain with
-        propagation, then one rule at a time with search); None when propagation alone does not refute it."""
+        propagation, then one rule at a time with search); None when propagation alone does not refute it.
+        Once `below` of its rules are known to be needed, it is no longer shrunk (a set that refutes it, maybe
+        not minimal, of `below` rules or more)."""
         assumed = {**domains, variable: frozenset((value,))}
         cached = self._cores.get((variable, value))
         if cached is not None and self._refuting.get((variable, value)) == self._candidates_of(cached, assumed):
@@ -353,8 +365,9 @@ class Deducer:
         core = min(
             ([i for (i,) in quickxplain(refuted, (), [(i,) for i in order])] for order in (nearest, fired)), key=len
         )
-        shrunk = self._cores[(variable, value)] = self._shrunk(tuple(core), assumed, variable)
-        if len(shrunk) == len(core):  # its propagation refutes the value: so it does while its candidates stay
+        shrunk = self._cores[(variable, value)] = self._shrunk(tuple(core), assumed, variable, below)
+        whole = below is None or len(core) < below  # shrunk to the end
+        if whole and len(shrunk) == len(core):  # minimal, and refuting by propagation: so while its candidates stay
             self._refuting[(variable, value)] = self._candidates_of(shrunk, assumed)
         return shrunk
 
@@ -377,7 +390,7 @@ class Deducer:
                 return None
         nearest = sorted(active if known is None else known, key=self._distances(variable).__getitem__)
         core = self.conflict(nearest, assumed)
-        if core is None or not self._unsat(core, assumed, variable):
+        if core is None:
             core = (
                 tuple(
                     i
@@ -391,14 +404,21 @@ class Deducer:
         self._searched[(variable, value)] = core
         return core
 
-    def _shrunk(self, core: tuple[int, ...], assumed: Candidates, variable: str) -> tuple[int, ...]:
+    def _shrunk(
+        self, core: tuple[int, ...], assumed: Candidates, variable: str, below: int | None = None
+    ) -> tuple[int, ...]:
         """`core` with each rule left out that the others do without, within `assumed` (a fixpoint of the
-        rules' propagation but for `variable`)."""
+        rules' propagation but for `variable`); as it stands once `below` rules are known to be needed."""
         kept = list(core)
+        needed = 0
         for index in core:
+            if below is not None and needed >= below:
+                break
             trial = [i for i in kept if i != index]
             if trial and self._unsat(trial, assumed, variable):
                 kept = trial
+            else:
+                needed += 1  # needed still once others are left out: fewer rules only have more solutions
         return tuple(kept)
 
     def _solve(
