@@ -117,15 +117,18 @@ class SubsetSolves:
         ]
         return self.solve(ids, within, most_seconds)
 
-    def conflict_within(self, ids: Sequence[int], domains: Mapping[str, Collection[int]]) -> list[int] | None:
+    def conflict_within(
+        self, ids: Sequence[int], domains: Mapping[str, Collection[int]], below: int | None = None
+    ) -> list[int] | None:
         """A minimal list of the constraints `ids` (earlier ones kept first) with no solution where each variable
-        of `domains` takes one of its values, from CP-SAT's unsat cores in memory; None where CP-SAT does not
-        read the model here, when time ran out, or when they have a solution."""
+        of `domains` takes one of its values, from CP-SAT's unsat cores in memory (as it stands once `below` are
+        known to be needed); None where CP-SAT does not read the model here, when time ran out, or when they
+        have a solution."""
         subsets = self._subsets()
         if subsets is None or self.remaining() <= 0.05:
             return None
         try:
-            return subsets.conflict_within(ids, domains, self.remaining())
+            return subsets.conflict_within(ids, domains, self.remaining(), below)
         except (BackendUnsupported, ModelRejected):
             self._files_only = True
             return None

@@ -150,6 +150,9 @@ def test_within_candidates_solutions_and_minimal_conflicts_agree_with_brute_forc
                 for k in conflict:  # none can go
                     fewer = tuple(i for i in conflict if i != k)
                     assert brute_force_solutions(tmp_path / "c.xml", fewer, domains), (ids, domains, conflict, k)
+                cut_short = subsets.conflict_within(ids, domains, 10, below=2)  # without a solution still
+                assert cut_short == conflict or (len(cut_short) > 2 and set(cut_short) <= set(ids))
+                assert not brute_force_solutions(tmp_path / "c.xml", cut_short, domains)
     assert solutions > 50 and conflicts > 50
 
 

@@ -70,9 +70,10 @@ class Deducer:
             patient)` is a solution of the rules `ids` within the candidates (values of the variables it
             knows), or None when there is none. It raises TooLong when it cannot tell within a short limit
             (until the deadline when `patient`), TimeUp past the deadline.
-        conflict: a solver's unsat cores, for the sets a search refutes: `conflict(ids, candidates)` is a minimal
-            list of the rules `ids` (earlier ones kept first) with no solution within the candidates, or None
-            when it cannot give one (QuickXplain over searches then finds it). A step's set is checked by the
+        conflict: a solver's unsat cores, for the sets a search refutes: `conflict(ids, candidates, below)` is a
+            minimal list of the rules `ids` (earlier ones kept first) with no solution within the candidates (as
+            it stands once `below` are known to be needed), or None when it cannot give one (QuickXplain over
+            searches then finds it). A step's set is checked by the
             exact consequences of its rules: a core that does not rule its candidate out ends its use.
     """
 
@@ -81,7 +82,7 @@ class Deducer:
     named_pattern: Callable[[Candidates], Found | None] = lambda domains: None
     prove: bool = False
     outside: Callable[[Sequence[int], Candidates, bool], Candidates | None] | None = None
-    conflict: Callable[[Sequence[int], Candidates], tuple[int, ...] | None] = lambda ids, domains: None
+    conflict: Callable[[Sequence[int], Candidates, int | None], tuple[int, ...] | None] = lambda *asked: None
     _sets: dict = field(default_factory=dict)  # rule ids -> (candidates of their scope, what they remove)
     _cores: dict = field(default_factory=dict)  # (variable, value) -> a set of rules refuting it
     _refuting: dict = field(default_factory=dict)  # (variable, value) -> its core's candidates, when minimal there
@@ -284,7 +285,7 @@ class Deducer:
                     break
                 if literal in self._supported:
                     continue
-                core = self._searched_core(active, domains, *literal)
+                core = self._searched_core(active, domains, *literal, None if best is None else len(best))
                 if core is None:  # some solution has it
                     continue
                 tried += 1
@@ -300,7 +301,7 @@ class Deducer:
         changed = self._set_consequences(ids, domains)
         variable, value = refuted
         if value in changed.get(variable, domains[variable]):  # a solver's core that is not one: asked no more
-            self.conflict = lambda ids, domains: None
+            self.conflict = lambda *asked: None
             self._searched.clear()
             return self._refuted(active, domains, pattern)
         smallest = len(ids) <= self._proven_up_to()
@@ -375,12 +376,13 @@ class Deducer:
         return tuple(domains[v] for v in self.reasoner.scope(ids))
 
     def _searched_core(
-        self, active: list[int], domains: Candidates, variable: str, value: int
+        self, active: list[int], domains: Candidates, variable: str, value: int, below: int | None = None
     ) -> tuple[int, ...] | None:
         """A small minimal set of rules with no solution where `variable` = `value`, over the rules nearest the
-        variable first: from the solver's unsat cores, or by QuickXplain with search; None when some solution has
-        that value (its values are then known to be in a solution). A set found at an earlier step still
-        refutes the value (candidates only shrink): only a minimal set within it is looked for."""
+        variable first: from the solver's unsat cores (maybe not minimal once `below` of its rules are known to
+        be needed), or by QuickXplain with search; None when some solution has that value (its values are then
+        known to be in a solution). A set found at an earlier step still refutes the value (candidates only
+        shrink): only a minimal set within it is looked for."""
         assumed = {**domains, variable: frozenset((value,))}
         known = self._searched.get((variable, value))
         if known is None:
@@ -389,7 +391,7 @@ class Deducer:
                 self._supported.update(dict.fromkeys((v, x) for v, values in found.items() for x in values))
                 return None
         nearest = sorted(active if known is None else known, key=self._distances(variable).__getitem__)
-        core = self.conflict(nearest, assumed)
+        core = self.conflict(nearest, assumed, below)
         if core is None:
             core = (
                 tuple(

@@ -111,11 +111,12 @@ class _Walk:
             raise TooLong
         return found
 
-    def _conflict(self, ids: Sequence[int], domains: Candidates) -> tuple[int, ...] | None:
+    def _conflict(self, ids: Sequence[int], domains: Candidates, below: int | None) -> tuple[int, ...] | None:
         """A minimal list of the rules `ids` (earlier ones kept first) with no solution within `domains`, from
         the solver's unsat cores; None when it cannot give one (see SubsetSolves.conflict_within)."""
         index_of = {self.constraint_of[i]: i for i in ids}
-        found = self.context.conflict_within(list(index_of), self._narrowed(self.reasoner.scope(ids), domains))
+        narrowed = self._narrowed(self.reasoner.scope(ids), domains)
+        found = self.context.conflict_within(list(index_of), narrowed, below)
         return None if found is None else tuple(index_of[k] for k in found)
 
     def _narrowed(self, scope: Sequence[str], domains: Candidates) -> dict[str, frozenset[int]]:

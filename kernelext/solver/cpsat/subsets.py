@@ -70,15 +70,17 @@ class ConstraintSubsets:
         return None if kept is None else [items[p] for p in kept]
 
     def conflict_within(
-        self, ids: Sequence[int], domains: Mapping[str, Collection[int]], seconds: float
+        self, ids: Sequence[int], domains: Mapping[str, Collection[int]], seconds: float, below: int | None = None
     ) -> list[int] | None:
         """A minimal list of the constraints `ids` (earlier ones kept first) that has no solution where each
         variable of `domains` takes one of its values; None when `seconds` ran out first, or there is one.
-        Asked of every constraint added, read once into one model (`_whole`). Raises as `minimal_conflict`."""
+        Once `below` of them are known to be needed, the list as it stands (one with no solution, maybe not
+        minimal). Asked of every constraint added, read once into one model (`_whole`). Raises as
+        `minimal_conflict`."""
         deadline = time.perf_counter() + seconds
         whole = self._whole()
         with whole.within(domains):
-            kept = _deletion(whole.model, [], [whole.literals[k] for k in ids], deadline)
+            kept = _deletion(whole.model, [], [whole.literals[k] for k in ids], deadline, below)
         return None if kept is None else [ids[p] for p in kept]
 
     def solution_within(
@@ -145,9 +147,10 @@ def _intervals(values: list[int]) -> list[int]:
     return flat
 
 
-def _deletion(model, fixed: list, literals: list, deadline: float) -> list[int] | None:
+def _deletion(model, fixed: list, literals: list, deadline: float, below: int | None = None) -> list[int] | None:
     """The positions of a minimal list of `literals` that, with the `fixed` ones, leaves `model` without a
-    solution; None when `deadline` came first, or there is a solution.
+    solution; None when `deadline` came first, or there is a solution. Once `below` literals are known to be
+    needed, the positions of the list as it stands (without a solution, maybe not minimal).
 
     The literals are dropped one at a time, the latest first, each core found on the way leaving out the
     literals it does not need. Where the kernel may use two cores, the two latest are tried at once, each in a
@@ -167,6 +170,8 @@ def _deletion(model, fixed: list, literals: list, deadline: float) -> list[int] 
         return None
     kept: list[int] = []  # literals every conflict among the candidates needs
     while candidates:
+        if below is not None and len(kept) >= below:
+            return sorted(kept + candidates)
         tried = candidates.pop()
         following = candidates[-1] if second is not None and candidates else None
         if following is None:

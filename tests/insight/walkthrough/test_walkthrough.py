@@ -352,6 +352,6 @@ def test_a_core_that_is_not_one_is_set_aside(solver, monkeypatch):
     in_kernel = walkthrough(session, timeout=300)
     monkeypatch.undo()
     wrong = []
-    monkeypatch.setattr(driver._Walk, "_conflict", lambda walk, ids, domains: wrong.append(ids[:1]) or ids[:1])
+    monkeypatch.setattr(driver._Walk, "_conflict", lambda walk, ids, *asked: wrong.append(ids[:1]) or ids[:1])
     found = walkthrough(session, timeout=300)
     assert wrong and [d.line() for d in found.deductions] == [d.line() for d in in_kernel.deductions]
