@@ -5,8 +5,9 @@ walkthrough then leaves out and names (what it deduces stays true; it may only d
 
 from __future__ import annotations
 
+import dataclasses
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
 import kernelext.xcsp.constraints as typed
 from kernelext.errors import Untranslatable
@@ -26,7 +27,7 @@ from kernelext.solver.kit.rules import (
     Table,
 )
 from kernelext.xcsp.check import truncated_div, truncated_mod
-from kernelext.xcsp.constraints import read, unread_reification
+from kernelext.xcsp.constraints import read_each, unread_reification
 from kernelext.xcsp.declarations import Declarations
 from kernelext.xcsp.subsets import XmlConstraint
 from kernelext.xcsp.values import condition as read_condition
@@ -50,15 +51,34 @@ def rule_of(constraint: XmlConstraint, declarations: Declarations) -> Rule | Non
 
 
 def _rule(element, scope, declarations: Declarations) -> Rule | None:
+    """The rule of `element`: of its one constraint, or its members' rules filtered together (a slide's
+    windows); None when one of them is not read here."""
     if unread_reification(element):  # it holds only where its variable says so: no rule of its own
         return None
-    typed = read(element, declarations)
-    from_typed = _FROM_TYPED.get(type(typed))
-    if from_typed is not None:
-        return from_typed(typed, scope)
-    if element.tag == "slide":  # read window by window, each window as a constraint of its own
-        return _slide(element, scope, declarations)
-    return None
+    members = [member for _, member in read_each(element, declarations)]
+    if len(members) == 1:
+        return _typed_rule(members[0], scope)
+    in_scope = frozenset(scope)  # a frozenset: pycsp3 slows `in` on tuples while a model is built
+    parts = [_typed_rule(member, tuple(dict.fromkeys(_named(member, in_scope)))) for member in members]
+    return None if not parts or None in parts else Conjunction(tuple(scope), tuple(parts), element.tag)
+
+
+def _typed_rule(constraint: typed.Constraint | None, scope) -> Rule | None:
+    from_typed = _FROM_TYPED.get(type(constraint))
+    return None if from_typed is None else from_typed(constraint, scope)
+
+
+def _named(found, in_scope: frozenset[str]) -> Iterator[str]:
+    """The variables of `in_scope` that a typed constraint names, in the order of its fields."""
+    if isinstance(found, str):
+        if found in in_scope:
+            yield found
+    elif isinstance(found, (tuple, list)):
+        for part in found:
+            yield from _named(part, in_scope)
+    elif dataclasses.is_dataclass(found):
+        for field in dataclasses.fields(found):
+            yield from _named(getattr(found, field.name), in_scope)
 
 
 def _all_different(constraint: typed.AllDifferent, scope) -> Rule | None:
@@ -240,27 +260,6 @@ def _automaton(constraint: typed.Automaton, scope) -> Rule | None:
     if not all(isinstance(v, str) for v in constraint.items) or not constraint.finals:
         return None
     return Regular(constraint.items, constraint.start, frozenset(constraint.finals), constraint.transitions)
-
-
-def _slide(element, scope, declarations: Declarations) -> Rule | None:
-    """A slide: its template on each window, read as one rule each, filtered together."""
-    members = declarations.slide_members(element)
-    in_scope = frozenset(scope)  # a frozenset: pycsp3 slows `in` on tuples while a model is built
-    parts = []
-    for member in members:
-        ids = tuple(
-            dict.fromkeys(
-                token
-                for part in member.iter()
-                for token in re.findall(r"[\w\[\]]+", part.text or "")
-                if token in in_scope
-            )
-        )
-        rule = _rule(member, ids, declarations)
-        if rule is None:
-            return None
-        parts.append(rule)
-    return Conjunction(tuple(scope), tuple(parts), "slide")
 
 
 def _sum(constraint: typed.Sum, scope) -> Rule | None:
