@@ -188,11 +188,12 @@ def test_stop_ends_the_search_and_its_processes(solver, ctrl_c_interrupts):
     for source in HARD:
         session.add_step(source, solve=False)
     main, running = threading.get_ident(), []
+    earlier = set(_our_gecode())  # a search of an earlier test still being reaped is not this solve's
 
     def stop_once_gecode_runs() -> None:
         deadline = time.monotonic() + 60
         while not running and time.monotonic() < deadline:
-            running.extend(_our_gecode())
+            running.extend(pid for pid in _our_gecode() if pid not in earlier)
             time.sleep(0.05)
         signal.pthread_kill(main, signal.SIGINT)  # as the kernel's Stop does
 
