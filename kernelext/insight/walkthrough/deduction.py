@@ -73,8 +73,8 @@ class Deducer:
         conflict: a solver's unsat cores, for the sets a search refutes: `conflict(ids, candidates, below)` is a
             minimal list of the rules `ids` (earlier ones kept first) with no solution within the candidates (as
             it stands once `below` are known to be needed), or None when it cannot give one (QuickXplain over
-            searches then finds it). A step's set is checked by the
-            exact consequences of its rules: a core that does not rule its candidate out ends its use.
+            searches then finds it). A step's set is checked by the exact consequences of its rules: a core
+            that does not rule its candidate out ends its use.
     """
 
     reasoner: Reasoner
@@ -392,17 +392,11 @@ class Deducer:
                 return None
         nearest = sorted(active if known is None else known, key=self._distances(variable).__getitem__)
         core = self.conflict(nearest, assumed, below)
-        if core is None:
-            core = (
-                tuple(
-                    i
-                    for (i,) in quickxplain(
-                        lambda ids: self._unsat(ids, assumed, variable), (), [(i,) for i in nearest]
-                    )
-                )
-                if known is None
-                else self._shrunk(known, assumed, variable)
-            )
+        if core is None and known is not None:
+            core = self._shrunk(known, assumed, variable)
+        elif core is None:
+            unsat = lambda ids: self._unsat(ids, assumed, variable)  # noqa: E731
+            core = tuple(i for (i,) in quickxplain(unsat, (), [(i,) for i in nearest]))
         self._searched[(variable, value)] = core
         return core
 
