@@ -48,7 +48,7 @@ def conflict(
     """
     with SubsetSolves(session, timeout, backend) as context:
         everything = tuple(range(len(context.model.constraints)))
-        first = context.solve(everything)
+        first = context.checked_solve(everything)
         if first is not None and first.status in (Status.SAT, Status.OPTIMUM):
             return None
         require(first, Status.UNSAT, "")
@@ -76,13 +76,13 @@ def why(session, cell: str, *, timeout: float = DEFAULT_TIMEOUT) -> WhyAnswer:
         variable = context.variable(cell)
         everything = tuple(range(len(context.model.constraints)))
         first = require(
-            context.solve(everything), Status.SAT, "The model has no solution: use %puzzle explain to see why."
+            context.checked_solve(everything), Status.SAT, "The model has no solution: use %puzzle explain to see why."
         )
         value = first.solution.get(variable)
         if value is None:
             return WhyAnswer(session.name, variable, None, False, grid=context.grid(first.solution))
         other = context.add(f"<intension> ne({variable},{value}) </intension>")
-        second = context.solve(everything + (other,))
+        second = context.checked_solve(everything + (other,))
         if second is not None and second.status is Status.SAT:
             alternative = context.grid(second.solution, previous=context.grid(first.solution))
             return WhyAnswer(

@@ -21,10 +21,13 @@ from kernelext.solver.compiled import holes_of
 from kernelext.solver.cpsat.subsets import ConstraintSubsets
 from kernelext.solver.errors import BackendUnsupported
 from kernelext.solver.kit.propagation import quickxplain
+from kernelext.solver.portfolio import FIRST_SLICE
 from kernelext.solver.result import SolveResult, Status
+from kernelext.xcsp.check import Checker
 from kernelext.xcsp.subsets import XcspModel, objective_constraint, read_model
 
 DEFAULT_TIMEOUT = 30.0  # seconds, for an explanation or a walkthrough
+NO_CONSTRAINTS = "This puzzle has no constraints yet: there is nothing to explain."
 
 
 class SubsetSolves:
@@ -40,12 +43,16 @@ class SubsetSolves:
         self.expired = False
         self._folder = scratch_folder("explain")
         self.folder = Path(self._folder.name)
-        self.model, self.owners, self.objective_step = rebuild(session, self.folder / "step.xml")
+        found = session.posted_by() or rebuild(session, self.folder / "step.xml")  # rebuilt: not read in parts
+        self.model, self.owners, self.objective_step = found
+        if not self.model.constraints:
+            raise PuzzleUsageError(NO_CONSTRAINTS)
         self.pool = [c.xml for c in self.model.constraints]
         self.cells = model_state.solution_cells()
         self.info = session.shown_array()
         self.positions = self.info.positions() if self.info is not None else {}
-        self._in_memory: ConstraintSubsets | None = None  # parsed on the first question `unsat` asks
+        self._in_memory: ConstraintSubsets | None = None  # parsed on the first question asked of it
+        self._checker: Checker | None = None  # of the constraints whose solution from memory was checked last
         self._files_only = in_browser() or backend not in ("auto", "cp-sat")  # the kit's search, or a choice
 
     def __enter__(self) -> SubsetSolves:
@@ -95,27 +102,62 @@ class SubsetSolves:
             raise KeyboardInterrupt
         return result
 
+    def checked_solve(self, ids: tuple[int, ...]) -> SolveResult | None:
+        """As `solve`, asked first of CP-SAT in memory for a first slice: its answer is given when it has none,
+        or once the kit's checker finds that its solution satisfies the constraints `ids`; else the session's
+        solver answers on a file (and checks its own)."""
+        result = self._asked_in_memory(ids, None, FIRST_SLICE)
+        if result is not None and result.status is Status.UNSAT:
+            return result
+        if result is not None and result.status is Status.SAT and self._holds(ids, result.solutions[0]):
+            return result
+        return self.solve(ids)
+
     def solve_within(
         self, ids: tuple[int, ...], domains: Mapping[str, Collection[int]], most_seconds: float | None = None
     ) -> SolveResult | None:
         """As `solve`, with each variable of `domains` held to those values: asked of CP-SAT in memory where it
         reads the model (the values of every variable it reads), else of the session's solver on a file."""
+        result = self._asked_in_memory(ids, domains, most_seconds)
+        if result is None:
+            within = [
+                f"<extension><list> {v} </list><supports> {' '.join(map(str, sorted(values)))} </supports></extension>"
+                for v, values in domains.items()
+            ]
+            return self.solve(ids, within, most_seconds)
+        return None if result.status is Status.UNKNOWN and self.remaining() <= 0.05 else result
+
+    def _asked_in_memory(
+        self, ids: tuple[int, ...], domains: Mapping[str, Collection[int]] | None, most_seconds: float | None
+    ) -> SolveResult | None:
+        """A solve of the constraints `ids` by CP-SAT in memory (UNKNOWN when time ran out): within `domains` in
+        the model of every constraint, else in a model of their own; None where CP-SAT does not read the model
+        here, or the deadline is near."""
         subsets = self._subsets()
-        if subsets is not None and self.remaining() > 0.05:
-            seconds = self.remaining() if most_seconds is None else min(most_seconds, self.remaining())
-            try:
-                found = subsets.solution_within(ids, domains, seconds)
-            except (BackendUnsupported, ModelRejected):
-                self._files_only = True
+        if subsets is None or self.remaining() <= 0.05:
+            return None
+        seconds = self.remaining() if most_seconds is None else min(most_seconds, self.remaining())
+        try:
+            found = subsets.solution(ids, seconds) if domains is None else subsets.solution_within(ids, domains, seconds)
+        except (BackendUnsupported, ModelRejected):
+            self._files_only = True
+            return None
+        if found is None:
+            return SolveResult(Status.UNKNOWN, ())
+        return SolveResult(Status.SAT, (found,)) if found else SolveResult(Status.UNSAT, ())
+
+    def _holds(self, ids: tuple[int, ...], solution: Mapping[str, int]) -> bool:
+        """Whether `solution` satisfies the constraints `ids` of the pool, as the kit's checker reads them (False
+        for a constraint it cannot evaluate)."""
+        elements = [self._in_memory.elements[k] for k in ids]
+        try:
+            if self._checker is None:
+                self._checker = Checker(self._in_memory.variables, elements, None, holes_of(self.cells))
             else:
-                if found is None:
-                    return None if self.remaining() <= 0.05 else SolveResult(Status.UNKNOWN, ())
-                return SolveResult(Status.SAT, (found,)) if found else SolveResult(Status.UNSAT, ())
-        within = [
-            f"<extension><list> {v} </list><supports> {' '.join(map(str, sorted(values)))} </supports></extension>"
-            for v, values in domains.items()
-        ]
-        return self.solve(ids, within, most_seconds)
+                self._checker = self._checker.extended(self._in_memory.variables, elements, None, holes_of(self.cells))
+        except Untranslatable:
+            return False
+        return self._checker.broken(solution) is None
 
     def conflict_within(
         self, ids: Sequence[int], domains: Mapping[str, Collection[int]], below: int | None = None
@@ -231,7 +273,7 @@ def rebuild(session, path: Path) -> tuple[XcspModel, tuple[int, ...], int | None
     session.replay(after_each=compiled)
     model = models[-1] if models else None
     if model is None or not model.constraints:
-        raise PuzzleUsageError("This puzzle has no constraints yet: there is nothing to explain.")
+        raise PuzzleUsageError(NO_CONSTRAINTS)
     taken: Counter = Counter()
     owners = []
     for constraint in model.constraints:

@@ -114,6 +114,8 @@ class PuzzleSession:
         self._owner = object()  # pycsp3's model is global: this marks it as built by this session's steps
         self._parts = ModelParts()  # what CP-SAT read of the model, kept between solves
         self._tags: dict[int, tuple] = {}  # id of a posted item -> (the item, the names of its constraints)
+        self._posted_by: dict[int, tuple] = {}  # id of a posted item -> (the item, the key of the step posting it)
+        self._objective_by: str | None = None  # the key of the step that set the objective
 
     # -- building -------------------------------------------------------------------------------
 
@@ -270,6 +272,7 @@ class PuzzleSession:
         `guesses`: {step key: the findings that word a refusal of that step}."""
         model_state.reset()
         model_state.claim(self._owner)
+        self._posted_by, self._objective_by = {}, None
         marks = []
         for number, step in enumerate(self.steps if steps is None else steps, start=1):
             marks.append(model_state.mark())
@@ -290,6 +293,7 @@ class PuzzleSession:
 
     def _run(self, step: Step, echo: bool, guesses: tuple = ()) -> None:
         had_objective = model_state.has_objective()
+        posted = len(model_state.posted_items())
         with operators.counting_objectives() as objectives:
             run = run_source(
                 step.code, self.namespace, echo=echo, strict_indexing=step.strict_indexing, guesses=guesses
@@ -300,6 +304,10 @@ class PuzzleSession:
         if len(objectives) + had_objective > 1:
             where = "an earlier step sets one already" if had_objective else f"this step sets {len(objectives)}"
             raise StepError(f"A model has one objective, and {where}: keep one (edit the step that sets the other).")
+        for item in model_state.posted_items()[posted:]:
+            self._posted_by[id(item)] = (item, step.key)
+        if objectives:
+            self._objective_by = step.key
 
     def _report(
         self, number: int, before: model_state.Mark, *, replaced: bool, end: model_state.Mark | None = None
@@ -364,6 +372,26 @@ class PuzzleSession:
             return self._parts.xcsp.model(variables, elements, objectives)
         except Exception:  # a model pycsp3 cannot compile (the step says why): drawn as a grid
             return None
+
+    def posted_by(self) -> tuple[XcspModel, tuple[int, ...], int | None] | None:
+        """The model as `xcsp_model` reads it, for each of its single constraints the number of the step that
+        posted it, and the number of the step that set the objective (None without one); None when pycsp3
+        cannot compile the model in parts."""
+        self._use_model()
+        try:
+            variables, elements, _, _ = self._parts.current()
+            objectives = parse_text(model_state.objectives_text()) if model_state.has_objective() else None
+            model, counts = self._parts.xcsp.counted(variables, elements, objectives)
+        except Exception:  # a model pycsp3 cannot compile in parts
+            return None
+        number = {step.key: n for n, step in enumerate(self.steps, start=1)}
+        owners: list[int] = []
+        for item, count in zip(self._parts.element_items(), counts):
+            item_and_key = self._posted_by.get(id(item))
+            if item_and_key is None or item_and_key[0] is not item or item_and_key[1] not in number:
+                return None
+            owners += [number[item_and_key[1]]] * count
+        return model, tuple(owners), number.get(self._objective_by) if model_state.has_objective() else None
 
     def anything_to_solve(self) -> bool:
         """True when the model has a constraint (an objective alone is nothing to solve)."""

@@ -62,6 +62,10 @@ class ModelParts:
             _HEADER + most + sum(i[3] for i in self._items),
         )
 
+    def element_items(self) -> list:
+        """The posted item each constraint element of the last `current()` came from, in their order."""
+        return [item for item, found, _, _ in self._items for _ in found]
+
     def checker(self, variables, elements: list, holes: frozenset[str]) -> Checker:
         """The Checker of these parts, reusing what the previous one compiled for the elements they share."""
         if self._checker is None:

@@ -113,6 +113,12 @@ class ModelReading:
         self._read: dict[int, tuple[Element, tuple[XmlConstraint, ...]]] = {}
 
     def model(self, variables: Element, elements: Iterable[Element], objectives: Element | None = None) -> XcspModel:
+        return self.counted(variables, elements, objectives)[0]
+
+    def counted(
+        self, variables: Element, elements: Iterable[Element], objectives: Element | None = None
+    ) -> tuple[XcspModel, list[int]]:
+        """The model, and how many of its single constraints each element gave, in order."""
         if variables is not self._variables:
             declarations = Declarations()
             declarations.declare(variables)
@@ -122,7 +128,7 @@ class ModelReading:
                 declarations,
                 {},
             )
-        read, found = {}, []
+        read, found, counts = {}, [], []
         for element in elements:
             kept = self._read.get(id(element))
             if kept is None or kept[0] is not element:
@@ -131,8 +137,9 @@ class ModelReading:
                 kept = (element, tuple(part))
             read[id(element)] = kept
             found += kept[1]
+            counts.append(len(kept[1]))
         self._read = read
-        return XcspModel(self._text, tuple(found), self._declarations, objectives)
+        return XcspModel(self._text, tuple(found), self._declarations, objectives), counts
 
 
 def objective_constraint(model: XcspModel, bound: int, op: str = "eq") -> XmlConstraint | None:

@@ -14,6 +14,7 @@ from sessions import (
 from kernelext.errors import PuzzleUsageError
 from kernelext.insight.explain import explain, why
 from kernelext.pycsp3_glue.model_state import solution_cells
+from kernelext.solver.cpsat.subsets import ConstraintSubsets
 from kernelext.solver.engine import Solver
 from kernelext.solver.result import Status
 from kernelext.steps.session import PuzzleSession
@@ -175,3 +176,24 @@ def test_a_matrix_all_different_and_compact_clues_are_explained(solver, tmp_path
     )
     assert_minimal_conflict(session, explanation.constraints, tmp_path)
     session.close()
+
+
+def test_a_solution_from_memory_is_shown_only_once_checked(solver, monkeypatch):
+    """`why` asks its first solves of CP-SAT in memory; a solution from there that breaks a constraint is never
+    shown: the session's solver (which checks its own) answers instead."""
+    session = session_with(solver, "sudoku", SUDOKU_BOARD, *SUDOKU_STEPS)
+    asked = []
+    real = ConstraintSubsets.solution
+
+    def wrong(self, ids, seconds):
+        found = real(self, ids, seconds)
+        asked.append(found)
+        return {vid: 1 for vid in found} if found else found  # every cell 1: breaks each allDifferent
+
+    monkeypatch.setattr(ConstraintSubsets, "solution", wrong)
+    answer = why(session, "x[4][4]")
+    assert asked and asked[0]  # the first solve was asked in memory, and found a solution there
+    assert answer.forced and answer.value == 5 and answer.grid.values[4][4] == 5
+    assert all(len(set(row)) == 9 for row in answer.grid.values)
+    monkeypatch.setattr(ConstraintSubsets, "solution", real)
+    assert why(session, "x[4][4]") == answer

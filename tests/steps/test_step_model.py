@@ -7,6 +7,7 @@ import nbformat
 import pytest
 from conftest import ROOT
 
+from kernelext.errors import StepError
 from kernelext.pycsp3_glue import model_state
 from kernelext.pycsp3_glue.operators import plain_operators
 from kernelext.solver.cpsat.reader import LARGE, read
@@ -108,4 +109,43 @@ def test_a_model_is_large_exactly_when_its_file_is(tmp_path):
             assert model.large() == (size > LARGE)
             assert model.cp_sat(frozenset()).variables
     assert size > LARGE  # the last model is over the limit
+    session.close()
+
+
+def test_each_constraint_is_owned_by_the_step_a_replay_finds_it_posted_by(tmp_path):
+    """The session keeps the step that posted each item; the steps it gives each constraint are those a replay
+    of the steps one by one finds: after each step, an objective, an edit, an undo, a failed step, and after
+    another session built its own model. An item posted outside the steps is owned by none: no answer."""
+    from kernelext.insight.subset_solves import rebuild
+
+    def agree(session: PuzzleSession) -> None:
+        kept = session.posted_by()
+        replayed = rebuild(session, tmp_path / "step.xml")
+        assert kept is not None
+        assert kept[0].constraints == replayed[0].constraints
+        assert kept[1:] == replayed[1:]
+
+    session = PuzzleSession("owners")
+    for source in SLIDES_AND_GROUPS:
+        session.add_step(source, solve=False)
+        if source.startswith("satisfy"):
+            agree(session)
+    session.add_step("maximize(Sum(y))\n", solve=False)
+    session.add_step("satisfy(x[0][0] == 1)\n", key="edited", solve=False)
+    agree(session)
+    assert session.posted_by()[2] == len(SLIDES_AND_GROUPS) + 1  # the step of the objective
+    session.add_step("satisfy(x[0][0] == 2, x[1][1] == 2)\n", key="edited", solve=False)  # replaced in place
+    agree(session)
+    session.undo()
+    agree(session)
+    with pytest.raises(StepError):
+        session.add_step("satisfy(x[0][0] == 3)\nsatisfy(w[0] == 1)\n", solve=False)  # rolled back
+    agree(session)
+    other = PuzzleSession("other")
+    other.add_step("z = VarArray(size=3, dom={0, 1})\nsatisfy(z[0] != z[1])\n", solve=False)
+    agree(session)
+    satisfy_outside = session.namespace["satisfy"]
+    satisfy_outside(session.namespace["x"][2][2] == 3)  # pycsp3 used outside the session's steps
+    assert session.posted_by() is None
+    other.close()
     session.close()

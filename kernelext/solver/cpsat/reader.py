@@ -119,31 +119,42 @@ class Reading:
         return translated
 
 
-def read_parts(variables, parts: Sequence[Sequence], holes: frozenset[str]) -> tuple[object, list, dict]:
-    """The CP-SAT model of the declarations `variables` and the constraint elements of `parts`, each part's
-    constraints enforced by a literal of its own: the model, the parts' literals (a part whose literal is
-    false is left out, which assumptions on the literals ask) and the variables by XCSP3 id. Raises
-    BackendUnsupported as `read` does."""
-    reader = _Reader(cpsat_module.required_cp_model(), holes)
-    literals = []
+class EnforcedReading:
+    """A CP-SAT model of the declarations `variables` whose constraints come in parts, added one after another,
+    each part enforced by a literal of its own (a part whose literal is false is left out, which assumptions on
+    the literals ask): the model, the parts' literals in the order added, and the variables by XCSP3 id.
+    Raises BackendUnsupported as `read` does; a part that raises leaves the reading unusable."""
 
-    def read_them() -> None:
-        reader.declare(variables)
-        for vid in reader.domains:  # made first, so that no part holds a variable's domain
-            reader.var(vid)
-        for part in parts:
-            posted = reader.model.Proto().constraints
-            first = len(posted)
-            reader.equalities.clear()  # so that each part defines the literals it uses, under its own literal
-            for element in part:
-                reader.constraint(element)
-            literal = reader.model.NewBoolVar("")
-            for index in range(first, len(posted)):
-                posted[index].enforcement_literal.append(literal.Index())
-            literals.append(literal)
+    def __init__(self, variables, holes: frozenset[str]):
+        reader = self._reader = _Reader(cpsat_module.required_cp_model(), holes)
+        self.model = reader.model
+        self.literals: list = []
+        self.variables = reader.used
 
-    _read_into(reader, read_them)
-    return reader.model, literals, reader.used
+        def declare() -> None:
+            reader.declare(variables)
+            for vid in reader.domains:  # made first, so that no part holds a variable's domain
+                reader.var(vid)
+
+        _read_into(reader, declare)
+
+    def add(self, parts: Sequence[Sequence]) -> None:
+        """Read the constraint elements of each of `parts`, under a new literal each."""
+        reader = self._reader
+
+        def read_them() -> None:
+            for part in parts:
+                posted = reader.model.Proto().constraints
+                first = len(posted)
+                reader.equalities.clear()  # so that each part defines the literals it uses, under its own literal
+                for element in part:
+                    reader.constraint(element)
+                literal = reader.model.NewBoolVar("")
+                for index in range(first, len(posted)):
+                    posted[index].enforcement_literal.append(literal.Index())
+                self.literals.append(literal)
+
+        _read_into(reader, read_them)
 
 
 def _translate(reader: _Reader, variables, constraints, objective, stop: threading.Event | None = None) -> Translated:

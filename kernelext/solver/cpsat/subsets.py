@@ -1,8 +1,8 @@
-"""Subsets of a model's constraints solved by CP-SAT in memory, what explanations ask many times over (QuickXplain
-in `why` and `explain`): the constraints are parsed once, and each subset is read straight into a CP-SAT model,
-with no file written. A subset that begins with the constraints of the one before is read only past them.
-Questions within given candidate values (a walkthrough's) are asked of one model of every constraint, read
-once, each constraint enforced by a literal and the candidates held as the variables' domains."""
+"""Subsets of a model's constraints solved by CP-SAT in memory, what explanations and walkthroughs ask many times
+over, with no file written. The questions are asked of one model of every constraint, each enforced by a literal
+of its own, read once (a constraint added later is read into it): a subset is the literals assumed, and a
+walkthrough's candidates are held as the variables' domains. A subset asked alone (`unsat`, QuickXplain's
+checks) is read into a model of its own, only past the constraints it shares with the one before."""
 
 from __future__ import annotations
 
@@ -10,11 +10,10 @@ import threading
 import time
 from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
 from functools import partial
 
 from kernelext.solver.cpsat.module import required_cp_model
-from kernelext.solver.cpsat.reader import Reading, read_parts
+from kernelext.solver.cpsat.reader import EnforcedReading, Reading
 from kernelext.solver.cpsat.search import run_search
 from kernelext.solver.portfolio import usable_cores
 from kernelext.xcsp.document import parse_text
@@ -35,7 +34,7 @@ class ConstraintSubsets:
         self.holes = holes
         self.elements: list = []
         self.reading = Reading()
-        self._enforced: _Enforced | None = None
+        self._enforced: EnforcedReading | None = None
 
     def add(self, constraints: Sequence[str]) -> None:
         """Parse `constraints` (XCSP3 elements, as text), numbered after those added before."""
@@ -48,25 +47,34 @@ class ConstraintSubsets:
             BackendUnsupported: a constraint CP-SAT's reading does not translate.
             KeyboardInterrupt: Stop ended the search.
         """
+        found = self.solution(ids, seconds)
+        return None if found is None else found is False
+
+    def solution(self, ids: Sequence[int], seconds: float) -> dict[str, int] | bool | None:
+        """A solution of the constraints `ids` alone (the values of their variables, by id), read into a model
+        of their own; False when there is none; None when `seconds` ran out first. Raises as `unsat`."""
         deadline = time.perf_counter() + seconds
         translated = self.reading.translated(self.variables, [self.elements[k] for k in ids], self.holes)
-        return _solved(translated.model, deadline)[0]
+        unsat, _, solver = _solved(translated.model, deadline)
+        if unsat is not False:
+            return False if unsat else None
+        return {vid: solver.Value(variable) for vid, variable in translated.variables.items()}
 
     def minimal_conflict(
         self, background: Sequence[int], items: Sequence[tuple[int, ...]], seconds: float
     ) -> list[tuple[int, ...]] | None:
         """A minimal list of `items` (tuples of constraint ids) that has no solution with the constraints
-        `background`, found with CP-SAT's unsat cores (`_deletion`); None when `seconds` ran out first, or there
-        is a solution.
+        `background`, found with CP-SAT's unsat cores (`_deletion`) in the model of every constraint (`_whole`);
+        None when `seconds` ran out first, or there is a solution.
 
         Raises:
             BackendUnsupported: a constraint CP-SAT's reading does not translate.
             KeyboardInterrupt: Stop ended the search.
         """
         deadline = time.perf_counter() + seconds
-        parts = [[self.elements[k] for k in ids] for ids in (tuple(background), *items)]
-        model, (base, *literals), _ = read_parts(self.variables, parts, self.holes)
-        kept = _deletion(model, [base], literals, deadline)
+        whole = self._whole()
+        literals = [whole.literals[ids[0]] if len(ids) == 1 else _together(whole, ids) for ids in items]
+        kept = _deletion(whole.model, [whole.literals[k] for k in background], literals, deadline)
         return None if kept is None else [items[p] for p in kept]
 
     def conflict_within(
@@ -79,7 +87,7 @@ class ConstraintSubsets:
         `minimal_conflict`."""
         deadline = time.perf_counter() + seconds
         whole = self._whole()
-        with whole.within(domains):
+        with _held(whole, domains):
             kept = _deletion(whole.model, [], [whole.literals[k] for k in ids], deadline, below)
         return None if kept is None else [ids[p] for p in kept]
 
@@ -91,7 +99,7 @@ class ConstraintSubsets:
         Asked as `conflict_within` is."""
         deadline = time.perf_counter() + seconds
         whole = self._whole()
-        with whole.within(domains):
+        with _held(whole, domains):
             whole.model.ClearAssumptions()
             whole.model.AddAssumptions([whole.literals[k] for k in ids])
             unsat, _, solver = _solved(whole.model, deadline)
@@ -99,41 +107,49 @@ class ConstraintSubsets:
             return False if unsat else None
         return {vid: solver.Value(variable) for vid, variable in whole.variables.items()}
 
-    def _whole(self) -> _Enforced:
-        """Every constraint added, each enforced by a literal of its own, in one model: read again only once
-        more were added."""
-        if self._enforced is None or len(self._enforced.literals) != len(self.elements):
-            self._enforced = _Enforced(*read_parts(self.variables, [[e] for e in self.elements], self.holes))
-        return self._enforced
+    def _whole(self) -> EnforcedReading:
+        """Every constraint added, each enforced by a literal of its own (by its number), in one model: those
+        added since the last question are read into it."""
+        if self._enforced is None:
+            self._enforced = EnforcedReading(self.variables, self.holes)
+        whole = self._enforced
+        if len(whole.literals) < len(self.elements):
+            try:
+                whole.add([[element] for element in self.elements[len(whole.literals) :]])
+            except BaseException:  # a reading cut short is not kept
+                self._enforced = None
+                raise
+        return whole
 
 
-@dataclass(frozen=True)
-class _Enforced:
-    """A model of constraints, each enforced by a literal (by the constraint's number), and its variables."""
+def _together(whole: EnforcedReading, ids: Sequence[int]):
+    """A new literal of `whole` that enforces each of its constraints `ids` (so stands for them together)."""
+    literal = whole.model.NewBoolVar("")
+    for k in ids:
+        whole.model.AddImplication(literal, whole.literals[k])
+    return literal
 
-    model: object
-    literals: list
-    variables: dict
 
-    @contextmanager
-    def within(self, domains: Mapping[str, Collection[int]]) -> Iterator[None]:
-        """The model with each variable of `domains` (that it has) held to those values, as declared after."""
-        proto = self.model.Proto().variables
-        declared = {}
-        try:
-            for vid, values in domains.items():
-                variable = self.variables.get(vid)
-                if variable is not None:
-                    domain = proto[variable.Index()].domain
-                    declared[vid] = list(domain)
-                    domain.clear()
-                    domain.extend(_intervals(sorted(values)))
-            yield
-        finally:
-            for vid, bounds in declared.items():
-                domain = proto[self.variables[vid].Index()].domain
+@contextmanager
+def _held(whole: EnforcedReading, domains: Mapping[str, Collection[int]]) -> Iterator[None]:
+    """The model of `whole` with each variable of `domains` (that it has) held to those values, as declared
+    after."""
+    proto = whole.model.Proto().variables
+    declared = {}
+    try:
+        for vid, values in domains.items():
+            variable = whole.variables.get(vid)
+            if variable is not None:
+                domain = proto[variable.Index()].domain
+                declared[vid] = list(domain)
                 domain.clear()
-                domain.extend(bounds)
+                domain.extend(_intervals(sorted(values)))
+        yield
+    finally:
+        for vid, bounds in declared.items():
+            domain = proto[whole.variables[vid].Index()].domain
+            domain.clear()
+            domain.extend(bounds)
 
 
 def _intervals(values: list[int]) -> list[int]:
