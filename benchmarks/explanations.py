@@ -1,11 +1,13 @@
 """`%puzzle why` and `%puzzle explain` as a notebook user waits for them, in real kernels: why a cell of Inkala's
 "hardest" Sudoku has its value, and which constraints clash in a Sudoku given two equal clues in a row.
 
-Run: python benchmarks/explanations.py [--base REV] [--rounds N] [--cells CELL ...]
+Run: python benchmarks/explanations.py [--base REV] [--rounds N] [--cells CELL ...] [--idle SECONDS]
 
 The kit of the working tree and, with --base, the kit as it was at the git revision REV (a worktree, first
-on PYTHONPATH) answer the same commands in kernels of their own, round after round, side by side. Printed
-per command: the median seconds, the number of constraints named, and the ratio base / now.
+on PYTHONPATH) answer the same commands in kernels of their own, round after round, side by side. Between the
+last step and the command, the kernel is left idle for --idle seconds (1 by default), as a user reads the
+step before asking: what a kernel does while it waits counts for neither kit. Printed per command: the median
+seconds and the ratio base / now.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ from __future__ import annotations
 import argparse
 import statistics
 import sys
+import time
 from contextlib import ExitStack
 from pathlib import Path
 
@@ -40,6 +43,7 @@ def main() -> None:
     parser.add_argument("--base", metavar="REV", help="also time the kit at this git revision, side by side")
     parser.add_argument("--rounds", type=int, default=3, help="rounds of each command (default 3)")
     parser.add_argument("--cells", nargs="*", default=["x[0][1]"], help="cells of Inkala's Sudoku to ask why of")
+    parser.add_argument("--idle", type=float, default=1.0, help="seconds between the last step and the command")
     args = parser.parse_args()
     kits = {"now": None}
     with ExitStack() as stack:
@@ -53,6 +57,7 @@ def main() -> None:
                 for kit, path in kits.items():
                     with ready_kernel(path) as client:
                         built(client, name, steps)
+                        time.sleep(args.idle)
                         times[kit, command].append(timed_cell(client, command))
         for _, _, command in commands:
             now = statistics.median(times["now", command])
