@@ -138,7 +138,9 @@ class SubsetSolves:
             return None
         seconds = self.remaining() if most_seconds is None else min(most_seconds, self.remaining())
         try:
-            found = subsets.solution(ids, seconds) if domains is None else subsets.solution_within(ids, domains, seconds)
+            found = (
+                subsets.solution(ids, seconds) if domains is None else subsets.solution_within(ids, domains, seconds)
+            )
         except (BackendUnsupported, ModelRejected):
             self._files_only = True
             return None
