@@ -87,6 +87,8 @@ class Deducer:
     _cores: dict = field(default_factory=dict)  # (variable, value) -> a set of rules refuting it
     _refuting: dict = field(default_factory=dict)  # (variable, value) -> its core's candidates, when minimal there
     _searched: dict = field(default_factory=dict)  # (variable, value) -> a set of rules refuting it by search
+    _examples: dict = field(default_factory=dict)  # (variable, value set, rule ids) -> a solution of those rules
+    _set_examples: dict = field(default_factory=dict)  # rule ids -> solutions of those rules found
     _near: dict = field(default_factory=dict)  # variable -> every rule's distance from it
     _solution: Candidates | None = None
     _supported: dict = field(default_factory=dict)  # (variable, value) -> None: in a solution found
@@ -248,7 +250,8 @@ class Deducer:
                 if self.outside is None
                 else lambda some, within, wanted: self._solve(some, within, wanted, focused, ids)
             )
-            after = focused.consequences(focused_ids, domains, solve) or {}
+            examples = self._set_examples.setdefault(ids, []) if focused is self.reasoner else None
+            after = focused.consequences(focused_ids, domains, solve, examples) or {}
             changed = {v: d for v, d in after.items() if d != domains[v]}
         self._sets[ids] = key, changed
         return changed
@@ -357,15 +360,17 @@ class Deducer:
             return cached
         fired: list[int] = []
         if cached is not None and self.reasoner.propagate(cached, assumed, changed=variable) is None:
-            fired = list(cached)
+            core = list(cached)  # minimal at an earlier step: now only some of its rules may do without the others
         elif self.reasoner.propagate(active, assumed, fired) is not None:
             return None
-        refuted = lambda ids: self.reasoner.propagate(ids, assumed, changed=variable) is None  # noqa: E731
-        fired = list(dict.fromkeys(fired))
-        nearest = sorted(fired, key=self._distances(variable).__getitem__)
-        core = min(
-            ([i for (i,) in quickxplain(refuted, (), [(i,) for i in order])] for order in (nearest, fired)), key=len
-        )
+        else:
+            refuted = lambda ids: self.reasoner.propagate(ids, assumed, changed=variable) is None  # noqa: E731
+            fired = list(dict.fromkeys(fired))
+            nearest = sorted(fired, key=self._distances(variable).__getitem__)
+            core = min(
+                ([i for (i,) in quickxplain(refuted, (), [(i,) for i in order])] for order in (nearest, fired)),
+                key=len,
+            )
         shrunk = self._cores[(variable, value)] = self._shrunk(tuple(core), assumed, variable, below)
         whole = below is None or len(core) < below  # shrunk to the end
         if whole and len(shrunk) == len(core):  # minimal, and refuting by propagation: so while its candidates stay
@@ -411,11 +416,23 @@ class Deducer:
             if below is not None and needed >= below:
                 break
             trial = [i for i in kept if i != index]
-            if trial and self._unsat(trial, assumed, variable):
+            if trial and self._solved_without(trial, assumed, variable) is None:
                 kept = trial
             else:
                 needed += 1  # needed still once others are left out: fewer rules only have more solutions
         return tuple(kept)
+
+    def _solved_without(self, ids: list[int], assumed: Candidates, variable: str) -> Candidates | None:
+        """`_example` of the rules `ids` within `assumed`, from one found at an earlier step for the same rules
+        and value of `variable` while its values are still candidates (they only shrink: it is still one)."""
+        key = variable, assumed[variable], frozenset(ids)
+        known = self._examples.get(key)
+        if known is not None and all(values <= assumed[v] for v, values in known.items()):
+            return known
+        found = self._example(ids, assumed, variable)
+        if found:
+            self._examples[key] = found
+        return found
 
     def _solve(
         self,
@@ -446,17 +463,23 @@ class Deducer:
         solver cannot tell within its short limit (`_unsure` is then set: a set of rules kept on that answer
         may hold more than it needs). With `changed`, `domains` are a fixpoint of the rules' propagation but
         for that variable (as in Reasoner.propagate)."""
+        return self._example(ids, domains, changed) is None
+
+    def _example(self, ids: Sequence[int], domains: Candidates, changed: str | None = None) -> Candidates | None:
+        """A solution of the rules `ids` within `domains` (the domains of its variables), None when there is
+        none: as `_unsat` decides it. Empty where one may exist but is not at hand (the outside solver could
+        not tell, or only focused rules were solved)."""
         if self.outside is None:
-            return self.reasoner.unsat(ids, domains, changed=changed)
+            return self.reasoner.example(ids, domains, changed=changed)
         try:
-            return self.reasoner.unsat(ids, domains, KERNEL_NODES, changed)
+            return self.reasoner.example(ids, domains, KERNEL_NODES, changed)
         except TooLong:
             pass
         try:
-            return self.outside(ids, domains, False) is None
+            return self.outside(ids, domains, False)
         except TooLong:
             self._unsure = True
-            return False
+            return {}
 
     def _distances(self, variable: str) -> dict[int, int]:
         """Every rule's distance from `variable` (0: its rules; 1: rules sharing a variable with those, ...);

@@ -161,9 +161,12 @@ class Reasoner:
         ids: Sequence[int],
         domains: Candidates,
         solve: Callable[[Sequence[int], Candidates, dict], Candidates | None] | None = None,
+        examples: list[Candidates] | None = None,
     ) -> Candidates | None:
         """The candidates of the rules' variables that some solution of the rules `ids` uses (exact); None
-        when they have no solution together. `solve` finds the solutions (as `solution` does, by default)."""
+        when they have no solution together. `solve` finds the solutions (as `solution` does, by default).
+        `examples`: solutions of the rules found before; those still within `domains` are solutions here and
+        support their values with no search. The solutions found are added to it."""
         solve = solve or self.solution
         narrowed = self.propagate(ids, domains)
         if narrowed is None:
@@ -173,6 +176,11 @@ class Reasoner:
             return {v: narrowed[v] for v in scope}
         candidates = {v: narrowed[v] for v in scope}
         unsupported = {v: dict.fromkeys(narrowed[v]) for v in scope}  # in no solution found yet: tried first
+        for example in examples or ():
+            if all(v in example and example[v] <= domains[v] for v in scope):
+                for v in scope:
+                    for used in example[v]:
+                        unsupported[v].pop(used, None)
         for variable in scope:
             for value in sorted(narrowed[variable]):
                 if value not in unsupported[variable]:
@@ -181,6 +189,8 @@ class Reasoner:
                 if found is None:
                     narrowed[variable] = narrowed[variable] - {value}
                     continue
+                if examples is not None:
+                    examples.append(found)
                 for v in scope:
                     for used in found.get(v, ()):
                         unsupported[v].pop(used, None)
@@ -210,9 +220,18 @@ class Reasoner:
     ) -> bool:
         """True when the rules `ids` have no solution within `domains` (searched over them focused; TooLong past
         `most_nodes` nodes). With `changed`, as in `propagate`."""
+        return self.example(ids, domains, most_nodes, changed) is None
+
+    def example(
+        self, ids: Sequence[int], domains: Candidates, most_nodes: int | None = None, changed: str | None = None
+    ) -> Candidates | None:
+        """Domains of one solution of the rules `ids` within `domains`, searched as `unsat` says; empty when only
+        their focused rules were solved (a solution of those need not be one of the rules); None when there is
+        none."""
         reasoner, focused_ids = self.focused(ids, domains)
         at_fixpoint = changed if reasoner is self else None  # focused rules may narrow where the rules did not
-        return reasoner.solution(focused_ids, domains, most_nodes=most_nodes, changed=at_fixpoint) is None
+        found = reasoner.solution(focused_ids, domains, most_nodes=most_nodes, changed=at_fixpoint)
+        return found if found is None or reasoner is self else {}
 
 
 def quickxplain(

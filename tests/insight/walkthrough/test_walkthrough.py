@@ -219,25 +219,31 @@ def test_a_model_with_no_solution_says_so(solver):
         assert not found.solved and found.stopped == "the constraints have no solution: use %puzzle explain", wrong
 
 
-def test_a_wing_is_named_drawn_forced_by_its_constraints_and_minimal(solver, tmp_path):
-    """HoDoKu's example of a W-wing: the walkthrough names it, writes and draws its chain, and its houses
-    force its facts and are all needed (checked with ACE)."""
-    rows = [
-        "500900067",
-        "001000050",
-        "074500000",
-        "000020000",
-        "000600008",
-        "080019300",
-        "000000000",
-        "210060000",
-        "930000705",
-    ]
-    board = SUDOKU_BOARD.replace(
+W_WING = [  # HoDoKu's example of a W-wing
+    "500900067",
+    "001000050",
+    "074500000",
+    "000020000",
+    "000600008",
+    "080019300",
+    "000000000",
+    "210060000",
+    "930000705",
+]
+
+
+def sudoku_of(rows: list[str]) -> str:
+    """The board step of the Sudoku with these clues."""
+    return SUDOKU_BOARD.replace(
         SUDOKU_BOARD[SUDOKU_BOARD.index("[") : SUDOKU_BOARD.index("]]") + 2],
         f"[[int(d) for d in row] for row in {rows!r}]",
     )
-    session = session_with(solver, "sudoku", board, *SUDOKU_STEPS)
+
+
+def test_a_wing_is_named_drawn_forced_by_its_constraints_and_minimal(solver, tmp_path):
+    """HoDoKu's example of a W-wing: the walkthrough names it, writes and draws its chain, and its houses
+    force its facts and are all needed (checked with ACE)."""
+    session = session_with(solver, "sudoku", sudoku_of(W_WING), *SUDOKU_STEPS)
     found = walkthrough(session)
     assert found.solved and found.rating == "hard (W-wing)"
     wing = next(d for d in found.deductions if d.technique == "W-wing")
@@ -249,6 +255,47 @@ def test_a_wing_is_named_drawn_forced_by_its_constraints_and_minimal(solver, tmp
     named = [d for d in found.deductions if d.technique not in ("", "singles", "hidden single", "naked single")]
     assert {d.technique for d in named} >= {"locked candidates (pointing)", "naked triple", "W-wing"}
     assert_every_fact_is_forced(session, SimpleNamespace(deductions=named), tmp_path, check_minimal=True)
+
+
+STAR_BATTLE = (  # 9x9, two stars per row, column and region
+    "regions = ['000554222', '000544222', '000544422', '330444446', '333444446', '338884466', '338887777',\n"
+    "           '118877777', '111111777']\n"
+    "x = VarArray(size=[9, 9], dom={0, 1})",
+    "satisfy(Sum(x[i]) == 2 for i in range(9))",
+    "satisfy(Sum(x[:, j]) == 2 for j in range(9))",
+    "satisfy(Sum(x[i:i + 2, j:j + 2]) <= 1 for i in range(8) for j in range(8))",
+    "satisfy(Sum(x[i][j] for i in range(9) for j in range(9) if regions[i][j] == str(r)) == 2 for r in range(9))",
+)
+
+
+@pytest.mark.parametrize("puzzle", ["W-wing Sudoku", "star battle"])
+def test_solutions_kept_from_earlier_steps_spare_searches_and_change_no_step(solver, monkeypatch, puzzle):
+    """A solution found at an earlier step is still one while its values are candidates: kept, it answers
+    the same questions again with no search, and the walkthrough is the one found searching each time."""
+    steps = (sudoku_of(W_WING), *SUDOKU_STEPS) if puzzle == "W-wing Sudoku" else STAR_BATTLE
+    session = session_with(solver, puzzle, *steps)
+    searches, asked = [], []  # every search; the questions `_shrunk` asks
+    real_search, real_example = deduction_module.Reasoner.solution, deduction_module.Deducer._example
+    monkeypatch.setattr(
+        deduction_module.Reasoner, "solution", lambda *args, **named: searches.append(1) or real_search(*args, **named)
+    )
+    monkeypatch.setattr(
+        deduction_module.Deducer, "_example", lambda deducer, *args: asked.append(1) or real_example(deducer, *args)
+    )
+    kept = walkthrough(session, timeout=300)
+    with_kept, asked_with_kept = len(searches), len(asked)
+    real_consequences = deduction_module.Reasoner.consequences
+    monkeypatch.setattr(
+        deduction_module.Reasoner,
+        "consequences",
+        lambda reasoner, ids, domains, solve=None, examples=None: real_consequences(reasoner, ids, domains, solve),
+    )
+    monkeypatch.setattr(deduction_module.Deducer, "_solved_without", lambda deducer, *args: deducer._example(*args))
+    searches.clear(), asked.clear()
+    searched_each_time = walkthrough(session, timeout=300)
+    assert kept.solved and [d.line() for d in kept.deductions] == [d.line() for d in searched_each_time.deductions]
+    assert 0 < with_kept < len(searches)
+    assert asked_with_kept <= len(asked) and (puzzle != "star battle" or asked_with_kept < len(asked))
 
 
 def magic_square(n: int) -> tuple[str, ...]:

@@ -70,3 +70,35 @@ def test_searches_from_a_fixpoint_find_a_solution_exactly_when_brute_force_does(
                 assert holds(rules, {v: next(iter(found[v])) for v in CELLS})
             answers.append(exists)
     assert len(answers) > 100 and True in answers and False in answers
+
+
+def brute_consequences(rules, domains: dict[str, frozenset[int]]) -> dict[str, frozenset[int]] | None:
+    """The values some full assignment within `domains` that breaks none of `rules` uses, by brute force."""
+    used: dict[str, set[int]] = {v: set() for v in CELLS}
+    for values in itertools.product(*(sorted(domains[v]) for v in CELLS)):
+        assignment = dict(zip(CELLS, values))
+        if holds(rules, assignment):
+            for v, x in assignment.items():
+                used[v].add(x)
+    return {v: frozenset(x) for v, x in used.items()} if all(used.values()) else None
+
+
+@pytest.mark.parametrize("rules", [RULES, (*RULES[:2], LISTS)], ids=["exact rules", "with a list rule"])
+def test_consequences_from_solutions_found_before_are_exact_as_candidates_shrink(rules):
+    """Solutions found at wider candidates support values only while they are still within the candidates:
+    the consequences are brute force's, however many solutions were kept, and each one kept is a solution."""
+    reasoner = Reasoner(rules, float("inf"))
+    ids = range(len(rules))
+    compared = kept_and_used = 0
+    for seed in range(12):
+        examples: list = []
+        domains = candidates(seed)
+        for variable in CELLS:  # the candidates shrink, one cell at a time
+            found = reasoner.consequences(ids, domains, examples=examples)
+            assert found == brute_consequences(rules, domains)
+            assert all(holds(rules, {v: next(iter(e[v])) for v in CELLS}) for e in examples)
+            kept_and_used += sum(all(e[v] <= domains[v] for v in CELLS) for e in examples)
+            compared += 1
+            if len(domains[variable]) > 1:
+                domains = {**domains, variable: frozenset(sorted(domains[variable])[1:])}
+    assert compared == 72 and kept_and_used > 20
