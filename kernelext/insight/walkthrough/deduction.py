@@ -390,16 +390,15 @@ class Deducer:
         shrink): only a minimal set within it is looked for."""
         assumed = {**domains, variable: frozenset((value,))}
         known = self._searched.get((variable, value))
-        if known is None:
-            found = self._solve(active, assumed)
-            if found is not None:  # solutions stay solutions: a walkthrough only removes values none of them uses
-                self._supported.update(dict.fromkeys((v, x) for v, values in found.items() for x in values))
-                return None
         nearest = sorted(active if known is None else known, key=self._distances(variable).__getitem__)
         core = self.conflict(nearest, assumed, below)
         if core is None and known is not None:
             core = self._shrunk(known, assumed, variable)
         elif core is None:
+            found = self._solve(active, assumed)
+            if found is not None:  # solutions stay solutions: a walkthrough only removes values none of them uses
+                self._supported.update(dict.fromkeys((v, x) for v, values in found.items() for x in values))
+                return None
             unsat = lambda ids: self._unsat(ids, assumed, variable)  # noqa: E731
             core = tuple(i for (i,) in quickxplain(unsat, (), [(i,) for i in nearest]))
         self._searched[(variable, value)] = core
