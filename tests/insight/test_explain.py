@@ -197,3 +197,14 @@ def test_a_solution_from_memory_is_shown_only_once_checked(solver, monkeypatch):
     assert all(len(set(row)) == 9 for row in answer.grid.values)
     monkeypatch.setattr(ConstraintSubsets, "solution", real)
     assert why(session, "x[4][4]") == answer
+
+
+def test_a_constraint_posted_outside_the_steps_is_not_explained(solver):
+    """pycsp3 used outside the steps (a plain cell's `satisfy`): the session's steps are run again, so an
+    explanation names only constraints of the steps, each with its step."""
+    session = session_with(solver, "sudoku", SUDOKU_BOARD, *SUDOKU_STEPS)
+    answer = why(session, "x[4][4]")
+    session.namespace["satisfy"](session.namespace["x"][4][4] == 4)  # would make the model have no solution
+    assert session.posted_by() is None
+    again = why(session, "x[4][4]")
+    assert again.forced and again.value == 5 and again.constraints == answer.constraints
