@@ -411,7 +411,8 @@ class Deducer:
         rules' propagation but for `variable`); as it stands once `below` rules are known to be needed."""
         kept = list(core)
         needed = 0
-        for index in core:
+        known = [i for i in core if self._known_example([j for j in core if j != i], assumed, variable)]
+        for index in known + [i for i in core if i not in known]:  # the rules known to be needed first: no search
             if below is not None and needed >= below:
                 break
             trial = [i for i in kept if i != index]
@@ -422,16 +423,19 @@ class Deducer:
         return tuple(kept)
 
     def _solved_without(self, ids: list[int], assumed: Candidates, variable: str) -> Candidates | None:
-        """`_example` of the rules `ids` within `assumed`, from one found at an earlier step for the same rules
-        and value of `variable` while its values are still candidates (they only shrink: it is still one)."""
-        key = variable, assumed[variable], frozenset(ids)
-        known = self._examples.get(key)
-        if known is not None and all(values <= assumed[v] for v, values in known.items()):
-            return known
-        found = self._example(ids, assumed, variable)
-        if found:
-            self._examples[key] = found
+        """`_example` of the rules `ids` within `assumed`, or the one found at an earlier step (`_known_example`)."""
+        found = self._known_example(ids, assumed, variable)
+        if found is None:
+            found = self._example(ids, assumed, variable)
+            if found:
+                self._examples[variable, assumed[variable], frozenset(ids)] = found
         return found
+
+    def _known_example(self, ids: list[int], assumed: Candidates, variable: str) -> Candidates | None:
+        """A solution found at an earlier step for the rules `ids` and the same value of `variable`, while its
+        values are still candidates (they only shrink: it is still one); None when there is none."""
+        known = self._examples.get((variable, assumed[variable], frozenset(ids)))
+        return known if known is not None and all(values <= assumed[v] for v, values in known.items()) else None
 
     def _solve(
         self,
