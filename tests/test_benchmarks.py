@@ -73,7 +73,7 @@ SMOKE_RUNS = {
         ["contradict each other", "^explain, median of 1: ", r"^hint \(1 constraint\(s\) per fact"],
     ),
     "explanations": (
-        "--rounds 1",
+        "--rounds 1 --idle 0",
         [r"^%puzzle why x\[0\]\[1\] --timeout 300\s+now\s+\d", r"^%puzzle explain --timeout 300\s+now\s+\d"],
     ),
     "first_cell": (
