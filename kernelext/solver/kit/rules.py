@@ -10,10 +10,39 @@ from __future__ import annotations
 import itertools
 import math
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 Domains = tuple[frozenset[int], ...]
+MAX_MASKS = 100_000  # sets of candidates an allDifferent remembers as integers, at most
 MAX_TUPLES = 200_000  # an intension or a table of conflicts is enumerated over at most this many tuples
+
+
+class ValueBits:
+    """Candidates as the bits of an integer, a bit per value (numbered as the values first come), each set's
+    integer remembered: a rule sees the same few sets of candidates again and again."""
+
+    def __init__(self):
+        self.bits: dict[int, int] = {}  # value -> its bit
+        self.values: list[int] = []  # bit number -> value
+        self.masks: dict[frozenset[int], int] = {}
+
+    def mask(self, domain: frozenset[int]) -> int:
+        found = self.masks.get(domain)
+        if found is None:
+            if len(self.masks) >= MAX_MASKS:
+                self.masks.clear()
+            found = self.masks[domain] = sum(map(self._bit, domain))
+        return found
+
+    def _bit(self, value: int) -> int:
+        found = self.bits.get(value)
+        if found is None:
+            found = self.bits[value] = 1 << len(self.values)
+            self.values.append(value)
+        return found
+
+    def domain(self, mask: int) -> frozenset[int]:
+        return frozenset(value for i, value in enumerate(self.values) if mask >> i & 1)
 
 
 @dataclass(frozen=True)
@@ -21,100 +50,96 @@ class AllDifferent:
     """Pairwise different values, filtered by matching (Régin): a value stays when some matching uses it."""
 
     scope: tuple[str, ...]
+    bits: ValueBits = field(default_factory=ValueBits, init=False, repr=False, compare=False)
     kind = "allDifferent"
 
     def filter(self, domains: Domains) -> Domains | None:
-        n = len(domains)
-        match: dict[int, int] = {}  # value -> position
-        for position in range(n):
-            if not _augment(position, domains, match, {}):
+        masks = list(map(self.bits.mask, domains))
+        fixed = 0  # the values that are some position's only candidate: every matching gives them to it
+        for mask in masks:
+            if not mask & (mask - 1):
+                if not mask or mask & fixed:
+                    return None
+                fixed |= mask
+        unfixed = [position for position, mask in enumerate(masks) if mask & (mask - 1)]
+        kept = _matched([masks[position] & ~fixed for position in unfixed]) if unfixed else []
+        if kept is None:
+            return None
+        result = list(domains)
+        for position, keep in zip(unfixed, kept):
+            if keep != masks[position]:
+                result[position] = self.bits.domain(keep)
+        return tuple(result)
+
+
+def _matched(masks: list[int]) -> list[int] | None:
+    """The values (bits) of the candidates `masks` that some matching of all positions uses (Régin); None when
+    there is no such matching. A matched value stays; another value stays when its holder can give it up: the
+    holder reaches a position with a free value, or the position it leaves (the two are on a cycle)."""
+    n = len(masks)
+    owner: dict[int, int] = {}  # value bit -> the position matched to it
+    mate = [0] * n  # position -> its value bit
+    taken = 0
+    for position, mask in enumerate(masks):
+        free = mask & ~taken
+        if free:
+            low = free & -free
+        else:
+            low = _augmented(position, masks, owner, mate, [0])
+            if not low:
                 return None
-        free = frozenset(v for d in domains for v in d if v not in match)
-        movable = _movable(domains, match, free)
-        component = _components(domains, match)
-        kept = []
-        for position, domain in enumerate(domains):
-            allowed = set()
-            for value in domain:
-                holder = match.get(value)
-                if (
-                    holder is None
-                    or holder == position
-                    or holder in movable
-                    or component[holder] == component[position]
-                ):
-                    allowed.add(value)
-            kept.append(domain if len(allowed) == len(domain) else frozenset(allowed))
-        return tuple(kept)
+        owner[low], mate[position] = position, low
+        taken = taken | low if free else sum(mate)
+    free_values = 0
+    for mask in masks:
+        free_values |= mask
+    free_values &= ~taken
+    reach = []  # position -> the positions it reaches, itself included (p reaches q: p can take q's value)
+    for position, mask in enumerate(masks):
+        reached, others = 1 << position, mask & taken & ~mate[position]
+        while others:
+            low = others & -others
+            others ^= low
+            reached |= 1 << owner[low]
+        reach.append(reached)
+    for k in range(n):
+        through, reached_k = 1 << k, reach[k]
+        for i in range(n):
+            if reach[i] & through:
+                reach[i] |= reached_k
+    with_free = 0
+    for position, mask in enumerate(masks):
+        if mask & free_values:
+            with_free |= 1 << position
+    kept = []
+    for position, mask in enumerate(masks):
+        keep = mate[position] | (mask & free_values)
+        others, here = mask & ~keep, 1 << position
+        while others:
+            low = others & -others
+            others ^= low
+            if reach[owner[low]] & (with_free | here):
+                keep |= low
+        kept.append(keep)
+    return kept
 
 
-def _augment(position: int, domains: Domains, match: dict[int, int], seen: dict[int, None]) -> bool:
-    """Find `position` a value, moving others along (dicts and frozensets: pycsp3 slows `in` on sets down)."""
-    for value in domains[position]:
-        if value in seen:
-            continue
-        seen[value] = None
-        if value not in match or _augment(match[value], domains, match, seen):
-            match[value] = position
-            return True
-    return False
-
-
-def _movable(domains: Domains, match: dict[int, int], free: frozenset[int]) -> dict[int, None]:
-    """Positions that can give their value up: they take a free value, or the value of a movable position."""
-    reached = {p: None for p, d in enumerate(domains) if d & free}
-    frontier = list(reached)
-    takers: dict[int, list[int]] = {}
-    for p, d in enumerate(domains):
-        for value in d:
-            if value in match and match[value] != p:
-                takers.setdefault(match[value], []).append(p)
-    while frontier:
-        q = frontier.pop()
-        for p in takers.get(q, ()):
-            if p not in reached:
-                reached[p] = None
-                frontier.append(p)
-    return reached
-
-
-def _components(domains: Domains, match: dict[int, int]) -> list[int]:
-    """Strongly connected components of `p -> q` when position p can take q's value (Tarjan, iterative)."""
-    n = len(domains)
-    edges = [[match[v] for v in d if v in match and match[v] != p] for p, d in enumerate(domains)]
-    index, low, component = [-1] * n, [0] * n, [-1] * n
-    stack, on_stack, counter, label = [], [False] * n, 0, 0
-    for root in range(n):
-        if index[root] >= 0:
-            continue
-        work = [(root, 0)]
-        while work:
-            node, i = work.pop()
-            if i == 0:
-                index[node] = low[node] = counter
-                counter += 1
-                stack.append(node)
-                on_stack[node] = True
-            if i < len(edges[node]):
-                work.append((node, i + 1))
-                nxt = edges[node][i]
-                if index[nxt] < 0:
-                    work.append((nxt, 0))
-                elif on_stack[nxt]:
-                    low[node] = min(low[node], index[nxt])
-                continue
-            if low[node] == index[node]:
-                while True:
-                    member = stack.pop()
-                    on_stack[member] = False
-                    component[member] = label
-                    if member == node:
-                        break
-                label += 1
-            if work:
-                parent = work[-1][0]
-                low[parent] = min(low[parent], low[node])
-    return component
+def _augmented(position: int, masks: list[int], owner: dict[int, int], mate: list[int], seen: list[int]) -> int:
+    """A value bit for `position`, the positions on an augmenting path moved along (0 when there is none);
+    `seen[0]`: the value bits the path has tried."""
+    while True:
+        untried = masks[position] & ~seen[0]
+        if not untried:
+            return 0
+        low = untried & -untried
+        seen[0] |= low
+        holder = owner.get(low)
+        if holder is None:
+            return low
+        moved = _augmented(holder, masks, owner, mate, seen)
+        if moved:
+            owner[moved], mate[holder] = holder, moved
+            return low
 
 
 @dataclass(frozen=True)

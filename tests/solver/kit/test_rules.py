@@ -48,6 +48,22 @@ def test_all_different_keeps_exactly_the_values_of_some_solution(domains):
     assert rule.filter(tuple(domains)) == projection(domains, lambda t: len(set(t)) == len(t))
 
 
+@settings(max_examples=150, deadline=None)
+@given(
+    st.lists(
+        st.lists(st.frozensets(st.sampled_from([-7, -1, 0, 2, 3, 10**6]), max_size=4), min_size=1, max_size=7),
+        min_size=1,
+        max_size=6,
+    )
+)
+def test_one_all_different_filters_candidates_after_candidates_exactly(cases):
+    """The values and sets of candidates it remembers from earlier calls (negative, far apart, and empty
+    candidates) change none of its answers."""
+    rule = AllDifferent(tuple(f"v{i}" for i in range(7)))
+    for domains in cases:
+        assert rule.filter(tuple(domains)) == projection(domains, lambda t: len(set(t)) == len(t))
+
+
 @settings(max_examples=300, deadline=None)
 @given(
     domains_strategy,
