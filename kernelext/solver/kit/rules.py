@@ -25,6 +25,7 @@ class ValueBits:
         self.bits: dict[int, int] = {}  # value -> its bit
         self.values: list[int] = []  # bit number -> value
         self.masks: dict[frozenset[int], int] = {}
+        self.domains: dict[int, frozenset[int]] = {}  # the other way round
 
     def mask(self, domain: frozenset[int]) -> int:
         found = self.masks.get(domain)
@@ -42,7 +43,12 @@ class ValueBits:
         return found
 
     def domain(self, mask: int) -> frozenset[int]:
-        return frozenset(value for i, value in enumerate(self.values) if mask >> i & 1)
+        found = self.domains.get(mask)
+        if found is None:
+            if len(self.domains) >= MAX_MASKS:
+                self.domains.clear()
+            found = self.domains[mask] = frozenset(value for i, value in enumerate(self.values) if mask >> i & 1)
+        return found
 
 
 @dataclass(frozen=True)
