@@ -142,10 +142,9 @@ class Reasoner:
         narrowed = self.propagate(ids, domains, changed=changed)
         if narrowed is None:
             return None
-        open_ = [v for v in scope if len(narrowed[v]) > 1]
-        if not open_:
+        variable = _first_smallest_open(scope, narrowed)
+        if variable is None:
             return narrowed
-        variable = min(open_, key=lambda v: len(narrowed[v]))  # the first of the smallest
         values = sorted(narrowed[variable])
         if wanted is not None:
             values.sort(key=lambda value: value not in wanted.get(variable, ()))
@@ -232,6 +231,18 @@ class Reasoner:
         at_fixpoint = changed if reasoner is self else None  # focused rules may narrow where the rules did not
         found = reasoner.solution(focused_ids, domains, most_nodes=most_nodes, changed=at_fixpoint)
         return found if found is None or reasoner is self else {}
+
+
+def _first_smallest_open(scope: tuple[str, ...], domains: Candidates) -> str | None:
+    """The first variable of `scope` with the fewest candidates but one or more (None when all are fixed)."""
+    chosen, fewest = None, 0
+    for variable in scope:
+        size = len(domains[variable])
+        if size > 1 and (chosen is None or size < fewest):
+            chosen, fewest = variable, size
+            if size == 2:  # none has fewer
+                break
+    return chosen
 
 
 def quickxplain(
