@@ -314,11 +314,15 @@ class AllDifferentOf:
 
     scope: tuple[str, ...]
     functions: tuple[Callable[[int], int], ...]
+    images: AllDifferent = field(init=False, repr=False, compare=False)  # the allDifferent on their values
     kind = "allDifferent"
+
+    def __post_init__(self):
+        object.__setattr__(self, "images", AllDifferent(self.scope))
 
     def filter(self, domains: Domains) -> Domains | None:
         images = tuple(frozenset(_defined(f, d).values()) for f, d in zip(self.functions, domains))
-        kept = AllDifferent(self.scope).filter(images)
+        kept = self.images.filter(images)
         if kept is None:
             return None
         return tuple(
