@@ -35,6 +35,7 @@ class Reasoner:
         self.rules = tuple(rules)
         self.deadline = deadline
         self.filtered: dict = {}
+        self.same: dict[frozenset[int], frozenset[int]] = {}  # one object per set of candidates (see `one`)
         self.watching: dict[str, list[int]] = {}
         for index, rule in enumerate(self.rules):
             for variable in dict.fromkeys(rule.scope):
@@ -95,12 +96,19 @@ class Reasoner:
                 fired.append(index)
             for variable, old, new in zip(scope, before, after):
                 if new != old:
-                    domains[variable] = domains[variable] & new
+                    domains[variable] = self.one(domains[variable] & new)
                     for other in watching[variable]:
                         if other in member and other not in queued and other != index:
                             queue.append(other)
                             queued[other] = None
         return domains
+
+    def one(self, candidates: frozenset[int]) -> frozenset[int]:
+        """The object kept for these candidates: equal sets found again are then the same object, which
+        comparisons (of remembered filterings among them) tell at once."""
+        if len(self.same) >= MEMORY:
+            self.same.clear()
+        return self.same.setdefault(candidates, candidates)
 
     def filter(self, index: int, before: tuple[frozenset[int], ...]) -> tuple[frozenset[int], ...] | None:
         """What rule `index` leaves of the candidates `before` of its scope (None: no solution of it)."""
@@ -149,7 +157,7 @@ class Reasoner:
         if wanted is not None:
             values.sort(key=lambda value: value not in wanted.get(variable, ()))
         for value in values:
-            fixed = {**narrowed, variable: frozenset((value,))}
+            fixed = {**narrowed, variable: self.one(frozenset((value,)))}
             found = self._search(ids, scope, fixed, wanted, nodes, most_nodes, variable)
             if found is not None:
                 return found
