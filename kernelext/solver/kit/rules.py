@@ -19,11 +19,12 @@ MAX_TUPLES = 200_000  # an intension or a table of conflicts is enumerated over 
 
 class ValueBits:
     """Candidates as the bits of an integer, a bit per value (numbered as the values first come), each set's
-    integer remembered: a rule sees the same few sets of candidates again and again."""
+    integer remembered: a rule sees the same few sets of candidates again and again. Both ways take time in
+    proportion to the values, however many (adding the bits one by one would take their square)."""
 
     def __init__(self):
-        self.bits: dict[int, int] = {}  # value -> its bit
-        self.values: list[int] = []  # bit number -> value
+        self.numbers: dict[int, int] = {}  # value -> the number of its bit
+        self.values: list[int] = []  # the number of a bit -> its value
         self.masks: dict[frozenset[int], int] = {}
         self.domains: dict[int, frozenset[int]] = {}  # the other way round
 
@@ -32,13 +33,17 @@ class ValueBits:
         if found is None:
             if len(self.masks) >= MAX_MASKS:
                 self.masks.clear()
-            found = self.masks[domain] = sum(map(self._bit, domain))
+            numbers = [self._number(value) for value in domain]
+            flags = bytearray(max(numbers, default=0) // 8 + 1)
+            for number in numbers:
+                flags[number >> 3] |= 1 << (number & 7)
+            found = self.masks[domain] = int.from_bytes(flags, "little")
         return found
 
-    def _bit(self, value: int) -> int:
-        found = self.bits.get(value)
+    def _number(self, value: int) -> int:
+        found = self.numbers.get(value)
         if found is None:
-            found = self.bits[value] = 1 << len(self.values)
+            found = self.numbers[value] = len(self.values)
             self.values.append(value)
         return found
 
@@ -47,7 +52,8 @@ class ValueBits:
         if found is None:
             if len(self.domains) >= MAX_MASKS:
                 self.domains.clear()
-            found = self.domains[mask] = frozenset(value for i, value in enumerate(self.values) if mask >> i & 1)
+            digits = bin(mask)[:1:-1]  # the lowest bit first
+            found = self.domains[mask] = frozenset(self.values[i] for i, digit in enumerate(digits) if digit == "1")
         return found
 
 
