@@ -115,8 +115,9 @@ class Reasoner:
         key = index, before
         found = self.filtered.get(key, key)  # the key itself when not remembered: a rule may leave None
         if found is key:
-            if len(self.filtered) >= MEMORY:
+            if len(self.filtered) >= MEMORY:  # forgotten together: the sets kept are those filterings hold
                 self.filtered.clear()
+                self.same.clear()
             found = self.filtered[key] = self.rules[index].filter(before)
         return found
 
