@@ -56,6 +56,30 @@ def boolean(spans: Intervals) -> bool:
 
 def tuples(text: str, width: int) -> list[tuple]:
     """The tuples of a table, `*` kept: `(1,*)(2,3)` -> [(1, "*"), (2, 3)]."""
+    compact = "".join(text.split())
+    rows = compact[1:-1].split(")(")
+    if (
+        width > 0
+        and compact[:1] == "("
+        and not compact.translate(_TABLE_CHARACTERS)
+        and compact.count("(") == compact.count(")") == len(rows)
+        and set(map(str.count, rows, itertools.repeat(","))) == {width - 1}
+    ):  # the common form, read in one pass: integers or `*`, comma-separated, `width` to a tuple
+        tokens = ",".join(rows).split(",")
+        try:
+            values = list(map(int, tokens) if "*" not in compact else (t if t == "*" else int(t) for t in tokens))
+        except ValueError:
+            values = None  # a token such as `-` or `1-2`: named by the reading below
+        if values is not None:
+            return list(zip(*[iter(values)] * width))
+    return _tuples_one_by_one(text, width)
+
+
+_TABLE_CHARACTERS = str.maketrans("", "", "0123456789-,()*")  # deletes what the common form of a table is made of
+
+
+def _tuples_one_by_one(text: str, width: int) -> list[tuple]:
+    """`tuples`, tuple by tuple: any other spelling of the values, and the message naming a wrong tuple."""
     rows = []
     for found in re.findall(r"\(([^)]*)\)", text):
         parts = [p.strip() for p in found.split(",")]

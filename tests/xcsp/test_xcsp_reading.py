@@ -3,11 +3,14 @@ declarations with compact lists and holes, groups and slides filled in, a model 
 
 from __future__ import annotations
 
+import re
 import xml.etree.ElementTree as ET
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from kernelext.errors import KernelextError
+from kernelext.errors import KernelextError, Untranslatable
 from kernelext.xcsp.constraints import read_each
 from kernelext.xcsp.declarations import Declarations
 from kernelext.xcsp.expressions import parse_expression
@@ -49,6 +52,44 @@ def test_value_lists_tables_and_conditions():
     assert tuples("(1,2)(3,*)", 2) == [(1, 2), (3, "*")]
     assert expand_rows([(3, "*")], [((3, 3),), ((1, 2),)]) == [(3, 1), (3, 2)]
     assert condition("(le,5)") == ("le", "5")
+
+
+SPACES = st.sampled_from(["", " ", "\n", "  \t"])
+
+
+@st.composite
+def written_tables(draw) -> tuple[str, int, list[tuple]]:
+    """A table's text as a file may space it, its width and its tuples."""
+    width = draw(st.integers(1, 4))
+    value = st.one_of(st.integers(-(10**12), 10**12), st.just("*"))
+    rows = draw(st.lists(st.tuples(*[value] * width), max_size=6))
+    text = "".join(
+        draw(SPACES) + "(" + ",".join(draw(SPACES) + str(v) + draw(SPACES) for v in row) + ")" for row in rows
+    )
+    return text + draw(SPACES), width, rows
+
+
+@settings(max_examples=300, deadline=None)
+@given(written_tables())
+def test_a_table_reads_as_its_tuples_however_it_is_spaced(table):
+    text, width, rows = table
+    assert tuples(text, width) == rows
+
+
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        ("(1,2)(3)", "a tuple of the wrong length"),
+        ("(1,2)(3,4)(5,6,7,8)", "a tuple of the wrong length"),
+        ("(1,-)(2,3)", "the tuple (1,-)"),
+        ("(1,2)(3, 4-5)", "the tuple (3, 4-5)"),
+        ("(1,2)(a,b)", "the tuple (a,b)"),
+        ("((1,2)(3,4))", "the tuple ((1,2)"),
+    ],
+)
+def test_a_table_with_a_wrong_tuple_is_refused_naming_it(text, message):
+    with pytest.raises(Untranslatable, match=re.escape(message)):
+        tuples(text, 2)
 
 
 def test_declarations_expand_compact_lists_and_skip_holes():
