@@ -21,6 +21,11 @@ class Untranslatable(KernelextError):
     """A compiled model holds something a reader does not take; the message names it."""
 
 
+class ReadingStopped(Exception):
+    """A reading of a compiled model was told to stop before its end (a race was decided, or its time is up):
+    not an error, and never shown."""
+
+
 class ViewNotApplicable(KernelextError):
     """A picture (Gantt chart, graph, route, packing) finds nothing of its kind in the model; the message says
     what it looks for."""

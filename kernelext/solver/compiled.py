@@ -4,7 +4,6 @@ first (see kernelext.steps.step_model)."""
 
 from __future__ import annotations
 
-import threading
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol
@@ -12,6 +11,7 @@ from typing import Protocol
 from kernelext.solver.cpsat.reader import LARGE, Translated, read
 from kernelext.xcsp.check import Checker
 from kernelext.xcsp.subsets import XcspModel, read_model
+from kernelext.xcsp.values import StopSignal
 
 
 class CompiledModel(Protocol):
@@ -23,11 +23,11 @@ class CompiledModel(Protocol):
     def optimises(self) -> bool:
         """Whether the model has an objective."""
 
-    def cp_sat(self, holes: frozenset[str], stop: threading.Event | None = None) -> Translated:
+    def cp_sat(self, holes: frozenset[str], stop: StopSignal | None = None) -> Translated:
         """The model as a CP-SAT model (`holes`: the ids of array cells that hold no variable).
 
         Raises BackendUnsupported when it holds something the reading does not translate, ReadingStopped
-        when `stop` was set before the reading ended."""
+        when `stop` was set before the reading ended (a race was decided, or the time limit passed)."""
 
     def large(self) -> bool:
         """Whether the model's XCSP3 text takes more than cpsat.reader.LARGE bytes."""
@@ -55,7 +55,7 @@ class ModelFile:
         with open(self.file, "rb") as opened:
             return b'type="COP"' in opened.read(200)
 
-    def cp_sat(self, holes: frozenset[str], stop: threading.Event | None = None) -> Translated:
+    def cp_sat(self, holes: frozenset[str], stop: StopSignal | None = None) -> Translated:
         return read(self.file, holes, stop)
 
     def checker(self, holes: frozenset[str]):

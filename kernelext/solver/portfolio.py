@@ -35,6 +35,18 @@ def wait_for(done: threading.Event, seconds: float, stop: threading.Event | None
     return True
 
 
+@dataclass(frozen=True)
+class StopAt:
+    """A stop signal set from the time `at` (time.perf_counter) on, or once `stop` is set: a reading that looks
+    at it ends within its time limit even inside one large constraint."""
+
+    at: float
+    stop: threading.Event | None = None
+
+    def is_set(self) -> bool:
+        return time.perf_counter() >= self.at or (self.stop is not None and self.stop.is_set())
+
+
 def usable_cores() -> int:
     """How many cores this process may use: its CPU affinity, within a container's CPU quota (cgroup v2)."""
     cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1

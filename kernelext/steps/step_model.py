@@ -17,6 +17,7 @@ from kernelext.solver.cpsat.reader import LARGE, Reading, Translated, read
 from kernelext.xcsp.check import Checker
 from kernelext.xcsp.document import Element, indentation, parse_text
 from kernelext.xcsp.subsets import ModelReading, XcspModel, read_model
+from kernelext.xcsp.values import StopSignal
 
 _HEADER = len('<instance format="XCSP3" type="CSP">\n  <constraints>\n  </constraints>\n</instance>\n')
 
@@ -112,7 +113,7 @@ class StepModel:
     def optimises(self) -> bool:
         return model_state.has_objective()
 
-    def cp_sat(self, holes: frozenset[str], stop: threading.Event | None = None) -> Translated:
+    def cp_sat(self, holes: frozenset[str], stop: StopSignal | None = None) -> Translated:
         """The same CP-SAT model as a reading of the file builds."""
         if not self._prepared:
             self.prepare()

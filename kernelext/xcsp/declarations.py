@@ -8,7 +8,7 @@ import re
 import xml.etree.ElementTree as ElementTree
 
 from kernelext.errors import Untranslatable
-from kernelext.xcsp.values import Intervals, child_text, intervals, tuples
+from kernelext.xcsp.values import Intervals, StopSignal, child_text, intervals, tuples
 
 
 class Declarations:
@@ -24,6 +24,7 @@ class Declarations:
         self.domains: dict[str, Intervals] = {}  # every declared variable id -> its intervals
         self.shapes: dict[str, tuple[int, ...]] = {}
         self._rows: dict[tuple[str, int], tuple[tuple, ...]] = {}
+        self.stop: StopSignal | None = None  # looked at by a reading's long parts (a large table)
 
     def table_of(self, text: str, width: int) -> tuple[tuple[tuple, ...], Intervals | None]:
         """A table written `text` over `width` items: its rows (`*` kept) and None, read once for all the tables
@@ -33,7 +34,7 @@ class Declarations:
         key = (text, width)
         rows = self._rows.get(key)
         if rows is None:
-            rows = self._rows[key] = tuple(tuples(text, width))
+            rows = self._rows[key] = tuple(tuples(text, width, self.stop))
         return rows, None
 
     def declare(self, variables) -> None:

@@ -16,21 +16,24 @@ from __future__ import annotations
 
 import re
 import xml.etree.ElementTree as ElementTree
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import kernelext.xcsp.constraints as typed
-from kernelext.errors import Untranslatable
+from kernelext.errors import ReadingStopped, Untranslatable
 from kernelext.xcsp.constraints import read_each
 from kernelext.xcsp.declarations import Declarations
 from kernelext.xcsp.expressions import BOOLEAN, COMPARISONS
 from kernelext.xcsp.values import (
     Intervals,
+    StopSignal,
     boolean,
     expand_rows,
     expanded_size,
     size,
 )
 
+ROWS_CHUNK = 20_000  # tuples written between two looks at the reading's stop signal
 MAX_STAR_TUPLES = 5_000  # past this many tuples once `*` is expanded, a table is posted as a disjunction of rows
 OBJECTIVE = "kx_objective"
 _INFIX = {
@@ -69,19 +72,24 @@ class MiniZincModel:
     objective: str = ""
 
 
-def translate(xcsp3: str, holes: frozenset[str] = frozenset()) -> MiniZincModel:
+def translate(xcsp3: str, holes: frozenset[str] = frozenset(), stop: StopSignal | None = None) -> MiniZincModel:
     """The XCSP3 text `xcsp3` as MiniZinc; `holes` are the ids of array cells that hold no variable.
 
     Raises:
         Untranslatable: the model holds something this translation does not take (the message names it).
+        ReadingStopped: `stop` was set before the end (it is looked at before each constraint and within large
+            tables).
     """
     try:
         root = ElementTree.fromstring(xcsp3)
     except ElementTree.ParseError as error:
         raise Untranslatable(f"a model file that is not XCSP3 ({error})") from None
     writer = _Writer(holes)
+    writer.stop = stop
     writer.declare(root.find("variables"))
     for element in root.find("constraints") if root.find("constraints") is not None else ():
+        if stop is not None and stop.is_set():
+            raise ReadingStopped
         writer.constraint(element)
     objectives = root.find("objectives")
     if objectives is not None and len(objectives) != 1:
@@ -268,7 +276,7 @@ class _Writer(Declarations):
             rows = constraint.rows
             if not rows:
                 self.tables[key] = ""
-            elif any("*" in row for row in rows) and expanded_size(rows, columns, MAX_STAR_TUPLES) > MAX_STAR_TUPLES:
+            elif constraint.starred and expanded_size(rows, columns, MAX_STAR_TUPLES) > MAX_STAR_TUPLES:
                 name = self.tables[key] = f"kx_rows{len(self.tables)}"
                 cells = [f"v[{k + 1}]" for k in range(len(columns))]
                 self.lines.append(
@@ -278,9 +286,19 @@ class _Writer(Declarations):
                 )
             else:
                 name = self.tables[key] = f"kx_table{len(self.tables)}"
-                body = " | ".join(", ".join(str(v) for v in row) for row in expand_rows(rows, columns))
+                body = self._table_body(expand_rows(rows, columns) if constraint.starred else rows)
                 self.lines.append(f"array[int, int] of int: {name} = [| {body} |];")
         return self.tables[key]
+
+    def _table_body(self, rows: Sequence[tuple[int, ...]]) -> str:
+        """The rows as the body of a MiniZinc 2d array (`1, 2 | 3, 4`), written a chunk at a time: a large
+        table looks at the reading's stop signal as it goes."""
+        chunks = []
+        for start in range(0, len(rows), ROWS_CHUNK):
+            if self.stop is not None and self.stop.is_set():
+                raise ReadingStopped
+            chunks.append(" | ".join(", ".join(map(str, row)) for row in rows[start : start + ROWS_CHUNK]))
+        return " | ".join(chunks)
 
     def _all_different_matrix(self, constraint: typed.AllDifferentMatrix) -> None:
         for line in [*constraint.rows, *constraint.columns]:

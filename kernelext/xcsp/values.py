@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import itertools
 import re
+from typing import Protocol
 
-from kernelext.errors import Untranslatable
+from kernelext.errors import ReadingStopped, Untranslatable
 
 Intervals = tuple[tuple[int, int], ...]
 
@@ -54,8 +55,9 @@ def boolean(spans: Intervals) -> bool:
     return bool(spans) and spans[0][0] >= 0 and spans[-1][1] <= 1
 
 
-def tuples(text: str, width: int) -> list[tuple]:
-    """The tuples of a table, `*` kept: `(1,*)(2,3)` -> [(1, "*"), (2, 3)]."""
+def tuples(text: str, width: int, stop: StopSignal | None = None) -> list[tuple]:
+    """The tuples of a table, `*` kept: `(1,*)(2,3)` -> [(1, "*"), (2, 3)]. A large table looks at `stop` as it
+    goes, and raises ReadingStopped once it is set."""
     compact = "".join(text.split())
     rows = compact[1:-1].split(")(")
     if (
@@ -67,12 +69,32 @@ def tuples(text: str, width: int) -> list[tuple]:
     ):  # the common form, read in one pass: integers or `*`, comma-separated, `width` to a tuple
         tokens = ",".join(rows).split(",")
         try:
-            values = list(map(int, tokens) if "*" not in compact else (t if t == "*" else int(t) for t in tokens))
+            values = _integers(tokens, "*" in compact, stop)
         except ValueError:
             values = None  # a token such as `-` or `1-2`: named by the reading below
         if values is not None:
             return list(zip(*[iter(values)] * width))
     return _tuples_one_by_one(text, width)
+
+
+class StopSignal(Protocol):
+    """What a reading looks at to stop early: a threading.Event, or a deadline (kernelext.solver.portfolio)."""
+
+    def is_set(self) -> bool: ...
+
+
+CHUNK = 200_000  # values converted between two looks at a stop signal: a few hundredths of a second
+
+
+def _integers(tokens: list[str], starred: bool, stop: StopSignal | None) -> list[int | str]:
+    """The tokens as integers, `*` kept when `starred` (raises ValueError on any other token)."""
+    values: list[int | str] = []
+    for start in range(0, len(tokens), CHUNK):
+        if stop is not None and stop.is_set():
+            raise ReadingStopped
+        chunk = tokens[start : start + CHUNK]
+        values += (t if t == "*" else int(t) for t in chunk) if starred else map(int, chunk)
+    return values
 
 
 _TABLE_CHARACTERS = str.maketrans("", "", "0123456789-,()*")  # deletes what the common form of a table is made of
@@ -107,8 +129,6 @@ def expanded_size(rows: list[tuple], columns: list[Intervals], limit: int) -> in
 
 def expand_rows(rows: list[tuple], columns: list[Intervals]) -> list[tuple[int, ...]]:
     """The tuples with each `*` replaced by every value of its column (duplicates dropped)."""
-    if not any("*" in row for row in rows):
-        return rows
     expanded = {}
     for row in rows:
         choices = [

@@ -16,8 +16,9 @@ from conftest import EVERY_SOLUTION
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from kernelext.errors import ReadingStopped
 from kernelext.solver.backends.cpsat import solve_cpsat
-from kernelext.solver.cpsat.reader import Reading, ReadingStopped
+from kernelext.solver.cpsat.reader import Reading
 from kernelext.solver.engine import Solver
 from kernelext.solver.errors import BackendUnsupported
 from kernelext.xcsp.check import Checker
@@ -374,3 +375,37 @@ def test_a_reading_told_to_stop_ends_and_the_next_one_starts_afresh():
         reading.translated(variables, elements, frozenset(), stop)
     translated = reading.translated(variables, elements, frozenset())
     assert len(translated.model.Proto().constraints) >= 2 and set(translated.variables) == {"x[0]", "x[1]", "x[2]"}
+
+
+class SetAfterOneLook:
+    """A stop signal that is clear at its first look and set from then on: the look before the first
+    constraint passes, so only a look inside that constraint can stop the reading."""
+
+    def __init__(self):
+        self.looks = 0
+
+    def is_set(self) -> bool:
+        self.looks += 1
+        return self.looks > 1
+
+
+ONE_LARGE_TABLE = instance(
+    "<extension><list> x[] </list><supports> "
+    + "".join(f"({a},{b},{c})" for a, b, c in itertools.product(range(60), repeat=3))
+    + " </supports></extension>",
+    '<array id="x" size="[3]"> 0..59 </array>',
+)  # 216,000 tuples, one constraint
+
+
+def test_a_reading_stops_inside_one_large_table(tmp_path):
+    from kernelext.solver.cpsat.reader import read
+    from kernelext.xcsp.to_minizinc import translate
+
+    path = tmp_path / "table.xml"
+    path.write_text(ONE_LARGE_TABLE)
+    for reading in (lambda stop: read(path, frozenset(), stop), lambda stop: translate(ONE_LARGE_TABLE, stop=stop)):
+        stop = SetAfterOneLook()
+        with pytest.raises(ReadingStopped):
+            reading(stop)
+        assert stop.looks == 2  # stopped at its first look inside the table
+        reading(None)  # and read whole when not told to stop

@@ -13,12 +13,14 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import ClassVar
 
+from kernelext.errors import ReadingStopped
 from kernelext.pycsp3_glue.operators import plain_operators
 from kernelext.solver.backends.base import Backend, Stop
 from kernelext.solver.compiled import CompiledModel, compiled, holes_of
 from kernelext.solver.cpsat.module import cp_model, required_cp_model
-from kernelext.solver.cpsat.reader import ReadingStopped, Translated
+from kernelext.solver.cpsat.reader import Translated
 from kernelext.solver.cpsat.search import run_search
+from kernelext.solver.portfolio import StopAt
 from kernelext.solver.result import Cells, SolveResult, Status
 
 
@@ -49,7 +51,7 @@ def solve_cpsat(
     holes = holes_of(cells)
     try:
         with plain_operators():  # pycsp3's `in` on tuples and sets is slow, and the reading uses it
-            translated = compiled(model).cp_sat(holes, stop)
+            translated = compiled(model).cp_sat(holes, StopAt(called + timeout, stop))
     except KeyboardInterrupt:
         return SolveResult(Status.UNKNOWN, time=time.perf_counter() - called, backend="cp-sat", stopped="interrupted")
     except ReadingStopped:

@@ -12,13 +12,12 @@ are left out of solutions (None) and do not multiply the solution count.
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 import kernelext.xcsp.constraints as typed
-from kernelext.errors import ModelRejected, Untranslatable
+from kernelext.errors import ModelRejected, ReadingStopped, Untranslatable
 from kernelext.solver.cpsat import module as cpsat_module
 from kernelext.solver.cpsat.global_constraints import TYPED_HANDLERS, GlobalConstraints
 from kernelext.solver.errors import BackendUnsupported
@@ -26,12 +25,7 @@ from kernelext.xcsp.constraints import read_each
 from kernelext.xcsp.declarations import Declarations
 from kernelext.xcsp.document import parse_file
 from kernelext.xcsp.expressions import BOOLEAN
-from kernelext.xcsp.values import (
-    boolean,
-    expand_rows,
-    expanded_size,
-    size,
-)
+from kernelext.xcsp.values import StopSignal, boolean, expand_rows, expanded_size, size
 
 MAX_TUPLES = 2_000  # past this many tuples once `*` is expanded, a table is posted tuple by tuple
 LARGE = 500_000  # bytes of XCSP3 past which ACE, where it runs, reads a model faster than this reading does
@@ -55,11 +49,7 @@ class Translated:
     objective: bool
 
 
-class ReadingStopped(Exception):
-    """The reading was told to stop before its end (a race of `auto` was decided, or its time is up)."""
-
-
-def read(path: Path, holes: frozenset[str] = frozenset(), stop: threading.Event | None = None) -> Translated:
+def read(path: Path, holes: frozenset[str] = frozenset(), stop: StopSignal | None = None) -> Translated:
     """The XCSP3 file at `path` as a CP-SAT model; `holes` are the ids of array cells that hold no variable
     (the file may not mark them, and a compact list such as `x[][]` must skip them).
 
@@ -98,7 +88,7 @@ class Reading:
         self._elements: list = []
 
     def translated(
-        self, variables, elements: list, holes: frozenset[str], stop: threading.Event | None = None
+        self, variables, elements: list, holes: frozenset[str], stop: StopSignal | None = None
     ) -> Translated:
         """The CP-SAT model of `variables` and the constraint `elements` (raises BackendUnsupported, and
         ReadingStopped when `stop` is set before the end: the next reading then starts afresh)."""
@@ -157,9 +147,9 @@ class EnforcedReading:
         _read_into(reader, read_them)
 
 
-def _translate(reader: _Reader, variables, constraints, objective, stop: threading.Event | None = None) -> Translated:
+def _translate(reader: _Reader, variables, constraints, objective, stop: StopSignal | None = None) -> Translated:
     """Read the declarations `variables` (None: declared already), the `constraints` and the `objective`
-    element (or None) into `reader`'s model, looking at `stop` before each constraint."""
+    element (or None) into `reader`'s model, looking at `stop` before each constraint and within large tables."""
 
     def read_them() -> None:
         if variables is not None:
@@ -171,7 +161,11 @@ def _translate(reader: _Reader, variables, constraints, objective, stop: threadi
         if objective is not None:
             reader.objective(objective)
 
-    _read_into(reader, read_them)
+    reader.stop = stop
+    try:
+        _read_into(reader, read_them)
+    finally:
+        reader.stop = None
     return Translated(reader.model, reader.used, objective is not None)
 
 
@@ -351,7 +345,9 @@ class _Reader(GlobalConstraints, Declarations):
         if not constraint.supports:
             for row in rows:  # each conflict: some position differs from it
                 self.model.AddBoolOr([self.equals(v, value).Not() for v, value in zip(variables, row) if value != "*"])
-        elif not any("*" in row for row in rows) or expanded_size(rows, columns, MAX_TUPLES) <= MAX_TUPLES:
+        elif not constraint.starred:
+            self.model.AddAllowedAssignments(variables, rows)
+        elif expanded_size(rows, columns, MAX_TUPLES) <= MAX_TUPLES:
             self.model.AddAllowedAssignments(variables, expand_rows(rows, columns))
         else:  # short tuples with many `*`: one literal per tuple, true exactly when the tuple matches
             self.model.AddBoolOr(

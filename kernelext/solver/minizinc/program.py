@@ -18,16 +18,18 @@ import threading
 import time
 from pathlib import Path
 
-from kernelext.errors import Untranslatable
+from kernelext.errors import ReadingStopped, Untranslatable
 from kernelext.solver.compiled import CompiledModel
 from kernelext.solver.errors import BackendUnsupported
 from kernelext.solver.minizinc.answers import read_answers
-from kernelext.solver.portfolio import wait_for
-from kernelext.solver.result import Cells, SolveResult
+from kernelext.solver.portfolio import StopAt, wait_for
+from kernelext.solver.result import Cells, SolveResult, Status
 from kernelext.xcsp.to_minizinc import MiniZincModel, translate
+from kernelext.xcsp.values import StopSignal
 
 MISSING = "MiniZinc is not installed: apt-get install minizinc (or get it from minizinc.org), or use --solver ace."
-GRACE = 5.0  # seconds past its own time limit before the program is stopped from outside
+GRACE = 0.5  # seconds past its own time limit before the program is stopped from outside (MiniZinc may
+# still be compiling a large model: the solutions it streamed before are kept)
 
 
 def minizinc_program() -> str:
@@ -55,8 +57,13 @@ def solve_minizinc(
     """
     called = time.perf_counter()
     program = minizinc_program()
-    translated = translated_model(model, cells)
-    left = max(0.001, timeout - (time.perf_counter() - called))
+    try:
+        translated = translated_model(model, cells, StopAt(called + timeout, stop))
+    except ReadingStopped:
+        return SolveResult(Status.UNKNOWN, time=time.perf_counter() - called, backend="minizinc", stopped="timeout")
+    left = timeout - (time.perf_counter() - called)
+    if left <= 0 or (stop is not None and stop.is_set()):  # the translation used up the time: nothing is started
+        return SolveResult(Status.UNKNOWN, time=time.perf_counter() - called, backend="minizinc", stopped="timeout")
     with tempfile.TemporaryDirectory(prefix="kernelext-mzn-") as folder:
         source = Path(folder) / "model.mzn"
         source.write_text(translated.text)
@@ -78,13 +85,14 @@ def solve_minizinc(
     return _result(run, translated, cells, sols, stopped, time.perf_counter() - called)
 
 
-def translated_model(model: CompiledModel, cells: Cells) -> MiniZincModel:
-    """`model` in MiniZinc (raises BackendUnsupported, naming the construct, when the translation does not take it)."""
+def translated_model(model: CompiledModel, cells: Cells, stop: StopSignal | None = None) -> MiniZincModel:
+    """`model` in MiniZinc (raises BackendUnsupported, naming the construct, when the translation does not take it,
+    and ReadingStopped once `stop` is set)."""
     holes = frozenset(
         name + "".join(f"[{i}]" for i in index) for name, array in cells.items() for index, vid in array if vid is None
     )
     try:
-        return translate(model.path().read_text(), holes)
+        return translate(model.path().read_text(), holes, stop)
     except Untranslatable as error:
         raise BackendUnsupported(
             f"The translation to MiniZinc does not take {error}: nothing was solved (the "
