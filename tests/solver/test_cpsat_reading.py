@@ -399,11 +399,17 @@ ONE_LARGE_TABLE = instance(
 
 def test_a_reading_stops_inside_one_large_table(tmp_path):
     from kernelext.solver.cpsat.reader import read
+    from kernelext.solver.kit.search import read_rules
+    from kernelext.xcsp.subsets import read_model
     from kernelext.xcsp.to_minizinc import translate
 
     path = tmp_path / "table.xml"
     path.write_text(ONE_LARGE_TABLE)
-    for reading in (lambda stop: read(path, frozenset(), stop), lambda stop: translate(ONE_LARGE_TABLE, stop=stop)):
+    for reading in (
+        lambda stop: read(path, frozenset(), stop),  # CP-SAT's
+        lambda stop: translate(ONE_LARGE_TABLE, stop=stop),  # MiniZinc's
+        lambda stop: read_rules(read_model(path), stop=stop),  # the kit's
+    ):
         stop = SetAfterOneLook()
         with pytest.raises(ReadingStopped):
             reading(stop)

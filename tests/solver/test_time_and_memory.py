@@ -89,8 +89,8 @@ def tiny(tmp_path_factory) -> Path:
     return path
 
 
-# auto leaves a file this large to ACE; CP-SAT and MiniZinc read it in Python, looking at the clock inside the table
-@pytest.mark.parametrize("backend", ["ace", "auto", "cp-sat", "minizinc"])
+# auto leaves a file this large to ACE; the others read it in Python, looking at the clock inside the table
+@pytest.mark.parametrize("backend", ["ace", "auto", "cp-sat", "minizinc", "kit"])
 def test_a_time_limit_holds_on_large_tables_while_every_core_is_busy(large_tables, tiny, busy_cores, backend):
     solver = Solver(backend)
     cells = {"x": tuple(((i,), f"x[{i}]") for i in range(7))}

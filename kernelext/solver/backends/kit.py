@@ -7,10 +7,12 @@ one", until none is left."""
 
 from __future__ import annotations
 
+import functools
 import time
 from types import MappingProxyType
 from typing import ClassVar
 
+from kernelext.errors import ReadingStopped
 from kernelext.pycsp3_glue.operators import plain_operators
 from kernelext.solver.backends.base import Backend, Stop
 from kernelext.solver.choice import in_browser
@@ -19,6 +21,7 @@ from kernelext.solver.errors import BackendUnsupported
 from kernelext.solver.kit.reading import rule_of
 from kernelext.solver.kit.rules import Rule
 from kernelext.solver.kit.search import read_rules, search
+from kernelext.solver.portfolio import StopAt
 from kernelext.solver.result import Cells, SolveResult, Status
 from kernelext.xcsp.subsets import XcspModel, objective_constraint
 
@@ -34,26 +37,28 @@ def solve_kit(model: CompiledModel, cells: Cells, *, sols: int | str, timeout: f
         BackendUnsupported: the model's objective is of a form the kit does not read as a rule.
     """
     called, deadline = time.perf_counter(), time.monotonic() + timeout
+    checker = functools.cache(lambda: model.checker(holes_of(cells)))  # built only when the search needs it
     try:
         with plain_operators():  # pycsp3's `in` on sets is slow, and the search needs none of it
             read = model.xcsp()
-            checker = model.checker(holes_of(cells))
             progress: list[tuple[float, int]] = []
             better, goal = None, ()
             if model.optimises():
-                better, goal = _bound(read, checker.objective_value, progress, called)
-            rules = read_rules(read, also=goal)
+                better, goal = _bound(read, lambda solution: checker().objective_value(solution), progress, called)
+            rules = read_rules(read, also=goal, stop=StopAt(called + timeout))
             found = search(
                 rules,
                 nodes=10**12,  # the deadline bounds the search
                 sols=None if sols == "all" else int(sols),
                 deadline=deadline,
-                broken=checker.broken if rules.left_out else None,
+                broken=checker().broken if rules.left_out else None,
                 record=False,
                 better=better,
             )
     except KeyboardInterrupt:
         return SolveResult(Status.UNKNOWN, time=time.perf_counter() - called, backend="kit", stopped="interrupted")
+    except ReadingStopped:
+        return SolveResult(Status.UNKNOWN, time=time.perf_counter() - called, backend="kit", stopped="timeout")
     solutions = tuple(
         MappingProxyType({vid: event[1].get(vid) for array in cells.values() for _, vid in array if vid is not None})
         for event in found.events

@@ -289,7 +289,9 @@ def _extension(constraint: typed.Extension, scope) -> Rule | None:
     if constraint.values is not None:
         rows = tuple((v,) for low, high in constraint.values for v in range(low, high + 1))
     else:
-        rows = tuple(tuple(None if v == "*" else v for v in row) for row in constraint.rows)  # None: any value
+        rows = constraint.rows
+        if constraint.starred:
+            rows = tuple(tuple(None if v == "*" else v for v in row) for row in rows)  # None: any value
     if constraint.supports:
         return Supports(variables, rows)
     plain = frozenset(row for row in rows if None not in row)

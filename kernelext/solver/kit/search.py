@@ -14,11 +14,13 @@ from collections import deque
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
+from kernelext.errors import ReadingStopped
 from kernelext.solver.browser_stop import passed
 from kernelext.solver.kit.propagation import MEMORY, TimeUp
 from kernelext.solver.kit.reading import rule_of
 from kernelext.solver.kit.rules import AllDifferentList, Rule
 from kernelext.xcsp.subsets import XcspModel, XmlConstraint
+from kernelext.xcsp.values import StopSignal
 
 Candidates = dict[str, frozenset[int]]
 REVISED_AGAIN = (AllDifferentList,)  # rules whose filtering may find more after its own removals
@@ -54,19 +56,29 @@ def kind_of(constraint: XmlConstraint) -> str:
 
 
 def read_rules(
-    model: XcspModel, declared: Mapping[str, Iterable[int]] | None = None, also: Iterable[str] = ()
+    model: XcspModel,
+    declared: Mapping[str, Iterable[int]] | None = None,
+    also: Iterable[str] = (),
+    stop: StopSignal | None = None,
 ) -> RuleModel:
     """The rules of `model`'s constraints; `declared` gives the variables' values (variable id -> values, in
     declaration order), the model's own declarations where it says nothing; the variables `also` (an
-    objective's) are searched too, when no constraint holds them."""
+    objective's) are searched too, when no constraint holds them. Raises ReadingStopped once `stop` is set
+    (looked at before each constraint and inside large tables)."""
     rules, texts, left_out = [], [], []
-    for constraint in model.constraints:
-        rule = rule_of(constraint, model.declarations)
-        if rule is None:
-            left_out.append(constraint)
-        else:
-            rules.append(rule)
-            texts.append(constraint.text)
+    model.declarations.stop = stop
+    try:
+        for constraint in model.constraints:
+            if stop is not None and stop.is_set():
+                raise ReadingStopped
+            rule = rule_of(constraint, model.declarations)
+            if rule is None:
+                left_out.append(constraint)
+            else:
+                rules.append(rule)
+                texts.append(constraint.text)
+    finally:
+        model.declarations.stop = None
     used = dict.fromkeys([*(v for rule in rules for v in rule.scope), *(v for c in left_out for v in c.scope), *also])
     known = {v: frozenset(values) for v, values in (declared or {}).items()}
     if any(v not in known for v in used):
