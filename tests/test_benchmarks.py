@@ -62,7 +62,13 @@ SMOKE_RUNS = {
     ),
     "command_limits": (
         "--timeout 1 --rounds 1",
-        ["^--timeout 1, median of 1 rounds:", r"^\s+tree --nodes 1000000\s", r"^\s+why x\[0\]\[1\]\s", "memory after"],
+        [
+            "^--timeout 1, median of 1 rounds:",
+            r"^\s+tree --nodes 1000000\s",
+            r"^\s+why x\[0\]\[1\]\s",
+            "memory after",
+            r"the kernel.s first solve, before them: \+\d+ MB",
+        ],
     ),
     "constructs": (
         "--draws 1 --timeout 20 allDifferent",
