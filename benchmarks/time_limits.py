@@ -17,7 +17,6 @@ The tests check the same behaviour with bounds that a busy machine cannot miss; 
 from __future__ import annotations
 
 import argparse
-import itertools
 import multiprocessing
 import os
 import signal
@@ -41,6 +40,7 @@ from kernelext.solver.portfolio import usable_cores
 TESTS = Path(__file__).resolve().parents[1] / "tests"
 sys.path[:0] = [str(TESTS / "solver"), str(TESTS)]  # the solver tests' instances, and the conftest they import
 from test_cpsat_reading import HARD_CELLS, hard_instance
+from test_time_and_memory import large_table
 from test_warm_solver import ALL_DIFFERENT, pigeonhole
 
 SEVEN = {"x": tuple(((i,), f"x[{i}]") for i in range(7))}
@@ -48,11 +48,7 @@ THREE = {"x": tuple(((i,), f"x[{i}]") for i in range(3))}
 
 
 def large_tables() -> str:
-    tuples = "".join(
-        f"({','.join(map(str, t))})"
-        for t in itertools.product(range(10), repeat=7)
-        if sum(t) % 10 in (3, 7) and t[0] < 5
-    )
+    tuples = large_table()
     return (
         f'<instance format="XCSP3" type="CSP"><variables><array id="x" size="[7]"> 0..9 </array></variables>'
         f"<constraints><extension><list> x[] </list><supports> {tuples} </supports></extension></constraints>"
